@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "flowlayoutd",
+  products: [
+    .executable(name: "flowlayoutd", targets: ["flowlayoutd"])
+  ],
+  targets: [
+    // Debian's libjansson-dev; the shim header wraps jansson's function-like macros.
+    .systemLibrary(
+      name: "CJansson",
+      pkgConfig: "jansson",
+      providers: [.apt(["libjansson-dev"])]
+    ),
+    // Pure geometry and state: no I/O, no JSON, no jansson.
+    .target(name: "LayoutEngine"),
+    // LSP base-protocol framing and JSON-RPC 2.0; knows nothing about layouts.
+    .target(name: "JSONRPC", dependencies: ["CJansson"]),
+    // Sessions and method handlers: JSON <-> engine.
+    .target(name: "LayoutServer", dependencies: ["LayoutEngine", "JSONRPC"]),
+    .executableTarget(name: "flowlayoutd", dependencies: ["LayoutServer", "JSONRPC"]),
+    .testTarget(name: "LayoutEngineTests", dependencies: ["LayoutEngine"]),
+    .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "CJansson"]),
+    .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "JSONRPC", "LayoutEngine"]),
+  ]
+)

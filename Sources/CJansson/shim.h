@@ -1,0 +1,20 @@
+#ifndef FLOWLAYOUTD_CJANSSON_SHIM_H
+#define FLOWLAYOUTD_CJANSSON_SHIM_H
+#include <jansson.h>
+
+// jansson exposes its type tests and reference counting as macros or
+// static inline functions; Swift cannot import the macros, so wrap them.
+static inline int cj_typeof(const json_t *json) { return json ? (int)json_typeof(json) : -1; }
+static inline void cj_decref(json_t *json) { json_decref(json); }
+static inline json_t *cj_incref(json_t *json) { return json_incref(json); }
+static inline int cj_is_integer(const json_t *json) { return json_is_integer(json); }
+static inline int cj_is_real(const json_t *json) { return json_is_real(json); }
+static inline int cj_is_number(const json_t *json) { return json_is_number(json); }
+static inline int cj_is_string(const json_t *json) { return json_is_string(json); }
+static inline int cj_is_object(const json_t *json) { return json_is_object(json); }
+static inline int cj_is_array(const json_t *json) { return json_is_array(json); }
+static inline int cj_is_boolean(const json_t *json) { return json_is_boolean(json); }
+static inline int cj_is_null(const json_t *json) { return json_is_null(json); }
+static inline int cj_is_true(const json_t *json) { return json_is_true(json); }
+static inline int cj_error_code(const json_error_t *e) { return (int)json_error_code(e); }
+#endif

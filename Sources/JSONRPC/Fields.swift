@@ -1,0 +1,143 @@
+import CJansson
+
+/// Reads the members of a JSON object while tracking the path to it, so
+/// every error names the exact field: `params.sections[2].itemSizes[7].width
+/// must be a finite number >= 0`.
+public struct Fields {
+  public let value: JSONValue
+  public let path: String
+
+  /// Wraps `value`, which must be an object. O(1).
+  public init(_ value: JSONValue, path: String) throws(RPCError) {
+    guard value.isObject else { throw .invalidParams(path, "must be an object") }
+    self.value = value
+    self.path = path
+  }
+
+  /// `params`, which may be absent or null (read as `{}`) or an object.
+  public static func params(_ value: JSONValue?) throws(RPCError) -> Fields {
+    guard let value, !value.isNull else { return try Fields(emptyObject, path: "params") }
+    return try Fields(value, path: "params")
+  }
+
+  /// A shared `{}` that absent params read as; never mutated.
+  nonisolated(unsafe) private static let emptyObject = JSONValue(raw: json_object())
+
+  public func path(_ key: String) -> String { "\(path).\(key)" }
+
+  /// The member, or nil when absent or null. O(1).
+  public func optional(_ key: String) -> JSONValue? {
+    guard let v = value[key], !v.isNull else { return nil }
+    return v
+  }
+
+  public func required(_ key: String) throws(RPCError) -> JSONValue {
+    guard let v = optional(key) else { throw .invalidParams(path(key), "is required") }
+    return v
+  }
+
+  public func object(_ key: String) throws(RPCError) -> Fields {
+    try Fields(required(key), path: path(key))
+  }
+
+  public func optionalObject(_ key: String) throws(RPCError) -> Fields? {
+    guard let v = optional(key) else { return nil }
+    return try Fields(v, path: path(key))
+  }
+
+  public func string(_ key: String, maxLength: Int = .max) throws(RPCError) -> String {
+    try Self.string(required(key), path: path(key), maxLength: maxLength)
+  }
+
+  public func optionalString(_ key: String) throws(RPCError) -> String? {
+    guard let v = optional(key) else { return nil }
+    return try Self.string(v, path: path(key), maxLength: .max)
+  }
+
+  static func string(_ v: JSONValue, path: String, maxLength: Int) throws(RPCError) -> String {
+    guard v.kind == .string else { throw .invalidParams(path, "must be a string") }
+    guard v.stringLength <= maxLength else {
+      throw .invalidParams(path, "must be at most \(maxLength) bytes long")
+    }
+    return v.string ?? ""
+  }
+
+  /// A finite number no less than `min` (when given).
+  public func number(_ key: String, min: Double? = nil) throws(RPCError) -> Double {
+    try Self.number(required(key), path: path(key), min: min)
+  }
+
+  public func optionalNumber(_ key: String, min: Double? = nil) throws(RPCError) -> Double? {
+    guard let v = optional(key) else { return nil }
+    return try Self.number(v, path: path(key), min: min)
+  }
+
+  public static func number(_ v: JSONValue, path: String, min: Double?) throws(RPCError) -> Double {
+    guard let d = v.number, d.isFinite, min.map({ d >= $0 }) ?? true else {
+      if let min { throw .invalidParams(path, "must be a finite number >= \(format(min))") }
+      throw .invalidParams(path, "must be a finite number")
+    }
+    return d
+  }
+
+  /// An integer in `range`. Integral reals such as 1e12 are read as
+  /// integers, so that a huge count reports the limit it breaks rather
+  /// than a type error.
+  public func integer(_ key: String, in range: ClosedRange<Int>) throws(RPCError) -> Int {
+    try Self.integer(required(key), path: path(key), in: range)
+  }
+
+  public static func integer(_ v: JSONValue, path: String, in range: ClosedRange<Int>)
+    throws(RPCError) -> Int
+  {
+    let value: Int?
+    if let i = v.integer {
+      value = Int(i)
+    } else if let d = v.number, d == d.rounded(), abs(d) < 9.2e18 {
+      value = Int(d)
+    } else {
+      value = nil
+    }
+    guard let value else { throw .invalidParams(path, "must be an integer") }
+    guard range.contains(value) else {
+      throw .invalidParams(path, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return value
+  }
+
+  public func optionalBool(_ key: String) throws(RPCError) -> Bool? {
+    guard let v = optional(key) else { return nil }
+    guard let b = v.bool else { throw .invalidParams(path(key), "must be a boolean") }
+    return b
+  }
+
+  /// An array member, with each element's path. O(1).
+  public func array(_ key: String) throws(RPCError) -> (JSONValue, String) {
+    let v = try required(key)
+    guard v.isArray else { throw .invalidParams(path(key), "must be an array") }
+    return (v, path(key))
+  }
+
+  /// A string member that must be one of `choices`.
+  public func optionalChoice(_ key: String, _ choices: [String]) throws(RPCError) -> String? {
+    guard let s = try optionalString(key) else { return nil }
+    guard choices.contains(s) else {
+      throw .invalidParams(
+        path(key), "must be one of \(choices.map { "\"\($0)\"" }.joined(separator: ", "))")
+    }
+    return s
+  }
+
+  /// Rejects members not in `known`, so that a misspelt field is an error
+  /// instead of a silently ignored default. O(members).
+  public func rejectUnknown(_ known: Set<String>) throws(RPCError) {
+    for k in value.keys where !known.contains(k) {
+      throw .invalidParams(path(k), "is not a known field")
+    }
+  }
+}
+
+/// Formats a bound for an error message: `0`, not `0.0`.
+func format(_ d: Double) -> String {
+  d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+}

@@ -1,0 +1,231 @@
+/// An incremental reader of LSP base-protocol frames:
+/// `Content-Length: N\r\n` (other headers optional) `\r\n` then N bytes.
+///
+/// Bytes arrive in arbitrary pieces; `next()` yields whole bodies. Damaged
+/// input never stops the stream: a header block without a valid
+/// Content-Length is dropped and reading resumes at the next frame, and a
+/// body over the limit is skipped as it streams past, never buffered.
+public struct FrameReader {
+  public enum Event: Equatable {
+    /// A complete body.
+    case message([UInt8])
+    /// Input that was dropped, with the error to report (id null).
+    case error(RPCError)
+  }
+
+  /// The largest body accepted.
+  public let maxBodyBytes: Int
+  /// The largest header block accepted (the blank line must come by then).
+  public let maxHeaderBytes: Int
+
+  private var buffer: [UInt8] = []
+  private var start = 0
+  /// Bytes of an oversized body still to skip.
+  private var discarding = 0
+  /// Set after dropping bytes, so that the rest of a damaged frame (its
+  /// body, read as junk before the next header) is not reported again.
+  private var recovering = false
+
+  public init(maxBodyBytes: Int = 64 << 20, maxHeaderBytes: Int = 64 << 10) {
+    self.maxBodyBytes = maxBodyBytes
+    self.maxHeaderBytes = maxHeaderBytes
+  }
+
+  /// Bytes held but not yet consumed. The buffer never holds more than one
+  /// header block plus one body within the limit.
+  public var bufferedCount: Int { buffer.count - start }
+
+  /// Adds input. O(bytes), amortised.
+  public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    var bytes = bytes
+    if discarding > 0 {
+      let n = min(discarding, bytes.count)
+      discarding -= n
+      bytes = UnsafeRawBufferPointer(rebasing: bytes[n...])
+    }
+    if start > 0 && start == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+    } else if start > 65536 && start * 2 > buffer.count {
+      buffer.removeSubrange(0..<start)
+      start = 0
+    }
+    buffer.append(contentsOf: bytes)
+  }
+
+  public mutating func append(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { append($0) }
+  }
+
+  private static let crlfcrlf: [UInt8] = [13, 10, 13, 10]
+  private static let contentLength: [UInt8] = Array("content-length:".utf8)
+
+  /// The next event, or nil when more input is needed.
+  public mutating func next() -> Event? {
+    while true {
+      if discarding > 0 { return nil }
+      guard let end = find(Self.crlfcrlf, from: start) else {
+        if bufferedCount > maxHeaderBytes {
+          // A flood without a blank line: drop it, keeping a tail in case
+          // a real header starts inside it.
+          let keep = 16
+          start = buffer.count - keep
+          if let e = drop("header block longer than \(maxHeaderBytes) bytes") { return e }
+        }
+        return nil
+      }
+      let blockEnd = end + 4
+      // Junk before the headers (such as the body of a frame whose header
+      // was damaged) is skipped up to the first Content-Length.
+      if !looksLikeHeaderLine(at: start),
+        let cl = findCaseInsensitive(Self.contentLength, from: start, to: end)
+      {
+        start = cl
+        if let e = drop("bytes before a header were skipped") { return e }
+        continue
+      }
+      switch parseHeaders(from: start, to: end) {
+      case .failure(let problem):
+        start = blockEnd
+        if let e = drop(problem) { return e }
+        continue
+      case .success(let length):
+        if length > maxBodyBytes {
+          start = blockEnd
+          let available = buffer.count - start
+          let skipNow = min(available, length)
+          start += skipNow
+          discarding = length - skipNow
+          recovering = false
+          return .error(
+            .invalidRequest(
+              "message body of \(length) bytes exceeds the maximum of \(maxBodyBytes) bytes"))
+        }
+        guard buffer.count - blockEnd >= length else { return nil }
+        let body = Array(buffer[blockEnd..<(blockEnd + length)])
+        start = blockEnd + length
+        recovering = false
+        return .message(body)
+      }
+    }
+  }
+
+  /// Records dropped input; returns an error unless one was already
+  /// reported for the same damaged frame.
+  private mutating func drop(_ problem: String) -> Event? {
+    defer { recovering = true }
+    return recovering ? nil : .error(.parseError("invalid frame header: \(problem)"))
+  }
+
+  private enum HeaderResult {
+    case success(Int)
+    case failure(String)
+  }
+
+  private func parseHeaders(from: Int, to: Int) -> HeaderResult {
+    var length: Int? = nil
+    var lineStart = from
+    while lineStart < to {
+      var lineEnd = lineStart
+      while lineEnd < to && !(buffer[lineEnd] == 13 && lineEnd + 1 < to && buffer[lineEnd + 1] == 10)
+      {
+        lineEnd += 1
+      }
+      guard let colon = buffer[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: ":")) else {
+        return .failure("header line without a colon")
+      }
+      let name = String(decoding: buffer[lineStart..<colon], as: UTF8.self).lowercased()
+      let value = String(decoding: buffer[(colon + 1)..<lineEnd], as: UTF8.self)
+        .trimmingSpaces()
+      switch name {
+      case "content-length":
+        guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+          return .failure("Content-Length must be a non-negative integer, got \"\(value.prefix(40))\"")
+        }
+        // Anything longer than 18 digits is over any limit; keep it finite.
+        length = value.utf8.count > 18 ? Int.max : Int(value)!
+      case "content-type":
+        if let charset = charset(of: value), charset != "utf-8", charset != "utf8" {
+          return .failure("unsupported charset \"\(charset)\"; only utf-8 is accepted")
+        }
+      default:
+        break  // Unknown headers are ignored, as LSP requires.
+      }
+      lineStart = lineEnd + 2
+    }
+    guard let length else { return .failure("no Content-Length header") }
+    return .success(length)
+  }
+
+  private func charset(of contentType: String) -> String? {
+    for part in contentType.split(separator: ";").dropFirst() {
+      let kv = part.split(separator: "=", maxSplits: 1)
+      if kv.count == 2, String(kv[0]).trimmingSpaces().lowercased() == "charset" {
+        return String(kv[1]).trimmingSpaces().lowercased().trimmingCharacters("\"")
+      }
+    }
+    return nil
+  }
+
+  /// A header line starts with a token character and has a colon.
+  private func looksLikeHeaderLine(at i: Int) -> Bool {
+    var j = i
+    while j < buffer.count {
+      let c = buffer[j]
+      if c == UInt8(ascii: ":") { return j > i }
+      let isToken =
+        (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 45
+      if !isToken { return false }
+      j += 1
+    }
+    return false
+  }
+
+  private func find(_ needle: [UInt8], from: Int) -> Int? {
+    guard buffer.count - from >= needle.count else { return nil }
+    var i = from
+    let last = buffer.count - needle.count
+    while i <= last {
+      if buffer[i] == needle[0] && buffer[i + 1] == needle[1] && buffer[i + 2] == needle[2]
+        && buffer[i + 3] == needle[3]
+      {
+        return i
+      }
+      i += 1
+    }
+    return nil
+  }
+
+  private func findCaseInsensitive(_ needle: [UInt8], from: Int, to: Int) -> Int? {
+    guard to - from >= needle.count else { return nil }
+    outer: for i in from...(to - needle.count) {
+      for (k, n) in needle.enumerated() {
+        var c = buffer[i + k]
+        if c >= 65 && c <= 90 { c += 32 }
+        if c != n { continue outer }
+      }
+      return i
+    }
+    return nil
+  }
+}
+
+/// Encodes one frame: `Content-Length: N\r\n\r\n` and the body. O(body).
+public func encodeFrame(_ body: [UInt8], into out: inout [UInt8]) {
+  out.append(contentsOf: "Content-Length: \(body.count)\r\n\r\n".utf8)
+  out.append(contentsOf: body)
+}
+
+extension String {
+  func trimmingSpaces() -> String {
+    trimmingCharacters(" \t")
+  }
+
+  func trimmingCharacters(_ set: String) -> String {
+    let chars = Set(set)
+    var s = Substring(self)
+    while let f = s.first, chars.contains(f) { s = s.dropFirst() }
+    while let l = s.last, chars.contains(l) { s = s.dropLast() }
+    return String(s)
+  }
+}

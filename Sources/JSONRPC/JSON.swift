@@ -1,0 +1,129 @@
+import CJansson
+
+/// A parsed JSON document, owned by jansson. Values borrowed from it
+/// (`JSONValue`) are valid while the document is alive.
+public final class JSONDocument {
+  public let root: JSONValue
+
+  private init(root: UnsafeMutablePointer<json_t>) {
+    self.root = JSONValue(raw: root)
+  }
+
+  deinit { cj_decref(root.raw) }
+
+  /// Why a body could not be parsed.
+  public struct ParseFailure: Error, Sendable {
+    public let message: String
+  }
+
+  /// Parses one JSON text with jansson. Duplicate object keys are rejected,
+  /// as are NaN, Infinity, numbers outside a double's range, integers
+  /// beyond 64 bits and invalid UTF-8. jansson caps nesting depth (2048),
+  /// so deep input cannot exhaust the stack. O(bytes).
+  public static func parse(_ bytes: UnsafeRawBufferPointer) throws(ParseFailure) -> JSONDocument {
+    var error = json_error_t()
+    let flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY
+    guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+      let root = json_loadb(base, bytes.count, Int(flags), &error)
+    else {
+      throw ParseFailure(message: describe(error, empty: bytes.isEmpty))
+    }
+    return JSONDocument(root: root)
+  }
+
+  public static func parse(_ bytes: [UInt8]) throws(ParseFailure) -> JSONDocument {
+    let result = bytes.withUnsafeBytes { b -> Result<JSONDocument, ParseFailure> in
+      do throws(ParseFailure) { return .success(try parse(b)) } catch { return .failure(error) }
+    }
+    return try result.get()
+  }
+
+  public static func parse(_ text: String) throws(ParseFailure) -> JSONDocument {
+    try parse(Array(text.utf8))
+  }
+
+  private static func describe(_ e: json_error_t, empty: Bool) -> String {
+    if empty { return "empty message body" }
+    let text = withUnsafeBytes(of: e.text) { raw in
+      String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+    }
+    return "\(text) at byte \(e.position)"
+  }
+}
+
+/// A borrowed view of one jansson value.
+public struct JSONValue {
+  @usableFromInline let raw: UnsafeMutablePointer<json_t>
+
+  init(raw: UnsafeMutablePointer<json_t>) { self.raw = raw }
+
+  public enum Kind: String, Sendable {
+    case object, array, string, integer, real, `true`, `false`, null
+  }
+
+  public var kind: Kind {
+    switch cj_typeof(raw) {
+    case Int32(JSON_OBJECT.rawValue): return .object
+    case Int32(JSON_ARRAY.rawValue): return .array
+    case Int32(JSON_STRING.rawValue): return .string
+    case Int32(JSON_INTEGER.rawValue): return .integer
+    case Int32(JSON_REAL.rawValue): return .real
+    case Int32(JSON_TRUE.rawValue): return .true
+    case Int32(JSON_FALSE.rawValue): return .false
+    default: return .null
+    }
+  }
+
+  public var isNull: Bool { cj_is_null(raw) != 0 }
+  public var isObject: Bool { cj_is_object(raw) != 0 }
+  public var isArray: Bool { cj_is_array(raw) != 0 }
+
+  /// The member `key` of an object, or nil. O(1) expected (jansson hashes keys).
+  public subscript(key: String) -> JSONValue? {
+    guard cj_is_object(raw) != 0, let v = json_object_get(raw, key) else { return nil }
+    return JSONValue(raw: v)
+  }
+
+  /// The keys of an object, in jansson's iteration order. O(members).
+  public var keys: [String] {
+    var result: [String] = []
+    var it = json_object_iter(raw)
+    while let i = it {
+      result.append(String(cString: json_object_iter_key(i)))
+      it = json_object_iter_next(raw, i)
+    }
+    return result
+  }
+
+  /// The number of elements of an array (0 for other kinds). O(1).
+  public var count: Int { cj_is_array(raw) != 0 ? json_array_size(raw) : 0 }
+
+  /// Element `i` of an array. O(1).
+  public subscript(index: Int) -> JSONValue {
+    JSONValue(raw: json_array_get(raw, index))
+  }
+
+  /// The string's contents, or nil for another kind. O(length).
+  public var string: String? {
+    guard cj_is_string(raw) != 0, let p = json_string_value(raw) else { return nil }
+    let n = json_string_length(raw)
+    return p.withMemoryRebound(to: UInt8.self, capacity: n) {
+      String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self)
+    }
+  }
+
+  /// The byte length of a string value. O(1).
+  public var stringLength: Int { cj_is_string(raw) != 0 ? json_string_length(raw) : 0 }
+
+  /// An integer value, or nil for another kind (reals included). O(1).
+  public var integer: Int64? {
+    cj_is_integer(raw) != 0 ? Int64(json_integer_value(raw)) : nil
+  }
+
+  /// Any number as a Double, or nil. jansson only produces finite numbers. O(1).
+  public var number: Double? {
+    cj_is_number(raw) != 0 ? json_number_value(raw) : nil
+  }
+
+  public var bool: Bool? { cj_is_boolean(raw) != 0 ? cj_is_true(raw) != 0 : nil }
+}

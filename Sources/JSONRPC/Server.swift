@@ -1,0 +1,373 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A request id: an integer or a string, echoed back with its type.
+public enum RequestID: Hashable, Sendable {
+  case int(Int64)
+  case string(String)
+
+  init?(_ v: JSONValue) {
+    if let i = v.integer {
+      self = .int(i)
+    } else if v.kind == .string, let s = v.string {
+      self = .string(s)
+    } else {
+      return nil
+    }
+  }
+
+  func write(to w: inout JSONWriter) {
+    switch self {
+    case .int(let i): w.int64(i)
+    case .string(let s): w.string(s)
+    }
+  }
+}
+
+/// What a server built on `Server` provides: the answers to `initialize`
+/// and to every method other than the LSP lifecycle.
+public protocol RPCHandler: AnyObject {
+  /// Writes the `initialize` result.
+  func initialize(params: JSONValue?, result: inout JSONWriter) throws(RPCError)
+  /// Writes the result of a request. Throws `RPCError.methodNotFound` for
+  /// an unknown method. A handler that throws leaves nothing written.
+  func handleRequest(method: String, params: JSONValue?, result: inout JSONWriter) throws(RPCError)
+  /// Handles a notification; errors cannot be reported.
+  func handleNotification(method: String, params: JSONValue?)
+  /// Called on `shutdown`: release what the handler holds.
+  func shutdown()
+}
+
+/// Where diagnostics go: stderr or the `--log` file, never stdout.
+public protocol Logger: AnyObject {
+  func log(_ message: @autoclosure () -> String)
+}
+
+/// A JSON-RPC 2.0 server over LSP framing, with LSP 3.17's lifecycle.
+///
+/// It is single-threaded: messages are handled in arrival order. Before a
+/// request is handled, input that has already arrived is read ahead (a
+/// bounded amount), so that a `$/cancelRequest` behind it in the pipe can
+/// cancel it. Responses are buffered and flushed whenever the input runs
+/// dry, so a pipelining client gets them in few writes.
+public final class Server {
+  public enum State: Equatable {
+    case uninitialized, running, shuttingDown
+  }
+
+  public private(set) var state = State.uninitialized
+  private let handler: RPCHandler
+  private let logger: Logger?
+  private let input: Int32
+  private let output: Int32
+  private var reader: FrameReader
+  private var queue: [Queued] = []
+  private var queueHead = 0
+  private var queuedBytes = 0
+  private var cancelled = Set<RequestID>()
+  private var out: [UInt8] = []
+  private var eof = false
+  private var exitCode: Int32? = nil
+  private var outputBroken = false
+  private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
+
+  /// Read-ahead stops at these, so that a client that never reads its
+  /// responses cannot make the daemon buffer without bound.
+  private let readAheadMessages = 256
+  private let readAheadBytes = 4 << 20
+
+  private enum Queued {
+    case frameError(RPCError)
+    case parseError(String)
+    case document(JSONDocument, bytes: Int)
+  }
+
+  public init(
+    handler: RPCHandler, input: Int32, output: Int32, maxMessageBytes: Int, logger: Logger? = nil
+  ) {
+    self.handler = handler
+    self.input = input
+    self.output = output
+    self.logger = logger
+    self.reader = FrameReader(maxBodyBytes: maxMessageBytes)
+  }
+
+  /// Serves until `exit` or EOF and returns the exit code: 0 if `shutdown`
+  /// came first, 1 otherwise (LSP). Every response owed to a request read
+  /// before EOF is written first.
+  public func run() -> Int32 {
+    while true {
+      while queueHead < queue.count {
+        let item = queue[queueHead]
+        queue[queueHead] = .parseError("")  // release the document early
+        queueHead += 1
+        if case .document(_, let n) = item { queuedBytes -= n }
+        if queueHead == queue.count {
+          queue.removeAll(keepingCapacity: true)
+          queueHead = 0
+        }
+        process(item)
+        if let code = exitCode {
+          flush()
+          return code
+        }
+        if out.count > 1 << 16 { flush() }
+        if outputBroken { return 1 }
+      }
+      flush()
+      if outputBroken { return 1 }
+      if eof { return state == .shuttingDown ? 0 : 1 }
+      readInput(blocking: true)
+    }
+  }
+
+  // MARK: Input
+
+  /// Reads what is available (or waits for input when `blocking`) and
+  /// queues every complete message. O(bytes read).
+  private func readInput(blocking: Bool) {
+    if !blocking {
+      var p = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+      guard poll(&p, 1, 0) > 0 else { return }
+    }
+    let n = readBuffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+    if n < 0 {
+      if errno == EINTR || errno == EAGAIN { return }
+      logger?.log("read failed: errno \(errno); treating as EOF")
+      eof = true
+      return
+    }
+    if n == 0 {
+      eof = true
+      return
+    }
+    readBuffer.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+    while let event = reader.next() {
+      switch event {
+      case .error(let e):
+        logger?.log("framing: \(e.message)")
+        queue.append(.frameError(e))
+      case .message(let body):
+        do {
+          let doc = try JSONDocument.parse(body)
+          noteCancellation(doc.root)
+          queue.append(.document(doc, bytes: body.count))
+          queuedBytes += body.count
+        } catch {
+          queue.append(.parseError(error.message))
+        }
+      }
+    }
+  }
+
+  /// A `$/cancelRequest` marks its id now, so the request (queued ahead of
+  /// it) is answered with -32800 when its turn comes. Ids that are not
+  /// pending are ignored when the request is long answered.
+  private func noteCancellation(_ root: JSONValue) {
+    guard root.isObject, root["method"]?.string == "$/cancelRequest",
+      root["id"] == nil, let idValue = root["params"]?["id"], let id = RequestID(idValue)
+    else { return }
+    if isPending(id) { cancelled.insert(id) }
+  }
+
+  private func isPending(_ id: RequestID) -> Bool {
+    for i in queueHead..<queue.count {
+      if case .document(let doc, _) = queue[i], doc.root.isObject,
+        let v = doc.root["id"], RequestID(v) == id, doc.root["method"] != nil
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// Reads ahead without blocking, within bounds, to see cancellations.
+  private func readAhead() {
+    guard !eof, queue.count - queueHead < readAheadMessages, queuedBytes < readAheadBytes else {
+      return
+    }
+    readInput(blocking: false)
+  }
+
+  // MARK: Output
+
+  private func flush() {
+    var sent = 0
+    while sent < out.count && !outputBroken {
+      let n = out.withUnsafeBytes { write(output, $0.baseAddress! + sent, $0.count - sent) }
+      if n < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        // The client closed its end (EPIPE, SIGPIPE being ignored): quit quietly.
+        logger?.log("write failed: errno \(errno); exiting")
+        outputBroken = true
+      } else {
+        sent += n
+      }
+    }
+    out.removeAll(keepingCapacity: true)
+  }
+
+  private var scratch = JSONWriter()
+
+  private func send(_ w: JSONWriter) {
+    encodeFrame(w.bytes, into: &out)
+  }
+
+  // MARK: Messages
+
+  private func process(_ item: Queued) {
+    scratch.removeAll()
+    switch item {
+    case .frameError(let e):
+      writeError(e, id: nil, into: &scratch)
+      send(scratch)
+    case .parseError(let message):
+      writeError(.parseError(message), id: nil, into: &scratch)
+      send(scratch)
+    case .document(let doc, _):
+      let root = doc.root
+      if root.isArray {
+        processBatch(root)
+      } else {
+        if handleMessage(root, into: &scratch) { send(scratch) }
+      }
+    }
+  }
+
+  private func processBatch(_ root: JSONValue) {
+    guard root.count > 0 else {
+      writeError(.invalidRequest("empty batch"), id: nil, into: &scratch)
+      send(scratch)
+      return
+    }
+    scratch.beginArray()
+    var any = false
+    for i in 0..<root.count {
+      if handleMessage(root[i], into: &scratch) { any = true }
+      if exitCode != nil { break }
+    }
+    scratch.endArray()
+    // A batch of notifications only gets no reply at all.
+    if any { send(scratch) }
+  }
+
+  /// Handles one message; returns whether a response was written.
+  private func handleMessage(_ m: JSONValue, into w: inout JSONWriter) -> Bool {
+    guard m.isObject else {
+      writeError(.invalidRequest("a message must be an object"), id: nil, into: &w)
+      return true
+    }
+    // An id that is present but neither an integer nor a string makes the
+    // message invalid; it cannot be echoed, so the error carries id null.
+    let idValue = m["id"]
+    let id = idValue.flatMap(RequestID.init)
+    if idValue != nil && id == nil {
+      writeError(.invalidRequest("id must be an integer or a string"), id: nil, into: &w)
+      return true
+    }
+    guard m["jsonrpc"]?.string == "2.0" else {
+      writeError(.invalidRequest("jsonrpc must be \"2.0\""), id: id, into: &w)
+      return true
+    }
+    guard let methodValue = m["method"] else {
+      // A response from the client: this server sends no requests.
+      if id != nil && (m["result"] != nil || m["error"] != nil) {
+        logger?.log("ignoring an unexpected response")
+        return false
+      }
+      writeError(.invalidRequest("method is required"), id: id, into: &w)
+      return true
+    }
+    guard let method = methodValue.string, methodValue.kind == .string else {
+      writeError(.invalidRequest("method must be a string"), id: id, into: &w)
+      return true
+    }
+    let params = m["params"]
+    if let params, !params.isNull, !params.isObject {
+      if id != nil {
+        writeError(.invalidParams("params", "must be an object"), id: id, into: &w)
+        return true
+      }
+      return false
+    }
+    guard let id else {
+      handleNotification(method, params)
+      return false
+    }
+    readAhead()
+    if cancelled.remove(id) != nil {
+      writeError(.requestCancelled, id: id, into: &w)
+      return true
+    }
+    let mark = w.mark
+    w.beginObject()
+    w.key("jsonrpc")
+    w.string("2.0")
+    w.key("id")
+    id.write(to: &w)
+    w.key("result")
+    do {
+      try handleRequest(method, params, into: &w)
+      w.endObject()
+    } catch {
+      w.reset(to: mark)
+      writeError(error, id: id, into: &w)
+    }
+    return true
+  }
+
+  private func handleRequest(_ method: String, _ params: JSONValue?, into w: inout JSONWriter)
+    throws(RPCError)
+  {
+    switch (state, method) {
+    case (.uninitialized, "initialize"):
+      try handler.initialize(params: params, result: &w)
+      state = .running
+    case (.uninitialized, _):
+      throw .serverNotInitialized
+    case (.shuttingDown, _):
+      throw .invalidRequest("the server is shutting down; only exit is accepted")
+    case (.running, "initialize"):
+      throw .invalidRequest("initialize may only be sent once")
+    case (.running, "shutdown"):
+      handler.shutdown()
+      state = .shuttingDown
+      w.null()
+    case (.running, _) where method.hasPrefix("$/"):
+      throw .methodNotFound(method)
+    case (.running, _):
+      try handler.handleRequest(method: method, params: params, result: &w)
+    }
+  }
+
+  private func handleNotification(_ method: String, _ params: JSONValue?) {
+    if method == "exit" {
+      exitCode = state == .shuttingDown ? 0 : 1
+      return
+    }
+    // Before initialize and after shutdown, notifications are dropped.
+    guard state == .running else { return }
+    switch method {
+    case "initialized", "$/cancelRequest": return  // cancellation is noted on arrival
+    default:
+      if method.hasPrefix("$/") { return }  // optional protocol notifications
+      handler.handleNotification(method: method, params: params)
+    }
+  }
+
+  private func writeError(_ e: RPCError, id: RequestID?, into w: inout JSONWriter) {
+    w.beginObject()
+    w.key("jsonrpc")
+    w.string("2.0")
+    w.key("id")
+    if let id { id.write(to: &w) } else { w.null() }
+    w.key("error")
+    e.write(to: &w)
+    w.endObject()
+  }
+}

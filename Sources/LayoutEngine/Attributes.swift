@@ -1,0 +1,58 @@
+/// What an element is: a cell, or a section's header or footer
+/// (UICollectionElementKindSectionHeader / Footer).
+public enum ElementKind: String, Sendable, CaseIterable {
+  case cell
+  case header
+  case footer
+}
+
+/// UICollectionViewLayoutAttributes.
+public struct LayoutAttributes: Equatable, Sendable {
+  public var kind: ElementKind
+  public var section: Int
+  /// The item index; 0 for headers and footers.
+  public var item: Int
+  public var center: Point
+  /// The untransformed size.
+  public var size: Size
+  /// The bounding box of the transformed element.
+  public var frame: Rect
+  public var transform: Transform3D
+  public var alpha: Double
+  public var zIndex: Int
+
+  /// Attributes of an untransformed element occupying `frame`.
+  public init(kind: ElementKind, section: Int, item: Int, frame: Rect) {
+    self.kind = kind
+    self.section = section
+    self.item = item
+    self.center = frame.center
+    self.size = frame.size
+    self.frame = frame
+    self.transform = .identity
+    self.alpha = 1
+    self.zIndex = 0
+  }
+
+  public var indexPath: IndexPath { IndexPath(section: section, item: item) }
+
+  /// Applies `t` about the element's centre and recomputes `frame` as the
+  /// bounding box of the four transformed corners. O(1).
+  public mutating func setTransform(_ t: Transform3D) {
+    transform = t
+    let hw = size.width / 2
+    let hh = size.height / 2
+    var minX = Double.infinity
+    var minY = Double.infinity
+    var maxX = -Double.infinity
+    var maxY = -Double.infinity
+    for (dx, dy) in [(-hw, -hh), (hw, -hh), (-hw, hh), (hw, hh)] {
+      let p = t.apply(dx: dx, dy: dy)
+      minX = min(minX, p.x)
+      minY = min(minY, p.y)
+      maxX = max(maxX, p.x)
+      maxY = max(maxY, p.y)
+    }
+    frame = Rect(x: center.x + minX, y: center.y + minY, width: maxX - minX, height: maxY - minY)
+  }
+}

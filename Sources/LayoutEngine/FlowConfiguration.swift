@@ -1,0 +1,64 @@
+/// UICollectionView.ScrollDirection.
+public enum ScrollDirection: String, Sendable, CaseIterable {
+  case vertical
+  case horizontal
+}
+
+/// The layout-wide properties of UICollectionViewFlowLayout.
+public struct FlowConfiguration: Equatable, Sendable {
+  public var scrollDirection: ScrollDirection = .vertical
+  public var itemSize = Size(width: 50, height: 50)
+  public var minimumLineSpacing: Double = 10
+  public var minimumInteritemSpacing: Double = 10
+  public var sectionInset: Insets = .zero
+  public var headerReferenceSize: Size = .zero
+  public var footerReferenceSize: Size = .zero
+
+  public init() {}
+}
+
+/// One section of the data source, with the per-section values that
+/// UICollectionViewDelegateFlowLayout's methods would return.
+public struct Section: Equatable, Sendable {
+  public enum Items: Equatable, Sendable {
+    /// `count` items, each of the layout's itemSize. O(1) memory.
+    case uniform(count: Int)
+    /// One size per item (collectionView(_:layout:sizeForItemAt:)).
+    case sizes([Size])
+  }
+
+  public var items: Items
+  /// insetForSectionAt; nil uses the layout's sectionInset.
+  public var inset: Insets?
+  /// minimumLineSpacingForSectionAt; nil uses the layout's value.
+  public var minimumLineSpacing: Double?
+  /// minimumInteritemSpacingForSectionAt; nil uses the layout's value.
+  public var minimumInteritemSpacing: Double?
+  /// referenceSizeForHeaderInSection; nil uses headerReferenceSize.
+  public var headerSize: Size?
+  /// referenceSizeForFooterInSection; nil uses footerReferenceSize.
+  public var footerSize: Size?
+
+  public init(
+    items: Items, inset: Insets? = nil, minimumLineSpacing: Double? = nil,
+    minimumInteritemSpacing: Double? = nil, headerSize: Size? = nil, footerSize: Size? = nil
+  ) {
+    self.items = items
+    self.inset = inset
+    self.minimumLineSpacing = minimumLineSpacing
+    self.minimumInteritemSpacing = minimumInteritemSpacing
+    self.headerSize = headerSize
+    self.footerSize = footerSize
+  }
+
+  public static func uniform(_ count: Int) -> Section { Section(items: .uniform(count: count)) }
+  public static func sizes(_ sizes: [Size]) -> Section { Section(items: .sizes(sizes)) }
+
+  /// numberOfItemsInSection. O(1).
+  public var count: Int {
+    switch items {
+    case .uniform(let n): return n
+    case .sizes(let s): return s.count
+    }
+  }
+}

@@ -1,0 +1,492 @@
+// UICollectionViewFlowLayout's geometry, computed once per (data, viewport
+// size) and queried by binary search. All positions are worked out in an
+// axis-neutral frame: "main" is the scroll axis, "cross" the axis a line
+// fills along. `Axes` maps them back to x and y.
+
+/// How items sit across a line.
+public enum CrossAlignment: Sendable {
+  /// UIKit's rules: justify full lines, centre a lone item, and align the
+  /// last line with the columns above (uniform sizes) or to the leading
+  /// edge (varied sizes).
+  case flow
+  /// Every line's items are centred in the line. Cover flow uses this with
+  /// one item per line, as the seed's layoutAttributesForItemAtIndexPath:
+  /// override did, so a card taller than the viewport is centred too.
+  case centered
+}
+
+/// Options a layout policy (such as cover flow) imposes on flow geometry.
+public struct FlowPolicy: Sendable {
+  /// Forces one item per line: the single row (or column) of a carousel.
+  public var singleItemLines = false
+  public var crossAlignment = CrossAlignment.flow
+  public init() {}
+}
+
+/// Maps the axis-neutral frame to x and y.
+@usableFromInline
+struct Axes: Sendable {
+  let direction: ScrollDirection
+
+  @inline(__always) func main(_ s: Size) -> Double {
+    direction == .vertical ? s.height : s.width
+  }
+  @inline(__always) func cross(_ s: Size) -> Double {
+    direction == .vertical ? s.width : s.height
+  }
+  @inline(__always) func main(_ p: Point) -> Double { direction == .vertical ? p.y : p.x }
+  @inline(__always) func cross(_ p: Point) -> Double { direction == .vertical ? p.x : p.y }
+  /// Leading and trailing insets along the main axis, then along the cross axis.
+  @inline(__always) func split(_ i: Insets) -> (
+    mainLead: Double, mainTrail: Double, crossLead: Double, crossTrail: Double
+  ) {
+    direction == .vertical
+      ? (i.top, i.bottom, i.left, i.right) : (i.left, i.right, i.top, i.bottom)
+  }
+  @inline(__always) func rect(main: Double, cross: Double, mainExtent: Double, crossExtent: Double)
+    -> Rect
+  {
+    direction == .vertical
+      ? Rect(x: cross, y: main, width: crossExtent, height: mainExtent)
+      : Rect(x: main, y: cross, width: mainExtent, height: crossExtent)
+  }
+  /// The main-axis then cross-axis span of a rect.
+  @inline(__always) func spans(_ r: Rect) -> (mainLo: Double, mainHi: Double, crossLo: Double, crossHi: Double) {
+    direction == .vertical ? (r.minY, r.maxY, r.minX, r.maxX) : (r.minX, r.maxX, r.minY, r.maxY)
+  }
+}
+
+/// The lines of one section.
+enum Lines: Sendable {
+  /// Every item has `size`: lines hold `perLine` items and are computed
+  /// arithmetically, in O(1) memory whatever the item count.
+  case uniform(size: Size, perLine: Int, gap: Double, lineCount: Int)
+  /// Greedy line breaks for varied sizes, one entry per line.
+  case variable(sizes: [Size], firstItem: [Int], start: [Double], thickness: [Double])
+}
+
+struct SectionGeometry: Sendable {
+  var start: Double
+  var headerThickness: Double
+  var footerThickness: Double
+  /// Main-axis position of the first line.
+  var itemsStart: Double
+  /// Main-axis position just after the last line.
+  var itemsEnd: Double
+  var end: Double
+  var lineSpacing: Double
+  var interitem: Double
+  var crossLead: Double
+  var avail: Double
+  var count: Int
+  var lines: Lines
+
+  var footerStart: Double { end - footerThickness }
+
+  var lineCount: Int {
+    switch lines {
+    case .uniform(_, _, _, let n): return n
+    case .variable(_, let first, _, _): return first.count
+    }
+  }
+
+  /// Main-axis start and thickness of line `j`. O(1).
+  func line(_ j: Int) -> (start: Double, thickness: Double) {
+    switch lines {
+    case .uniform(let size, _, _, _):
+      return (itemsStart + Double(j) * (size.height + lineSpacing), size.height)
+    case .variable(_, _, let start, let thickness):
+      return (start[j], thickness[j])
+    }
+  }
+
+  /// The items of line `j`. O(1).
+  func itemRange(ofLine j: Int) -> Range<Int> {
+    switch lines {
+    case .uniform(_, let perLine, _, _):
+      return (j * perLine)..<min(count, (j + 1) * perLine)
+    case .variable(_, let first, _, _):
+      return first[j]..<(j + 1 < first.count ? first[j + 1] : count)
+    }
+  }
+
+  /// The line holding item `i`. O(1) for uniform sections, O(log lines) otherwise.
+  func lineIndex(ofItem i: Int) -> Int {
+    switch lines {
+    case .uniform(_, let perLine, _, _):
+      return i / perLine
+    case .variable(_, let first, _, _):
+      return upperBound(first.count) { first[$0] > i } - 1
+    }
+  }
+
+  /// The first line whose main-axis span ends after `lo`. O(1) or O(log lines).
+  func firstLine(endingAfter lo: Double) -> Int {
+    switch lines {
+    case .uniform(let size, _, _, let n):
+      let pitch = size.height + lineSpacing
+      guard pitch > 0 else { return 0 }
+      var j = max(0, Int(((lo - itemsStart) / pitch).rounded(.down)))
+      j = min(j, n)
+      // Correct the floating-point estimate by at most a step either way.
+      while j > 0 && line(j - 1).start + size.height > lo { j -= 1 }
+      while j < n && line(j).start + size.height <= lo { j += 1 }
+      return j
+    case .variable(_, _, let start, let thickness):
+      // Lines are sorted and disjoint, so their ends are sorted too.
+      return upperBound(start.count) { start[$0] + thickness[$0] > lo }
+    }
+  }
+}
+
+/// The first index in 0..<count for which `pred` holds, given that `pred`
+/// is false and then true across the range. O(log count).
+@inline(__always)
+func upperBound(_ count: Int, _ pred: (Int) -> Bool) -> Int {
+  var lo = 0
+  var hi = count
+  while lo < hi {
+    let mid = (lo + hi) / 2
+    if pred(mid) { hi = mid } else { lo = mid + 1 }
+  }
+  return lo
+}
+
+/// The computed geometry of a flow layout for one viewport size.
+/// Item sizes are stored in main/cross order (width = cross, height = main)
+/// internally, so that both scroll directions share one code path.
+public struct FlowGeometry: Sendable {
+  let axes: Axes
+  let policy: FlowPolicy
+  /// The cross-axis extent D of the content.
+  public let crossExtent: Double
+  var sections: [SectionGeometry]
+
+  /// Lays out every section. O(number of sections + items in sections with
+  /// varied sizes); sections of uniform items cost O(1) each.
+  public init(
+    configuration c: FlowConfiguration, sections specs: [Section], crossExtent D: Double,
+    policy: FlowPolicy = FlowPolicy(), sectionInsets: ((Int, Section) -> Insets)? = nil
+  ) {
+    let axes = Axes(direction: c.scrollDirection)
+    self.axes = axes
+    self.policy = policy
+    self.crossExtent = D
+    var sections: [SectionGeometry] = []
+    sections.reserveCapacity(specs.count)
+    var m = 0.0
+    for (index, spec) in specs.enumerated() {
+      let inset = sectionInsets?(index, spec) ?? spec.inset ?? c.sectionInset
+      let (mainLead, mainTrail, crossLead, crossTrail) = axes.split(inset)
+      let header = axes.main(spec.headerSize ?? c.headerReferenceSize)
+      let footer = axes.main(spec.footerSize ?? c.footerReferenceSize)
+      let lineSpacing = spec.minimumLineSpacing ?? c.minimumLineSpacing
+      let interitem = spec.minimumInteritemSpacing ?? c.minimumInteritemSpacing
+      let avail = D - crossLead - crossTrail
+      let start = m
+      m += max(header, 0) + mainLead
+      let itemsStart = m
+      let lines = Self.breakLines(
+        spec.items, itemSize: c.itemSize, axes: axes, avail: avail, interitem: interitem,
+        lineSpacing: lineSpacing, itemsStart: itemsStart, policy: policy)
+      let geometry = SectionGeometry(
+        start: start, headerThickness: max(header, 0), footerThickness: max(footer, 0),
+        itemsStart: itemsStart, itemsEnd: itemsStart, end: 0, lineSpacing: lineSpacing,
+        interitem: interitem, crossLead: crossLead, avail: avail, count: spec.count, lines: lines)
+      var g = geometry
+      let n = g.lineCount
+      if n > 0 {
+        let last = g.line(n - 1)
+        g.itemsEnd = last.start + last.thickness
+      }
+      m = g.itemsEnd + mainTrail + max(footer, 0)
+      g.end = m
+      sections.append(g)
+    }
+    self.sections = sections
+  }
+
+  /// Greedy line breaking (rule 2). Sizes become (cross, main) pairs.
+  private static func breakLines(
+    _ items: Section.Items, itemSize: Size, axes: Axes, avail: Double, interitem: Double,
+    lineSpacing: Double, itemsStart: Double, policy: FlowPolicy
+  ) -> Lines {
+    func neutral(_ s: Size) -> Size { Size(width: axes.cross(s), height: axes.main(s)) }
+    var uniformSize: Size? = nil
+    var count = 0
+    switch items {
+    case .uniform(let n):
+      uniformSize = neutral(itemSize)
+      count = n
+    case .sizes(let sizes):
+      count = sizes.count
+      // A section whose items all share one size follows the uniform
+      // rules (rule 6), and needs no per-line storage.
+      if let first = sizes.first, sizes.allSatisfy({ $0 == first }) {
+        uniformSize = neutral(first)
+      }
+    }
+    if let size = uniformSize {
+      var perLine = 1
+      if !policy.singleItemLines && size.width + interitem > 0 {
+        let estimate = ((avail + interitem) / (size.width + interitem)).rounded(.down)
+        perLine = estimate.isFinite ? max(1, Int(min(estimate, Double(Int32.max)))) : 1
+        // Settle the estimate against the exact greedy test.
+        while perLine > 1 && Double(perLine) * size.width + Double(perLine - 1) * interitem > avail {
+          perLine -= 1
+        }
+        while Double(perLine + 1) * size.width + Double(perLine) * interitem <= avail
+          && perLine < Int(Int32.max)
+        {
+          perLine += 1
+        }
+      } else if !policy.singleItemLines {
+        // Zero-extent items with no spacing: everything fits on one line.
+        perLine = max(count, 1)
+      }
+      let gap =
+        perLine > 1 ? (avail - Double(perLine) * size.width) / Double(perLine - 1) : 0
+      let lineCount = count == 0 ? 0 : (count + perLine - 1) / perLine
+      return .uniform(size: size, perLine: perLine, gap: gap, lineCount: lineCount)
+    }
+    guard case .sizes(let raw) = items else { fatalError("unreachable") }
+    let sizes = raw.map(neutral)
+    var firstItem: [Int] = []
+    var start: [Double] = []
+    var thickness: [Double] = []
+    var m = itemsStart
+    var i = 0
+    while i < sizes.count {
+      let first = i
+      var used = sizes[i].width
+      var thick = sizes[i].height
+      i += 1
+      if !policy.singleItemLines {
+        while i < sizes.count && used + interitem + sizes[i].width <= avail {
+          used += interitem + sizes[i].width
+          thick = max(thick, sizes[i].height)
+          i += 1
+        }
+      }
+      if !firstItem.isEmpty { m += lineSpacing }
+      firstItem.append(first)
+      start.append(m)
+      thickness.append(thick)
+      m += thick
+    }
+    return .variable(sizes: sizes, firstItem: firstItem, start: start, thickness: thickness)
+  }
+
+  /// The size of the content: the main extent of all sections, and D across.
+  /// O(1).
+  public var contentSize: Size {
+    let main = sections.last?.end ?? 0
+    return axes.direction == .vertical
+      ? Size(width: crossExtent, height: main) : Size(width: main, height: crossExtent)
+  }
+
+  public var sectionCount: Int { sections.count }
+  public func itemCount(inSection s: Int) -> Int { sections[s].count }
+
+  // MARK: Element frames
+
+  /// Cross-axis positions of the items of line `j` in section `s`, written
+  /// to `out` (rules 5 and 6). O(items in the line).
+  func crossPositions(section s: Int, line j: Int, into out: inout [Double]) {
+    let g = sections[s]
+    out.removeAll(keepingCapacity: true)
+    let range = g.itemRange(ofLine: j)
+    switch g.lines {
+    case .uniform(let size, let perLine, let gap, _):
+      for k in 0..<range.count {
+        if policy.crossAlignment == .centered {
+          let used = Double(range.count) * size.width + Double(range.count - 1) * g.interitem
+          out.append(g.crossLead + (g.avail - used) / 2 + Double(k) * (size.width + g.interitem))
+        } else if perLine == 1 {
+          // A lone item is centred, unless it is wider than the line.
+          out.append(size.width > g.avail ? g.crossLead : g.crossLead + (g.avail - size.width) / 2)
+        } else {
+          // Full lines are justified; the last line keeps the same columns.
+          out.append(g.crossLead + Double(k) * (size.width + gap))
+        }
+      }
+    case .variable(let sizes, _, _, _):
+      let n = range.count
+      var total = 0.0
+      for i in range { total += sizes[i].width }
+      let isLast = j == g.lineCount - 1
+      var x: Double
+      var gap = g.interitem
+      if policy.crossAlignment == .centered {
+        x = g.crossLead + (g.avail - total - Double(n - 1) * g.interitem) / 2
+      } else if isLast {
+        x = g.crossLead
+      } else if n == 1 {
+        x = total > g.avail ? g.crossLead : g.crossLead + (g.avail - total) / 2
+      } else {
+        x = g.crossLead
+        gap = (g.avail - total) / Double(n - 1)
+      }
+      for i in range {
+        out.append(x)
+        x += sizes[i].width + gap
+      }
+    }
+  }
+
+  /// The (cross, main) size of item `i` of section `s`. O(1).
+  @inline(__always)
+  func neutralSize(section s: Int, item i: Int) -> Size {
+    switch sections[s].lines {
+    case .uniform(let size, _, _, _): return size
+    case .variable(let sizes, _, _, _): return sizes[i]
+    }
+  }
+
+  /// Calls `body` with the untransformed frame of every item of line `j`.
+  /// O(items in the line).
+  func forEachItem(
+    section s: Int, line j: Int, scratch: inout [Double], _ body: (Int, Rect) -> Void
+  ) {
+    crossPositions(section: s, line: j, into: &scratch)
+    let g = sections[s]
+    let (lineStart, thick) = g.line(j)
+    let range = g.itemRange(ofLine: j)
+    for (k, i) in range.enumerated() {
+      let size = neutralSize(section: s, item: i)
+      // Items are centred along the main axis within their line (rule 4).
+      let main = lineStart + (thick - size.height) / 2
+      body(
+        i,
+        axes.rect(
+          main: main, cross: scratch[k], mainExtent: size.height, crossExtent: size.width))
+    }
+  }
+
+  /// The untransformed frame of an item. O(items in its line), plus
+  /// O(log lines) for sections of varied sizes.
+  public func frameForItem(_ path: IndexPath) -> Rect {
+    let g = sections[path.section]
+    let j = g.lineIndex(ofItem: path.item)
+    var scratch: [Double] = []
+    var result = Rect.zero
+    forEachItem(section: path.section, line: j, scratch: &scratch) { i, r in
+      if i == path.item { result = r }
+    }
+    _ = g
+    return result
+  }
+
+  /// The frame of a section's header or footer, or nil when its thickness is 0. O(1).
+  public func frameForSupplementary(_ kind: ElementKind, section s: Int) -> Rect? {
+    let g = sections[s]
+    switch kind {
+    case .header:
+      guard g.headerThickness > 0 else { return nil }
+      return axes.rect(
+        main: g.start, cross: 0, mainExtent: g.headerThickness, crossExtent: crossExtent)
+    case .footer:
+      guard g.footerThickness > 0 else { return nil }
+      return axes.rect(
+        main: g.footerStart, cross: 0, mainExtent: g.footerThickness, crossExtent: crossExtent)
+    case .cell:
+      return nil
+    }
+  }
+
+  /// The first section whose main-axis span ends after `lo`. O(log sections).
+  func firstSection(endingAfter lo: Double) -> Int {
+    upperBound(sections.count) { sections[$0].end > lo }
+  }
+
+  /// Calls `body` with every element whose untransformed frame intersects
+  /// `rect` (headers, then the cells line by line, then footers, section
+  /// by section). O(log n + k) for k elements, plus the items of the lines
+  /// the rect crosses.
+  public func forEachElement(in rect: Rect, _ body: (ElementKind, Int, Int, Rect) -> Void) {
+    let (lo, hi, _, _) = axes.spans(rect)
+    var scratch: [Double] = []
+    var s = firstSection(endingAfter: lo)
+    while s < sections.count && sections[s].start < hi {
+      let g = sections[s]
+      if let h = frameForSupplementary(.header, section: s), h.intersects(rect) {
+        body(.header, s, 0, h)
+      }
+      var j = g.firstLine(endingAfter: lo)
+      while j < g.lineCount && g.line(j).start < hi {
+        forEachItem(section: s, line: j, scratch: &scratch) { i, r in
+          if r.intersects(rect) { body(.cell, s, i, r) }
+        }
+        j += 1
+      }
+      if let f = frameForSupplementary(.footer, section: s), f.intersects(rect) {
+        body(.footer, s, 0, f)
+      }
+      s += 1
+    }
+  }
+
+  // MARK: Nearest item
+
+  /// The item whose centre is nearest `point`. With `mainAxisOnly`, distance
+  /// is measured along the scroll axis alone (carousels); otherwise it is
+  /// Euclidean. Ties go to the earlier item. Returns nil when there are no
+  /// items. O(log n) to find the nearest line, then outward line by line
+  /// until no nearer centre is possible: O(log n + items of the lines
+  /// examined), a handful of lines in practice.
+  public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
+    let pm = axes.main(point)
+    let pc = axes.cross(point)
+    // Global line order: (section, line), skipping empty sections.
+    var best: (dist: Double, path: IndexPath)? = nil
+    var scratch: [Double] = []
+    func visit(_ s: Int, _ j: Int) {
+      forEachItem(section: s, line: j, scratch: &scratch) { i, r in
+        let c = r.center
+        let dm = axes.main(c) - pm
+        let d = mainAxisOnly ? abs(dm) : (dm * dm + (axes.cross(c) - pc) * (axes.cross(c) - pc)).squareRoot()
+        let path = IndexPath(section: s, item: i)
+        if let b = best, b.dist < d || (b.dist == d && b.path < path) { return }
+        best = (d, path)
+      }
+    }
+    // A lower bound on the main-axis distance from the point to any item
+    // centre in line j: centres lie within the line's main-axis span.
+    func bound(_ s: Int, _ j: Int) -> Double {
+      let (start, thick) = sections[s].line(j)
+      if pm < start { return start - pm }
+      if pm > start + thick { return pm - start - thick }
+      return 0
+    }
+    // Start at the first line ending after the point; walk forward and back.
+    var s = min(firstSection(endingAfter: pm), max(sections.count - 1, 0))
+    guard !sections.isEmpty else { return nil }
+    var j = sections[s].firstLine(endingAfter: pm)
+    // Forward walk.
+    var fs = s
+    var fj = j
+    while fs < sections.count {
+      if fj >= sections[fs].lineCount {
+        fs += 1
+        fj = 0
+        continue
+      }
+      if let b = best, bound(fs, fj) > b.dist { break }
+      visit(fs, fj)
+      fj += 1
+    }
+    // Backward walk from the line before the start.
+    j -= 1
+    while s >= 0 {
+      if j < 0 {
+        s -= 1
+        if s >= 0 { j = sections[s].lineCount - 1 }
+        continue
+      }
+      if let b = best, bound(s, j) > b.dist { break }
+      visit(s, j)
+      j -= 1
+    }
+    return best?.path
+  }
+}

@@ -1,0 +1,149 @@
+// Value types shared by every layout. They mirror CoreGraphics / UIKit names
+// so that UIKit users recognise them, but are plain Double structs so the
+// engine runs anywhere.
+
+/// A point in content coordinates (CGPoint).
+public struct Point: Equatable, Hashable, Sendable {
+  public var x: Double
+  public var y: Double
+  public init(x: Double, y: Double) {
+    self.x = x
+    self.y = y
+  }
+  public static let zero = Point(x: 0, y: 0)
+}
+
+/// A size (CGSize).
+public struct Size: Equatable, Hashable, Sendable {
+  public var width: Double
+  public var height: Double
+  public init(width: Double, height: Double) {
+    self.width = width
+    self.height = height
+  }
+  public static let zero = Size(width: 0, height: 0)
+}
+
+/// An axis-aligned rectangle (CGRect) with a non-negative size.
+public struct Rect: Equatable, Hashable, Sendable {
+  public var x: Double
+  public var y: Double
+  public var width: Double
+  public var height: Double
+  public init(x: Double, y: Double, width: Double, height: Double) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+  }
+  public init(origin: Point, size: Size) {
+    self.init(x: origin.x, y: origin.y, width: size.width, height: size.height)
+  }
+  public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+
+  public var minX: Double { x }
+  public var minY: Double { y }
+  public var maxX: Double { x + width }
+  public var maxY: Double { y + height }
+  public var midX: Double { x + width / 2 }
+  public var midY: Double { y + height / 2 }
+  public var origin: Point { Point(x: x, y: y) }
+  public var size: Size { Size(width: width, height: height) }
+  public var center: Point { Point(x: midX, y: midY) }
+
+  /// True when the two rectangles share an area of positive size.
+  /// Rectangles that only touch along an edge do not intersect, so a
+  /// viewport that ends exactly where a card starts does not report it.
+  /// O(1).
+  @inlinable
+  public func intersects(_ other: Rect) -> Bool {
+    x < other.x + other.width && other.x < x + width && y < other.y + other.height
+      && other.y < y + height
+  }
+
+  /// True when `p` lies inside or on the edge of the rectangle. O(1).
+  @inlinable
+  public func contains(_ p: Point) -> Bool {
+    p.x >= x && p.x <= x + width && p.y >= y && p.y <= y + height
+  }
+}
+
+/// Edge insets (UIEdgeInsets).
+public struct Insets: Equatable, Hashable, Sendable {
+  public var top: Double
+  public var left: Double
+  public var bottom: Double
+  public var right: Double
+  public init(top: Double, left: Double, bottom: Double, right: Double) {
+    self.top = top
+    self.left = left
+    self.bottom = bottom
+    self.right = right
+  }
+  public static let zero = Insets(top: 0, left: 0, bottom: 0, right: 0)
+}
+
+/// A section-relative element address (NSIndexPath with section and item).
+public struct IndexPath: Equatable, Hashable, Comparable, Sendable {
+  public var section: Int
+  public var item: Int
+  public init(section: Int, item: Int) {
+    self.section = section
+    self.item = item
+  }
+  public static func < (a: IndexPath, b: IndexPath) -> Bool {
+    (a.section, a.item) < (b.section, b.item)
+  }
+}
+
+/// A 4×4 homogeneous transform in CATransform3D field order (row-vector
+/// convention: a point p maps to p·M). The same sixteen numbers in the same
+/// order are CSS `matrix3d()`'s argument list.
+public struct Transform3D: Equatable, Sendable {
+  public var m: (
+    Double, Double, Double, Double, Double, Double, Double, Double,
+    Double, Double, Double, Double, Double, Double, Double, Double
+  )
+
+  public init(
+    _ m: (
+      Double, Double, Double, Double, Double, Double, Double, Double,
+      Double, Double, Double, Double, Double, Double, Double, Double
+    )
+  ) {
+    self.m = m
+  }
+
+  public static let identity = Transform3D((1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))
+
+  /// CATransform3DMakeScale(sx, sy, 1).
+  public static func scale(_ sx: Double, _ sy: Double) -> Transform3D {
+    Transform3D((sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))
+  }
+
+  public var isIdentity: Bool { self == .identity }
+
+  /// The sixteen fields m11, m12, …, m44.
+  public var values: [Double] {
+    let t = m
+    return [
+      t.0, t.1, t.2, t.3, t.4, t.5, t.6, t.7, t.8, t.9, t.10, t.11, t.12, t.13, t.14, t.15,
+    ]
+  }
+
+  public static func == (a: Transform3D, b: Transform3D) -> Bool {
+    a.values == b.values
+  }
+
+  /// Maps a point given relative to the anchor (the element's centre, as
+  /// UIKit's default anchorPoint) and returns it relative to the anchor,
+  /// after the perspective divide. O(1).
+  public func apply(dx: Double, dy: Double) -> Point {
+    let t = m
+    let x = dx * t.0 + dy * t.4 + t.12
+    let y = dx * t.1 + dy * t.5 + t.13
+    let w = dx * t.3 + dy * t.7 + t.15
+    guard w != 0, w != 1 else { return Point(x: x, y: y) }
+    return Point(x: x / w, y: y / w)
+  }
+}

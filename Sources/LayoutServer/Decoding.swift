@@ -1,0 +1,175 @@
+import JSONRPC
+import LayoutEngine
+
+// JSON → engine values. Every reader names the field it rejects.
+
+extension Fields {
+  func point(_ key: String) throws(RPCError) -> Point {
+    let f = try object(key)
+    return Point(x: try f.number("x"), y: try f.number("y"))
+  }
+
+  func optionalPoint(_ key: String) throws(RPCError) -> Point? {
+    guard optional(key) != nil else { return nil }
+    return try point(key)
+  }
+
+  func size(_ key: String) throws(RPCError) -> Size {
+    try object(key).asSize()
+  }
+
+  func optionalSize(_ key: String) throws(RPCError) -> Size? {
+    guard optional(key) != nil else { return nil }
+    return try size(key)
+  }
+
+  func asSize() throws(RPCError) -> Size {
+    Size(width: try number("width", min: 0), height: try number("height", min: 0))
+  }
+
+  /// A rect: any finite origin, a size of finite numbers >= 0.
+  func rect(_ key: String) throws(RPCError) -> Rect {
+    let f = try object(key)
+    return Rect(
+      x: try f.number("x"), y: try f.number("y"), width: try f.number("width", min: 0),
+      height: try f.number("height", min: 0))
+  }
+
+  func optionalInsets(_ key: String) throws(RPCError) -> Insets? {
+    guard let f = try optionalObject(key) else { return nil }
+    return Insets(
+      top: try f.number("top"), left: try f.number("left"), bottom: try f.number("bottom"),
+      right: try f.number("right"))
+  }
+
+  func optionalSpacing(_ key: String) throws(RPCError) -> Double? {
+    try optionalNumber(key, min: 0)
+  }
+}
+
+/// The fields every flow-based layout type accepts.
+private let flowKeys: Set<String> = [
+  "type", "scrollDirection", "itemSize", "minimumLineSpacing", "minimumInteritemSpacing",
+  "sectionInset", "headerReferenceSize", "footerReferenceSize",
+]
+
+private let coverFlowKeys = flowKeys.union(["scale", "alpha", "distanceUnit"])
+
+/// Reads the flow fields into `c`, leaving unset fields at their defaults.
+private func readFlowFields(_ f: Fields, into c: inout FlowConfiguration) throws(RPCError) {
+  if let d = try f.optionalChoice("scrollDirection", ScrollDirection.allCases.map(\.rawValue)) {
+    c.scrollDirection = ScrollDirection(rawValue: d)!
+  }
+  if let s = try f.optionalSize("itemSize") { c.itemSize = s }
+  if let v = try f.optionalSpacing("minimumLineSpacing") { c.minimumLineSpacing = v }
+  if let v = try f.optionalSpacing("minimumInteritemSpacing") { c.minimumInteritemSpacing = v }
+  if let v = try f.optionalInsets("sectionInset") { c.sectionInset = v }
+  if let v = try f.optionalSize("headerReferenceSize") { c.headerReferenceSize = v }
+  if let v = try f.optionalSize("footerReferenceSize") { c.footerReferenceSize = v }
+}
+
+private func readCurve(_ f: Fields, default d: Curve) throws(RPCError) -> Curve {
+  try f.rejectUnknown(["curve", "peak", "factor", "minimum", "maximum"])
+  var c = d
+  if let s = try f.optionalChoice("curve", Curve.Shape.allCases.map(\.rawValue)) {
+    c.shape = Curve.Shape(rawValue: s)!
+  }
+  if let v = try f.optionalNumber("peak") { c.peak = v }
+  if let v = try f.optionalNumber("factor") { c.factor = v }
+  if f.optional("minimum") != nil { c.minimum = try f.number("minimum") }
+  if f.optional("maximum") != nil { c.maximum = try f.number("maximum") }
+  if let lo = c.minimum, let hi = c.maximum, lo > hi {
+    throw .invalidParams(f.path("minimum"), "must not exceed \(f.path("maximum"))")
+  }
+  return c
+}
+
+/// Reads `params.layout`.
+func readLayoutType(_ f: Fields) throws(RPCError) -> LayoutType {
+  let type = try f.string("type")
+  switch type {
+  case "flow":
+    try f.rejectUnknown(flowKeys)
+    var c = FlowConfiguration()
+    try readFlowFields(f, into: &c)
+    return .flow(c)
+  case "coverFlow":
+    try f.rejectUnknown(coverFlowKeys)
+    var c = CoverFlowConfiguration()
+    try readFlowFields(f, into: &c.flow)
+    c.sectionInset = try f.optionalInsets("sectionInset")
+    if let s = try f.optionalObject("scale") { c.scale = try readCurve(s, default: c.scale) }
+    if let a = try f.optionalObject("alpha") { c.alpha = try readCurve(a, default: c.alpha) }
+    if let u = try f.optionalChoice("distanceUnit", DistanceUnit.allCases.map(\.rawValue)) {
+      c.distanceUnit = DistanceUnit(rawValue: u)!
+    }
+    return .coverFlow(c)
+  default:
+    throw .invalidParams(f.path("type"), "must be one of \"flow\", \"coverFlow\"")
+  }
+}
+
+private let sectionKeys: Set<String> = [
+  "itemCount", "itemSizes", "inset", "minimumLineSpacing", "minimumInteritemSpacing",
+  "headerSize", "footerSize",
+]
+
+/// Reads `params.sections`, enforcing the item limit before allocating
+/// anything per item. O(sections + sizes).
+func readSections(_ f: Fields, limits: Limits) throws(RPCError) -> [Section] {
+  let (array, path) = try f.array("sections")
+  guard array.count <= limits.maxSections else {
+    throw RPCError(
+      code: ErrorCode.limitExceeded, message:
+        "\(path) has \(array.count) sections; the limit is \(limits.maxSections)", field: path)
+  }
+  // First pass: counts only, so that an over-limit request costs nothing.
+  var total = 0
+  for i in 0..<array.count {
+    let s = try Fields(array[i], path: "\(path)[\(i)]")
+    let n: Int
+    if s.optional("itemCount") != nil {
+      n = try s.integer("itemCount", in: 0...Int.max)
+    } else if let sizes = s.optional("itemSizes") {
+      guard sizes.isArray else { throw .invalidParams(s.path("itemSizes"), "must be an array") }
+      n = sizes.count
+    } else {
+      throw .invalidParams(s.path("itemCount"), "is required (or itemSizes)")
+    }
+    total = total.addingReportingOverflow(n).partialValue
+    if total > limits.maxItemsPerSession || total < 0 {
+      throw RPCError(
+        code: ErrorCode.limitExceeded,
+        message: "\(path) holds more than \(limits.maxItemsPerSession) items, the per-session limit",
+        field: path)
+    }
+  }
+  var sections: [Section] = []
+  sections.reserveCapacity(array.count)
+  for i in 0..<array.count {
+    let s = try Fields(array[i], path: "\(path)[\(i)]")
+    try s.rejectUnknown(sectionKeys)
+    var section: Section
+    if s.optional("itemCount") != nil {
+      guard s.optional("itemSizes") == nil else {
+        throw .invalidParams(s.path("itemSizes"), "cannot be given with itemCount")
+      }
+      section = .uniform(try s.integer("itemCount", in: 0...Int.max))
+    } else {
+      let (sizes, sizesPath) = try s.array("itemSizes")
+      var list: [Size] = []
+      list.reserveCapacity(sizes.count)
+      for k in 0..<sizes.count {
+        list.append(try Fields(sizes[k], path: "\(sizesPath)[\(k)]").asSize())
+      }
+      section = .sizes(list)
+    }
+    section.inset = try s.optionalInsets("inset")
+    section.minimumLineSpacing = try s.optionalSpacing("minimumLineSpacing")
+    section.minimumInteritemSpacing = try s.optionalSpacing("minimumInteritemSpacing")
+    section.headerSize = try s.optionalSize("headerSize")
+    section.footerSize = try s.optionalSize("footerSize")
+    sections.append(section)
+  }
+  return sections
+}

@@ -1,0 +1,82 @@
+import JSONRPC
+import LayoutEngine
+
+// Engine values → JSON, written straight into the response bytes.
+
+extension JSONWriter {
+  mutating func point(_ p: Point) {
+    beginObject()
+    key("x")
+    number(p.x)
+    key("y")
+    number(p.y)
+    endObject()
+  }
+
+  mutating func size(_ s: Size) {
+    beginObject()
+    key("width")
+    number(s.width)
+    key("height")
+    number(s.height)
+    endObject()
+  }
+
+  mutating func rect(_ r: Rect) {
+    beginObject()
+    key("x")
+    number(r.x)
+    key("y")
+    number(r.y)
+    key("width")
+    number(r.width)
+    key("height")
+    number(r.height)
+    endObject()
+  }
+
+  mutating func indexPath(_ p: IndexPath?) {
+    guard let p else { return null() }
+    beginObject()
+    key("section")
+    int(p.section)
+    key("item")
+    int(p.item)
+    endObject()
+  }
+
+  /// `{kind, section, item, center, size, frame, transform?, alpha, zIndex}`;
+  /// the transform is omitted when it is the identity.
+  mutating func attributes(_ a: LayoutAttributes) {
+    beginObject()
+    key("kind")
+    string(a.kind.rawValue)
+    key("section")
+    int(a.section)
+    key("item")
+    int(a.item)
+    key("center")
+    point(a.center)
+    key("size")
+    size(a.size)
+    key("frame")
+    rect(a.frame)
+    if !a.transform.isIdentity {
+      key("transform")
+      beginArray()
+      for v in a.transform.values { number(v) }
+      endArray()
+    }
+    key("alpha")
+    number(a.alpha)
+    key("zIndex")
+    int(a.zIndex)
+    endObject()
+  }
+
+  mutating func attributesArray(_ list: [LayoutAttributes]) {
+    beginArray()
+    for a in list { attributes(a) }
+    endArray()
+  }
+}

@@ -1,0 +1,344 @@
+import JSONRPC
+import LayoutEngine
+
+/// Application error codes (JSON-RPC reserves -32768…-32000).
+public enum ErrorCode {
+  public static let unknownSession = 1001
+  public static let sessionExists = 1002
+  public static let limitExceeded = 1004
+}
+
+/// The documented limits, reported in `initialize`'s capabilities and
+/// settable by command-line flags.
+public struct Limits: Sendable {
+  public var maxSessions = 1_000
+  public var maxItemsPerSession = 100_000_000
+  public var maxSections = 1_000_000
+  public var maxSessionIdBytes = 256
+  public var maxMessageBytes = 64 << 20
+  public init() {}
+}
+
+/// An element's identity in a session's visible set.
+struct ElementKey: Hashable {
+  var kind: ElementKind
+  var section: Int
+  var item: Int
+}
+
+/// One live layout session: the engine state plus the viewport the client
+/// last reported and the elements it was last told are visible.
+struct Session {
+  var layout: Layout
+  var bounds: Rect
+  var visible: Set<ElementKey>
+}
+
+/// The `layout/*` methods over a table of live sessions.
+public final class LayoutServer: RPCHandler {
+  public static let version = "0.1.0"
+  public let limits: Limits
+  private var sessions: [String: Session] = [:]
+
+  public init(limits: Limits = Limits()) {
+    self.limits = limits
+  }
+
+  public var sessionCount: Int { sessions.count }
+
+  // MARK: RPCHandler
+
+  public func initialize(params: JSONValue?, result w: inout JSONWriter) throws(RPCError) {
+    _ = try Fields.params(params)
+    w.beginObject()
+    w.key("serverInfo")
+    w.beginObject()
+    w.key("name")
+    w.string("flowlayoutd")
+    w.key("version")
+    w.string(Self.version)
+    w.endObject()
+    w.key("capabilities")
+    w.beginObject()
+    w.key("layoutTypes")
+    strings(["flow", "coverFlow"], &w)
+    w.key("snapPolicies")
+    strings(["nearest"], &w)
+    w.key("scaleCurves")
+    strings(Curve.Shape.allCases.map(\.rawValue), &w)
+    w.key("distanceUnits")
+    strings(DistanceUnit.allCases.map(\.rawValue), &w)
+    w.key("methods")
+    strings(Self.methods.map(\.0), &w)
+    w.key("limits")
+    w.beginObject()
+    w.key("maxSessions")
+    w.int(limits.maxSessions)
+    w.key("maxItemsPerSession")
+    w.int(limits.maxItemsPerSession)
+    w.key("maxSections")
+    w.int(limits.maxSections)
+    w.key("maxSessionIdBytes")
+    w.int(limits.maxSessionIdBytes)
+    w.key("maxMessageBytes")
+    w.int(limits.maxMessageBytes)
+    w.endObject()
+    w.endObject()
+    w.endObject()
+  }
+
+  private func strings(_ list: [String], _ w: inout JSONWriter) {
+    w.beginArray()
+    for s in list { w.string(s) }
+    w.endArray()
+  }
+
+  private typealias Method = @Sendable (LayoutServer) -> (Fields, inout JSONWriter) throws(RPCError) -> Void
+
+  private static let methods: [(String, Method)] = [
+    ("layout/open", { $0.open }),
+    ("layout/setBounds", { $0.setBounds }),
+    ("layout/scrollEnded", { $0.scrollEnded }),
+    ("layout/attributesInRect", { $0.attributesInRect }),
+    ("layout/attributesForItem", { $0.attributesForItem }),
+    ("layout/attributesForSupplementary", { $0.attributesForSupplementary }),
+    ("layout/itemAtPoint", { $0.itemAtPoint }),
+    ("layout/contentSize", { $0.contentSize }),
+    ("layout/close", { $0.close }),
+  ]
+  private static let table = Dictionary(uniqueKeysWithValues: methods)
+
+  public func handleRequest(method: String, params: JSONValue?, result w: inout JSONWriter)
+    throws(RPCError)
+  {
+    guard let handler = Self.table[method] else { throw .methodNotFound(method) }
+    try handler(self)(try Fields.params(params), &w)
+  }
+
+  public func handleNotification(method: String, params: JSONValue?) {}
+
+  public func shutdown() { sessions.removeAll() }
+
+  // MARK: Session lookup
+
+  private func sessionID(_ p: Fields) throws(RPCError) -> String {
+    let id = try p.string("session", maxLength: limits.maxSessionIdBytes)
+    guard !id.isEmpty else { throw .invalidParams(p.path("session"), "must not be empty") }
+    return id
+  }
+
+  private func existing(_ p: Fields) throws(RPCError) -> (String, Session) {
+    let id = try sessionID(p)
+    guard let s = sessions[id] else {
+      throw RPCError(
+        code: ErrorCode.unknownSession, message: "unknown session \"\(id)\"",
+        field: p.path("session"))
+    }
+    return (id, s)
+  }
+
+  // MARK: Methods
+
+  /// layout/open {session, layout, bounds, sections, contentInset?}
+  /// → {contentSize, bounds, attributes}. O(n) for the layout.
+  private func open(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "layout", "bounds", "sections", "contentInset"])
+    let id = try sessionID(p)
+    // Validate everything before touching the session table: an error
+    // leaves every session as it was.
+    guard sessions[id] == nil else {
+      throw RPCError(
+        code: ErrorCode.sessionExists, message: "session \"\(id)\" is already open",
+        field: p.path("session"))
+    }
+    guard sessions.count < limits.maxSessions else {
+      throw RPCError(
+        code: ErrorCode.limitExceeded,
+        message: "\(limits.maxSessions) sessions are open, the limit; close one first",
+        field: p.path("session"))
+    }
+    let type = try readLayoutType(try p.object("layout"))
+    let bounds = try p.rect("bounds")
+    let sections = try readSections(p, limits: limits)
+    let inset = try p.optionalInsets("contentInset") ?? .zero
+    let layout = Layout(type: type, sections: sections, contentInset: inset, viewportSize: bounds.size)
+    let visible = layout.attributes(in: bounds, bounds: bounds)
+    sessions[id] = Session(layout: layout, bounds: bounds, visible: Set(visible.map(\.key)))
+    w.beginObject()
+    w.key("contentSize")
+    w.size(layout.contentSize)
+    w.key("bounds")
+    w.rect(bounds)
+    w.key("attributes")
+    w.attributesArray(visible)
+    w.endObject()
+  }
+
+  /// layout/setBounds {session, bounds}
+  /// → {contentSize, bounds, invalidated, removed, centeredItem}.
+  /// O(log n + k) for k visible elements when the size is unchanged.
+  private func setBounds(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "bounds"])
+    let (id, current) = try existing(p)
+    var session = current
+    let bounds = try p.rect("bounds")
+    session.layout.setViewportSize(bounds.size)
+    session.bounds = bounds
+    let visible = session.layout.attributes(in: bounds, bounds: bounds)
+    let keys = Set(visible.map(\.key))
+    let removed = session.visible.subtracting(keys).sorted {
+      ($0.section, $0.kind.order, $0.item) < ($1.section, $1.kind.order, $1.item)
+    }
+    session.visible = keys
+    let centered = session.layout.centeredItem(in: bounds)
+    sessions[id] = session
+    w.beginObject()
+    w.key("contentSize")
+    w.size(session.layout.contentSize)
+    w.key("bounds")
+    w.rect(bounds)
+    w.key("invalidated")
+    w.attributesArray(visible)
+    w.key("removed")
+    w.beginArray()
+    for k in removed {
+      w.beginObject()
+      w.key("kind")
+      w.string(k.kind.rawValue)
+      w.key("section")
+      w.int(k.section)
+      w.key("item")
+      w.int(k.item)
+      w.endObject()
+    }
+    w.endArray()
+    w.key("centeredItem")
+    w.indexPath(centered)
+    w.endObject()
+  }
+
+  /// layout/scrollEnded {session, contentOffset, velocity, proposedContentOffset?}
+  /// → {targetContentOffset, targetItem}. O(log n).
+  private func scrollEnded(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "contentOffset", "velocity", "proposedContentOffset"])
+    let (_, session) = try existing(p)
+    let offset = try p.point("contentOffset")
+    _ = try p.point("velocity")  // points per millisecond; used by the snap policies to come
+    let proposed = try p.optionalPoint("proposedContentOffset") ?? offset
+    let (target, item) = session.layout.targetContentOffset(proposed: proposed)
+    w.beginObject()
+    w.key("targetContentOffset")
+    w.point(target)
+    w.key("targetItem")
+    w.indexPath(item)
+    w.endObject()
+  }
+
+  /// layout/attributesInRect {session, rect} → {attributes}. O(log n + k).
+  private func attributesInRect(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "rect"])
+    let (_, session) = try existing(p)
+    let rect = try p.rect("rect")
+    w.beginObject()
+    w.key("attributes")
+    w.attributesArray(session.layout.attributes(in: rect, bounds: session.bounds))
+    w.endObject()
+  }
+
+  private func indexPath(_ p: Fields, _ layout: Layout) throws(RPCError) -> IndexPath {
+    let section = try p.integer("section", in: 0...Int.max)
+    guard section < layout.sections.count else {
+      throw .invalidParams(
+        p.path("section"), "is out of range: the session has \(layout.sections.count) sections")
+    }
+    let item = try p.integer("item", in: 0...Int.max)
+    let count = layout.sections[section].count
+    guard item < count else {
+      throw .invalidParams(
+        p.path("item"), "is out of range: section \(section) has \(count) items")
+    }
+    return IndexPath(section: section, item: item)
+  }
+
+  /// layout/attributesForItem {session, section, item} → {attributes}.
+  private func attributesForItem(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "section", "item"])
+    let (_, session) = try existing(p)
+    let path = try indexPath(p, session.layout)
+    w.beginObject()
+    w.key("attributes")
+    w.attributes(session.layout.attributesForItem(path, bounds: session.bounds)!)
+    w.endObject()
+  }
+
+  /// layout/attributesForSupplementary {session, kind, section} → {attributes|null}.
+  private func attributesForSupplementary(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "kind", "section"])
+    let (_, session) = try existing(p)
+    let kind = try p.optionalChoice("kind", ["header", "footer"])
+    guard let kind else { throw .invalidParams(p.path("kind"), "is required") }
+    let section = try p.integer("section", in: 0...Int.max)
+    guard section < session.layout.sections.count else {
+      throw .invalidParams(
+        p.path("section"),
+        "is out of range: the session has \(session.layout.sections.count) sections")
+    }
+    w.beginObject()
+    w.key("attributes")
+    if let a = session.layout.attributesForSupplementary(
+      ElementKind(rawValue: kind)!, section: section)
+    {
+      w.attributes(a)
+    } else {
+      w.null()
+    }
+    w.endObject()
+  }
+
+  /// layout/itemAtPoint {session, point} → {section, item} | null: the
+  /// topmost cell (highest zIndex) whose frame contains the point.
+  /// O(log n + k).
+  private func itemAtPoint(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "point"])
+    let (_, session) = try existing(p)
+    let point = try p.point("point")
+    let probe = Rect(x: point.x - 0.5, y: point.y - 0.5, width: 1, height: 1)
+    let hit = session.layout.attributes(in: probe, bounds: session.bounds)
+      .filter { $0.kind == .cell && $0.frame.contains(point) }
+      .max { ($0.zIndex, $1.indexPath) < ($1.zIndex, $0.indexPath) }
+    w.indexPath(hit?.indexPath)
+  }
+
+  /// layout/contentSize {session} → {contentSize}. O(1).
+  private func contentSize(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session"])
+    let (_, session) = try existing(p)
+    w.beginObject()
+    w.key("contentSize")
+    w.size(session.layout.contentSize)
+    w.endObject()
+  }
+
+  /// layout/close {session} → null.
+  private func close(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session"])
+    let (id, _) = try existing(p)
+    sessions[id] = nil
+    w.null()
+  }
+}
+
+extension LayoutAttributes {
+  var key: ElementKey { ElementKey(kind: kind, section: section, item: item) }
+}
+
+extension ElementKind {
+  /// Document order within a section: header, cells, footer.
+  var order: Int {
+    switch self {
+    case .header: return 0
+    case .cell: return 1
+    case .footer: return 2
+    }
+  }
+}
