@@ -22,6 +22,7 @@ let package = Package(
     .executableTarget(name: "flowlayoutd", dependencies: ["LayoutServer", "JSONRPC"]),
     .testTarget(name: "LayoutEngineTests", dependencies: ["LayoutEngine"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "CJansson"]),
-    .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "JSONRPC", "LayoutEngine"]),
+    .testTarget(
+      name: "LayoutServerTests", dependencies: ["LayoutServer", "JSONRPC", "LayoutEngine"]),
   ]
 )

@@ -100,7 +100,8 @@ public struct Fields {
     }
     guard let value else { throw .invalidParams(path, "must be an integer") }
     guard range.contains(value) else {
-      throw .invalidParams(path, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+      throw .invalidParams(
+        path, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
     }
     return value
   }

@@ -127,7 +127,8 @@ public struct FrameReader {
     var lineStart = from
     while lineStart < to {
       var lineEnd = lineStart
-      while lineEnd < to && !(buffer[lineEnd] == 13 && lineEnd + 1 < to && buffer[lineEnd + 1] == 10)
+      while lineEnd < to
+        && !(buffer[lineEnd] == 13 && lineEnd + 1 < to && buffer[lineEnd + 1] == 10)
       {
         lineEnd += 1
       }
@@ -140,7 +141,8 @@ public struct FrameReader {
       switch name {
       case "content-length":
         guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
-          return .failure("Content-Length must be a non-negative integer, got \"\(value.prefix(40))\"")
+          return .failure(
+            "Content-Length must be a non-negative integer, got \"\(value.prefix(40))\"")
         }
         // Anything longer than 18 digits is over any limit; keep it finite.
         length = value.utf8.count > 18 ? Int.max : Int(value)!

@@ -51,7 +51,9 @@ struct Axes: Sendable {
       : Rect(x: main, y: cross, width: mainExtent, height: crossExtent)
   }
   /// The main-axis then cross-axis span of a rect.
-  @inline(__always) func spans(_ r: Rect) -> (mainLo: Double, mainHi: Double, crossLo: Double, crossHi: Double) {
+  @inline(__always) func spans(_ r: Rect) -> (
+    mainLo: Double, mainHi: Double, crossLo: Double, crossHi: Double
+  ) {
     direction == .vertical ? (r.minY, r.maxY, r.minX, r.maxX) : (r.minX, r.maxX, r.minY, r.maxY)
   }
 }
@@ -232,7 +234,8 @@ public struct FlowGeometry: Sendable {
         let estimate = ((avail + interitem) / (size.width + interitem)).rounded(.down)
         perLine = estimate.isFinite ? max(1, Int(min(estimate, Double(Int32.max)))) : 1
         // Settle the estimate against the exact greedy test.
-        while perLine > 1 && Double(perLine) * size.width + Double(perLine - 1) * interitem > avail {
+        while perLine > 1 && Double(perLine) * size.width + Double(perLine - 1) * interitem > avail
+        {
           perLine -= 1
         }
         while Double(perLine + 1) * size.width + Double(perLine) * interitem <= avail
@@ -444,7 +447,9 @@ public struct FlowGeometry: Sendable {
       forEachItem(section: s, line: j, scratch: &scratch) { i, r in
         let c = r.center
         let dm = axes.main(c) - pm
-        let d = mainAxisOnly ? abs(dm) : (dm * dm + (axes.cross(c) - pc) * (axes.cross(c) - pc)).squareRoot()
+        let d =
+          mainAxisOnly
+          ? abs(dm) : (dm * dm + (axes.cross(c) - pc) * (axes.cross(c) - pc)).squareRoot()
         let path = IndexPath(section: s, item: i)
         if let b = best, b.dist < d || (b.dist == d && b.path < path) { return }
         best = (d, path)

@@ -100,10 +100,11 @@ public struct IndexPath: Equatable, Hashable, Comparable, Sendable {
 /// convention: a point p maps to p·M). The same sixteen numbers in the same
 /// order are CSS `matrix3d()`'s argument list.
 public struct Transform3D: Equatable, Sendable {
-  public var m: (
-    Double, Double, Double, Double, Double, Double, Double, Double,
-    Double, Double, Double, Double, Double, Double, Double, Double
-  )
+  public var m:
+    (
+      Double, Double, Double, Double, Double, Double, Double, Double,
+      Double, Double, Double, Double, Double, Double, Double, Double
+    )
 
   public init(
     _ m: (

@@ -36,7 +36,9 @@ public struct Layout: Sendable {
   private var maxItemExtent: Double
 
   /// Computes the layout. O(sections + items in sections of varied sizes).
-  public init(type: LayoutType, sections: [Section], contentInset: Insets = .zero, viewportSize: Size) {
+  public init(
+    type: LayoutType, sections: [Section], contentInset: Insets = .zero, viewportSize: Size
+  ) {
     self.type = type
     self.sections = sections
     self.contentInset = contentInset

@@ -120,7 +120,8 @@ func readSections(_ f: Fields, limits: Limits) throws(RPCError) -> [Section] {
   let (array, path) = try f.array("sections")
   guard array.count <= limits.maxSections else {
     throw RPCError(
-      code: ErrorCode.limitExceeded, message:
+      code: ErrorCode.limitExceeded,
+      message:
         "\(path) has \(array.count) sections; the limit is \(limits.maxSections)", field: path)
   }
   // First pass: counts only, so that an over-limit request costs nothing.
@@ -140,7 +141,8 @@ func readSections(_ f: Fields, limits: Limits) throws(RPCError) -> [Section] {
     if total > limits.maxItemsPerSession || total < 0 {
       throw RPCError(
         code: ErrorCode.limitExceeded,
-        message: "\(path) holds more than \(limits.maxItemsPerSession) items, the per-session limit",
+        message:
+          "\(path) holds more than \(limits.maxItemsPerSession) items, the per-session limit",
         field: path)
     }
   }

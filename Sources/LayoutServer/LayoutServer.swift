@@ -93,7 +93,8 @@ public final class LayoutServer: RPCHandler {
     w.endArray()
   }
 
-  private typealias Method = @Sendable (LayoutServer) -> (Fields, inout JSONWriter) throws(RPCError) -> Void
+  private typealias Method =
+    @Sendable (LayoutServer) -> (Fields, inout JSONWriter) throws(RPCError) -> Void
 
   private static let methods: [(String, Method)] = [
     ("layout/open", { $0.open }),
@@ -161,7 +162,8 @@ public final class LayoutServer: RPCHandler {
     let bounds = try p.rect("bounds")
     let sections = try readSections(p, limits: limits)
     let inset = try p.optionalInsets("contentInset") ?? .zero
-    let layout = Layout(type: type, sections: sections, contentInset: inset, viewportSize: bounds.size)
+    let layout = Layout(
+      type: type, sections: sections, contentInset: inset, viewportSize: bounds.size)
     let visible = layout.attributes(in: bounds, bounds: bounds)
     sessions[id] = Session(layout: layout, bounds: bounds, visible: Set(visible.map(\.key)))
     w.beginObject()

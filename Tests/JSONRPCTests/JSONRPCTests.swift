@@ -1,0 +1,200 @@
+import XCTest
+
+@testable import JSONRPC
+
+final class FrameReaderTests: XCTestCase {
+  func frame(_ body: String) -> [UInt8] {
+    Array("Content-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+  }
+
+  func drain(_ r: inout FrameReader) -> [FrameReader.Event] {
+    var out: [FrameReader.Event] = []
+    while let e = r.next() { out.append(e) }
+    return out
+  }
+
+  func testSplitAcrossReadsAndSeveralInOneRead() {
+    var r = FrameReader()
+    let bytes = frame("{\"a\":1}") + frame("[2]")
+    // One byte at a time: nothing until each frame completes.
+    var events: [FrameReader.Event] = []
+    for b in bytes {
+      r.append([b])
+      events += drain(&r)
+    }
+    XCTAssertEqual(events, [.message(Array("{\"a\":1}".utf8)), .message(Array("[2]".utf8))])
+    r.append(frame("1") + frame("22") + frame("333"))
+    XCTAssertEqual(drain(&r).count, 3)
+    XCTAssertEqual(r.bufferedCount, 0)
+  }
+
+  func testHeadersAreCaseInsensitiveAndUnknownOnesIgnored() {
+    var r = FrameReader()
+    r.append(
+      Array(
+        "X-Trace: 7\r\ncontent-TYPE: application/vscode-jsonrpc; charset=utf8\r\nCONTENT-LENGTH: 2\r\n\r\n{}"
+          .utf8))
+    XCTAssertEqual(drain(&r), [.message(Array("{}".utf8))])
+  }
+
+  func testMissingContentLengthIsReportedOnceAndTheReaderResynchronises() {
+    var r = FrameReader()
+    r.append(Array("Content-Type: x; charset=utf-8\r\n\r\n{\"lost\":true}".utf8) + frame("{}"))
+    let events = drain(&r)
+    XCTAssertEqual(events.count, 2)
+    guard case .error(let e) = events[0] else { return XCTFail("\(events)") }
+    XCTAssertEqual(e.code, -32700)
+    XCTAssertTrue(e.message.contains("no Content-Length"), e.message)
+    XCTAssertEqual(events[1], .message(Array("{}".utf8)))
+  }
+
+  func testBadContentLengthValues() {
+    for bad in ["-5", "abc", "", "1.5"] {
+      var r = FrameReader()
+      r.append(Array("Content-Length: \(bad)\r\n\r\n".utf8) + frame("[]"))
+      let events = drain(&r)
+      XCTAssertEqual(events.count, 2, bad)
+      XCTAssertEqual(events.last, .message(Array("[]".utf8)), bad)
+    }
+  }
+
+  func testUnsupportedCharsetIsRejected() {
+    var r = FrameReader()
+    r.append(Array("Content-Length: 2\r\nContent-Type: text/plain; charset=latin1\r\n\r\n".utf8))
+    guard case .error(let e)? = r.next() else { return XCTFail() }
+    XCTAssertTrue(e.message.contains("latin1"))
+  }
+
+  func testOversizedBodyIsSkippedWithoutBuffering() {
+    var r = FrameReader(maxBodyBytes: 10)
+    r.append(Array("Content-Length: 1000\r\n\r\n".utf8) + Array(repeating: 65, count: 400))
+    guard case .error(let e)? = r.next() else { return XCTFail() }
+    XCTAssertEqual(e.code, -32600)
+    XCTAssertEqual(
+      e.message, "Invalid request: message body of 1000 bytes exceeds the maximum of 10 bytes")
+    XCTAssertNil(r.next())
+    r.append(Array(repeating: 65, count: 600) + frame("[]"))
+    XCTAssertEqual(drain(&r), [.message(Array("[]".utf8))])
+  }
+
+  func testHeaderFloodIsDroppedAndBounded() {
+    var r = FrameReader(maxHeaderBytes: 1024)
+    var errors = 0
+    for _ in 0..<100 {
+      r.append(Array(repeating: UInt8(ascii: "x"), count: 1000))
+      for e in drain(&r) { if case .error = e { errors += 1 } }
+      XCTAssertLessThanOrEqual(r.bufferedCount, 2048)
+    }
+    XCTAssertEqual(errors, 1)
+    r.append(Array("\r\n\r\n".utf8) + frame("{}"))
+    XCTAssertEqual(drain(&r).last, .message(Array("{}".utf8)))
+  }
+}
+
+final class JSONWriterTests: XCTestCase {
+  func text(_ w: JSONWriter) -> String { String(decoding: w.bytes, as: UTF8.self) }
+
+  func testNestingCommasAndNumbers() {
+    var w = JSONWriter()
+    w.beginObject()
+    w.key("a")
+    w.beginArray()
+    for d in [0, -0.0, 1, -2.5, 0.1, 1e21, 123_456_789_012, 1e-7] { w.number(d) }
+    w.endArray()
+    w.key("b")
+    w.null()
+    w.key("c")
+    w.bool(true)
+    w.key("e")
+    w.beginObject()
+    w.endObject()
+    w.endObject()
+    XCTAssertEqual(
+      text(w), #"{"a":[0,0,1,-2.5,0.1,1e+21,123456789012,1e-07],"b":null,"c":true,"e":{}}"#)
+  }
+
+  func testStringEscaping() {
+    var w = JSONWriter()
+    w.string("q\"b\\n\n\t\u{1}é")
+    XCTAssertEqual(text(w), #""q\"b\\n\n\t\u0001é""#)
+  }
+
+  func testResetToMarkDropsPartialOutput() {
+    var w = JSONWriter()
+    w.beginArray()
+    w.int(1)
+    let m = w.mark
+    w.beginObject()
+    w.key("half")
+    w.reset(to: m)
+    w.int(2)
+    w.endArray()
+    XCTAssertEqual(text(w), "[1,2]")
+  }
+
+  func testOutputRoundTripsThroughJansson() throws {
+    var w = JSONWriter()
+    w.beginObject()
+    w.key("x")
+    w.number(0.30000000000000004)
+    w.key("s")
+    w.string("\u{1}∆")
+    w.endObject()
+    let doc = try JSONDocument.parse(w.bytes)
+    XCTAssertEqual(doc.root["x"]?.number, 0.30000000000000004)
+    XCTAssertEqual(doc.root["s"]?.string, "\u{1}∆")
+  }
+}
+
+final class JSONDocumentTests: XCTestCase {
+  func testRejectsWhatJSONForbids() {
+    for bad in [
+      #"{"a":1,"a":2}"#, "[NaN]", "[Infinity]", "[1e400]", "[123456789012345678901234567890]",
+      "{", "", "[\"\u{FFFF}", "[1] x",
+    ] {
+      XCTAssertThrowsError(try JSONDocument.parse(bad), bad)
+    }
+    XCTAssertThrowsError(try JSONDocument.parse([0x5B, 0x22, 0xFF, 0x22, 0x5D]))
+  }
+
+  func testAccessors() throws {
+    let doc = try JSONDocument.parse(#"{"i":7,"r":2.5,"s":"hé","b":false,"n":null,"a":[1,2]}"#)
+    let r = doc.root
+    XCTAssertEqual(r["i"]?.integer, 7)
+    XCTAssertNil(r["r"]?.integer)
+    XCTAssertEqual(r["r"]?.number, 2.5)
+    XCTAssertEqual(r["s"]?.string, "hé")
+    XCTAssertEqual(r["b"]?.bool, false)
+    XCTAssertEqual(r["n"]?.isNull, true)
+    XCTAssertEqual(r["a"]?.count, 2)
+    XCTAssertEqual(r["a"]?[1].integer, 2)
+    XCTAssertEqual(Set(r.keys), ["i", "r", "s", "b", "n", "a"])
+  }
+
+  func testFieldErrorsNameThePath() throws {
+    let doc = try JSONDocument.parse(
+      #"{"bounds":{"x":0,"y":0,"width":-1,"height":2},"n":1.5,"s":3,"big":1e12}"#)
+    let p = try Fields(doc.root, path: "params")
+    let bounds = try p.object("bounds")
+    XCTAssertThrowsError(try bounds.number("width", min: 0)) { e in
+      XCTAssertEqual(
+        e as? RPCError,
+        RPCError(
+          code: -32602, message: "params.bounds.width must be a finite number >= 0",
+          field: "params.bounds.width"))
+    }
+    XCTAssertThrowsError(try p.integer("n", in: 0...10)) { e in
+      XCTAssertEqual((e as? RPCError)?.message, "params.n must be an integer")
+    }
+    XCTAssertThrowsError(try p.string("s")) { e in
+      XCTAssertEqual((e as? RPCError)?.message, "params.s must be a string")
+    }
+    XCTAssertThrowsError(try p.object("missing")) { e in
+      XCTAssertEqual((e as? RPCError)?.message, "params.missing is required")
+    }
+    XCTAssertEqual(try p.integer("big", in: 0...Int.max), 1_000_000_000_000)
+    XCTAssertThrowsError(try p.rejectUnknown(["bounds", "n", "s"])) { e in
+      XCTAssertEqual((e as? RPCError)?.field, "params.big")
+    }
+  }
+}

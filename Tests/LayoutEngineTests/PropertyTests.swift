@@ -1,0 +1,129 @@
+import XCTest
+
+@testable import LayoutEngine
+
+/// A small deterministic generator (SplitMix64), so failures reproduce.
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Queries that use binary search must agree with a brute-force scan of
+/// every element, on random configurations.
+final class PropertyTests: XCTestCase {
+  func randomLayout(_ g: inout SplitMix) -> Layout {
+    func v(_ r: ClosedRange<Int>) -> Double { Double(Int.random(in: r, using: &g)) }
+    var c = FlowConfiguration()
+    c.scrollDirection = Bool.random(using: &g) ? .vertical : .horizontal
+    c.itemSize = Size(width: v(1...120), height: v(1...120))
+    c.minimumLineSpacing = v(0...20)
+    c.minimumInteritemSpacing = v(0...20)
+    c.sectionInset = Insets(top: v(0...15), left: v(0...15), bottom: v(0...15), right: v(0...15))
+    c.headerReferenceSize = Size(width: v(0...1) * v(0...40), height: v(0...1) * v(0...40))
+    c.footerReferenceSize = Size(width: v(0...1) * v(0...40), height: v(0...1) * v(0...40))
+    var sections: [Section] = []
+    for _ in 0..<Int.random(in: 0...4, using: &g) {
+      let n = Int.random(in: 0...40, using: &g)
+      if Bool.random(using: &g) {
+        sections.append(.uniform(n))
+      } else {
+        sections.append(.sizes((0..<n).map { _ in Size(width: v(1...200), height: v(1...90)) }))
+      }
+    }
+    let viewport = Size(width: v(100...400), height: v(100...400))
+    if Int.random(in: 0...3, using: &g) == 0 {
+      var cf = CoverFlowConfiguration()
+      cf.flow = c
+      cf.sectionInset = nil
+      return Layout(type: .coverFlow(cf), sections: sections, viewportSize: viewport)
+    }
+    return Layout(type: .flow(c), sections: sections, viewportSize: viewport)
+  }
+
+  func everything(_ layout: Layout, bounds: Rect) -> [LayoutAttributes] {
+    var all: [LayoutAttributes] = []
+    for s in 0..<layout.sections.count {
+      if let h = layout.attributesForSupplementary(.header, section: s) { all.append(h) }
+      for i in 0..<layout.sections[s].count {
+        all.append(layout.attributesForItem(IndexPath(section: s, item: i), bounds: bounds)!)
+      }
+      if let f = layout.attributesForSupplementary(.footer, section: s) { all.append(f) }
+    }
+    return all
+  }
+
+  func testAttributesInRectMatchesBruteForce() {
+    var g = SplitMix(state: 42)
+    for _ in 0..<300 {
+      let layout = randomLayout(&g)
+      let size = layout.contentSize
+      for _ in 0..<10 {
+        let rect = Rect(
+          x: Double.random(in: -50...(size.width + 50), using: &g),
+          y: Double.random(in: -50...(size.height + 50), using: &g),
+          width: Double.random(in: 0...400, using: &g),
+          height: Double.random(in: 0...400, using: &g))
+        let bounds = Rect(origin: rect.origin, size: layout.viewportSize)
+        let fast = layout.attributes(in: rect, bounds: bounds)
+        let slow = everything(layout, bounds: bounds).filter { $0.frame.intersects(rect) }
+        XCTAssertEqual(fast, slow, "rect \(rect) in \(layout.type)")
+      }
+    }
+  }
+
+  func testCenteredItemMatchesBruteForce() {
+    var g = SplitMix(state: 7)
+    for _ in 0..<300 {
+      let layout = randomLayout(&g)
+      let size = layout.contentSize
+      for _ in 0..<10 {
+        let bounds = Rect(
+          origin: Point(
+            x: Double.random(in: -200...(size.width + 200), using: &g),
+            y: Double.random(in: -200...(size.height + 200), using: &g)),
+          size: layout.viewportSize)
+        let isCarousel = layout.type.name == "coverFlow"
+        let c = bounds.center
+        var best: (Double, IndexPath)? = nil
+        for a in everything(layout, bounds: bounds) where a.kind == .cell {
+          let dx = a.center.x - c.x
+          let dy = a.center.y - c.y
+          let along = layout.scrollDirection == .horizontal ? abs(dx) : abs(dy)
+          let d = isCarousel ? along : (dx * dx + dy * dy).squareRoot()
+          if best == nil || d < best!.0 { best = (d, a.indexPath) }
+        }
+        let got = layout.centeredItem(in: bounds)
+        if let best, let got, got != best.1 {
+          // Equal distances may resolve either way only when truly tied.
+          let a = layout.attributesForItem(got, bounds: bounds)!
+          let dx = a.center.x - c.x
+          let dy = a.center.y - c.y
+          let along = layout.scrollDirection == .horizontal ? abs(dx) : abs(dy)
+          let d = isCarousel ? along : (dx * dx + dy * dy).squareRoot()
+          XCTAssertEqual(d, best.0, accuracy: 1e-9)
+        } else {
+          XCTAssertEqual(got, best?.1)
+        }
+      }
+    }
+  }
+
+  func testSectionOfEqualSizesMatchesUniformSection() {
+    var c = FlowConfiguration()
+    c.itemSize = Size(width: 70, height: 30)
+    let v = Size(width: 320, height: 400)
+    let a = Layout(type: .flow(c), sections: [.uniform(11)], viewportSize: v)
+    let b = Layout(
+      type: .flow(c), sections: [.sizes(Array(repeating: Size(width: 70, height: 30), count: 11))],
+      viewportSize: v)
+    let rect = Rect(x: 0, y: 0, width: 320, height: 400)
+    XCTAssertEqual(a.attributes(in: rect, bounds: rect), b.attributes(in: rect, bounds: rect))
+    XCTAssertEqual(a.contentSize, b.contentSize)
+  }
+}

@@ -1,0 +1,46 @@
+"""Python client for flowlayoutd, a headless UICollectionViewFlowLayout-style
+layout engine that speaks JSON-RPC 2.0 over stdio.
+
+    from flowlayout import Client, Rect
+
+    with Client() as c:
+        opened = c.open("s", {"type": "flow"}, Rect(0, 0, 375, 667), [{"itemCount": 100}])
+        moved = c.set_bounds("s", Rect(0, 200, 375, 667))
+"""
+
+from ._version import __version__
+from .client import Client, DaemonError, RPCError
+from .model import (
+    Attributes,
+    BoundsResult,
+    ElementKey,
+    IndexPath,
+    Insets,
+    OpenResult,
+    Point,
+    Rect,
+    Size,
+    SnapResult,
+)
+from .picture import Picture
+from .wire import DaemonNotFound, find_daemon
+
+__all__ = [
+    "__version__",
+    "Client",
+    "RPCError",
+    "DaemonError",
+    "DaemonNotFound",
+    "Point",
+    "Size",
+    "Rect",
+    "Insets",
+    "IndexPath",
+    "ElementKey",
+    "Attributes",
+    "OpenResult",
+    "BoundsResult",
+    "SnapResult",
+    "Picture",
+    "find_daemon",
+]
