@@ -63,19 +63,30 @@ public struct Fields {
   }
 
   /// A finite number no less than `min` (when given).
-  public func number(_ key: String, min: Double? = nil) throws(RPCError) -> Double {
-    try Self.number(required(key), path: path(key), min: min)
+  /// A finite number no less than `min` (when given) and no larger than
+  /// `maxMagnitude` in absolute value.
+  public func number(_ key: String, min: Double? = nil, maxMagnitude: Double = .infinity)
+    throws(RPCError) -> Double
+  {
+    try Self.number(required(key), path: path(key), min: min, maxMagnitude: maxMagnitude)
   }
 
-  public func optionalNumber(_ key: String, min: Double? = nil) throws(RPCError) -> Double? {
+  public func optionalNumber(_ key: String, min: Double? = nil, maxMagnitude: Double = .infinity)
+    throws(RPCError) -> Double?
+  {
     guard let v = optional(key) else { return nil }
-    return try Self.number(v, path: path(key), min: min)
+    return try Self.number(v, path: path(key), min: min, maxMagnitude: maxMagnitude)
   }
 
-  public static func number(_ v: JSONValue, path: String, min: Double?) throws(RPCError) -> Double {
+  public static func number(
+    _ v: JSONValue, path: String, min: Double?, maxMagnitude: Double = .infinity
+  ) throws(RPCError) -> Double {
     guard let d = v.number, d.isFinite, min.map({ d >= $0 }) ?? true else {
       if let min { throw .invalidParams(path, "must be a finite number >= \(format(min))") }
       throw .invalidParams(path, "must be a finite number")
+    }
+    guard abs(d) <= maxMagnitude else {
+      throw .invalidParams(path, "must not exceed \(format(maxMagnitude)) in magnitude")
     }
     return d
   }
@@ -138,7 +149,16 @@ public struct Fields {
   }
 }
 
-/// Formats a bound for an error message: `0`, not `0.0`.
+/// Formats a bound for an error message: `0` rather than `0.0`, and
+/// `1e15` rather than `1000000000000000.0`.
 func format(_ d: Double) -> String {
-  d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+  guard d == d.rounded(), abs(d) < 9e18 else { return "\(d)" }
+  var mantissa = Int(d)
+  guard abs(mantissa) >= 1_000_000 else { return String(mantissa) }
+  var exponent = 0
+  while mantissa % 10 == 0 {
+    mantissa /= 10
+    exponent += 1
+  }
+  return exponent == 0 ? String(mantissa) : "\(mantissa)e\(exponent)"
 }

@@ -76,9 +76,12 @@ public struct FrameReader {
       }
       let blockEnd = end + 4
       // Junk before the headers (such as the body of a frame whose header
-      // was damaged) is skipped up to the first Content-Length.
-      if !looksLikeHeaderLine(at: start),
-        let cl = findCaseInsensitive(Self.contentLength, from: start, to: end)
+      // was damaged) is skipped up to the first Content-Length. Junk is
+      // what precedes a Content-Length that does not start a line, or
+      // anything before it that cannot be a header line.
+      if let cl = findCaseInsensitive(Self.contentLength, from: start, to: end), cl > start,
+        !looksLikeHeaderLine(at: start)
+          || !(cl - start >= 2 && buffer[cl - 1] == 10 && buffer[cl - 2] == 13)
       {
         start = cl
         if let e = drop("bytes before a header were skipped") { return e }

@@ -14,15 +14,23 @@ public struct JSONWriter {
   public struct Mark {
     fileprivate let count: Int
     fileprivate let depth: Int
+    /// Whether the enclosing container was still empty: the rolled-back
+    /// value may have been its first element, and the next one must then
+    /// be written without a comma.
+    fileprivate let enclosingEmpty: Bool?
+    fileprivate let afterKey: Bool
   }
 
-  public var mark: Mark { Mark(count: bytes.count, depth: first.count) }
+  public var mark: Mark {
+    Mark(count: bytes.count, depth: first.count, enclosingEmpty: first.last, afterKey: afterKey)
+  }
 
   /// Drops everything written since `m`. O(1).
   public mutating func reset(to m: Mark) {
     bytes.removeSubrange(m.count...)
     first.removeSubrange(m.depth...)
-    afterKey = false
+    if let e = m.enclosingEmpty { first[first.count - 1] = e }
+    afterKey = m.afterKey
   }
 
   public mutating func removeAll() {

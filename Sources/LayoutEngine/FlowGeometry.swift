@@ -128,8 +128,9 @@ struct SectionGeometry: Sendable {
     case .uniform(let size, _, _, let n):
       let pitch = size.height + lineSpacing
       guard pitch > 0 else { return 0 }
-      var j = max(0, Int(((lo - itemsStart) / pitch).rounded(.down)))
-      j = min(j, n)
+      // Clamp in floating point first: a far-away rect must not overflow Int.
+      let estimate = ((lo - itemsStart) / pitch).rounded(.down)
+      var j = estimate.isNaN ? 0 : Int(min(max(estimate, 0), Double(n)))
       // Correct the floating-point estimate by at most a step either way.
       while j > 0 && line(j - 1).start + size.height > lo { j -= 1 }
       while j < n && line(j).start + size.height <= lo { j += 1 }
@@ -232,7 +233,7 @@ public struct FlowGeometry: Sendable {
       var perLine = 1
       if !policy.singleItemLines && size.width + interitem > 0 {
         let estimate = ((avail + interitem) / (size.width + interitem)).rounded(.down)
-        perLine = estimate.isFinite ? max(1, Int(min(estimate, Double(Int32.max)))) : 1
+        perLine = estimate.isFinite ? Int(min(max(estimate, 1), Double(Int32.max))) : 1
         // Settle the estimate against the exact greedy test.
         while perLine > 1 && Double(perLine) * size.width + Double(perLine - 1) * interitem > avail
         {

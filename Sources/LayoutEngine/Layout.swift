@@ -177,7 +177,9 @@ public struct Layout: Sendable {
   /// at the centre, searching every card, not only the visible ones (the
   /// seeds' bug); flow leaves the offset where it is. Either way the result
   /// is clamped to `offsetRange`. O(log n).
-  public func targetContentOffset(proposed: Point) -> (offset: Point, item: IndexPath?) {
+  public func targetContentOffset(proposed raw: Point) -> (offset: Point, item: IndexPath?) {
+    // Clamp first: a proposal past either end means the end itself.
+    let proposed = clampOffset(raw)
     let viewport = Rect(origin: proposed, size: viewportSize)
     guard case .coverFlow = type else {
       let target = clampOffset(proposed)

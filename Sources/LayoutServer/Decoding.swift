@@ -3,10 +3,21 @@ import LayoutEngine
 
 // JSON → engine values. Every reader names the field it rejects.
 
+/// Every coordinate, size, spacing and inset is at most 1e15 points in
+/// magnitude: beyond that a Double no longer resolves a fraction of a point,
+/// and sums of such values could overflow to infinity.
+let maxCoordinate = 1e15
+/// Curve parameters are bounded so that a curve's value stays finite.
+let maxCurveParameter = 1e6
+
 extension Fields {
+  func coordinate(_ key: String, min: Double? = nil) throws(RPCError) -> Double {
+    try number(key, min: min, maxMagnitude: maxCoordinate)
+  }
+
   func point(_ key: String) throws(RPCError) -> Point {
     let f = try object(key)
-    return Point(x: try f.number("x"), y: try f.number("y"))
+    return Point(x: try f.coordinate("x"), y: try f.coordinate("y"))
   }
 
   func optionalPoint(_ key: String) throws(RPCError) -> Point? {
@@ -24,26 +35,26 @@ extension Fields {
   }
 
   func asSize() throws(RPCError) -> Size {
-    Size(width: try number("width", min: 0), height: try number("height", min: 0))
+    Size(width: try coordinate("width", min: 0), height: try coordinate("height", min: 0))
   }
 
   /// A rect: any finite origin, a size of finite numbers >= 0.
   func rect(_ key: String) throws(RPCError) -> Rect {
     let f = try object(key)
     return Rect(
-      x: try f.number("x"), y: try f.number("y"), width: try f.number("width", min: 0),
-      height: try f.number("height", min: 0))
+      x: try f.coordinate("x"), y: try f.coordinate("y"), width: try f.coordinate("width", min: 0),
+      height: try f.coordinate("height", min: 0))
   }
 
   func optionalInsets(_ key: String) throws(RPCError) -> Insets? {
     guard let f = try optionalObject(key) else { return nil }
     return Insets(
-      top: try f.number("top"), left: try f.number("left"), bottom: try f.number("bottom"),
-      right: try f.number("right"))
+      top: try f.coordinate("top"), left: try f.coordinate("left"),
+      bottom: try f.coordinate("bottom"), right: try f.coordinate("right"))
   }
 
   func optionalSpacing(_ key: String) throws(RPCError) -> Double? {
-    try optionalNumber(key, min: 0)
+    try optionalNumber(key, min: 0, maxMagnitude: maxCoordinate)
   }
 }
 
@@ -74,10 +85,14 @@ private func readCurve(_ f: Fields, default d: Curve) throws(RPCError) -> Curve 
   if let s = try f.optionalChoice("curve", Curve.Shape.allCases.map(\.rawValue)) {
     c.shape = Curve.Shape(rawValue: s)!
   }
-  if let v = try f.optionalNumber("peak") { c.peak = v }
-  if let v = try f.optionalNumber("factor") { c.factor = v }
-  if f.optional("minimum") != nil { c.minimum = try f.number("minimum") }
-  if f.optional("maximum") != nil { c.maximum = try f.number("maximum") }
+  if let v = try f.optionalNumber("peak", maxMagnitude: maxCurveParameter) { c.peak = v }
+  if let v = try f.optionalNumber("factor", maxMagnitude: maxCurveParameter) { c.factor = v }
+  if f.optional("minimum") != nil {
+    c.minimum = try f.number("minimum", maxMagnitude: maxCurveParameter)
+  }
+  if f.optional("maximum") != nil {
+    c.maximum = try f.number("maximum", maxMagnitude: maxCurveParameter)
+  }
   if let lo = c.minimum, let hi = c.maximum, lo > hi {
     throw .invalidParams(f.path("minimum"), "must not exceed \(f.path("maximum"))")
   }

@@ -141,7 +141,7 @@ public final class LayoutServer: RPCHandler {
   // MARK: Methods
 
   /// layout/open {session, layout, bounds, sections, contentInset?}
-  /// → {contentSize, bounds, attributes}. O(n) for the layout.
+  /// → {contentSize, bounds, attributes, centeredItem}. O(n) for the layout.
   private func open(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     try p.rejectUnknown(["session", "layout", "bounds", "sections", "contentInset"])
     let id = try sessionID(p)
@@ -173,6 +173,8 @@ public final class LayoutServer: RPCHandler {
     w.rect(bounds)
     w.key("attributes")
     w.attributesArray(visible)
+    w.key("centeredItem")
+    w.indexPath(layout.centeredItem(in: bounds))
     w.endObject()
   }
 

@@ -48,6 +48,18 @@ final class FrameReaderTests: XCTestCase {
     XCTAssertEqual(events[1], .message(Array("{}".utf8)))
   }
 
+  func testJunkGluedToTheNextHeaderIsSkipped() {
+    // The body of a frame whose header was damaged runs straight into the
+    // next header: the junk must not hide that frame.
+    for junk in ["null", "42", "abc", String(repeating: "X", count: 70_000)] {
+      var r = FrameReader()
+      r.append(Array("X-Foo: bar\r\n\r\n\(junk)".utf8) + frame("{}"))
+      let events = drain(&r)
+      XCTAssertEqual(events.last, .message(Array("{}".utf8)), junk.prefix(10) + "")
+      XCTAssertEqual(events.count, 2, junk.prefix(10) + "")
+    }
+  }
+
   func testBadContentLengthValues() {
     for bad in ["-5", "abc", "", "1.5"] {
       var r = FrameReader()
@@ -127,6 +139,20 @@ final class JSONWriterTests: XCTestCase {
     w.beginObject()
     w.key("half")
     w.reset(to: m)
+    w.int(2)
+    w.endArray()
+    XCTAssertEqual(text(w), "[1,2]")
+  }
+
+  func testResetOfAFirstElementWritesNoLeadingComma() {
+    // A batch whose first request fails: its half-written result is rolled
+    // back, and the error that replaces it is still the array's first element.
+    var w = JSONWriter()
+    w.beginArray()
+    let m = w.mark
+    w.beginObject()
+    w.reset(to: m)
+    w.int(1)
     w.int(2)
     w.endArray()
     XCTAssertEqual(text(w), "[1,2]")

@@ -20,6 +20,7 @@ from .model import (
     BoundsResult,
     IndexPath,
     InsetsLike,
+    JSONDict,
     OpenResult,
     PointLike,
     RectLike,
@@ -207,7 +208,7 @@ class Client:
                 self._stderr_thread.join(timeout=0.5)
         tail = self.stderr_tail()
         if tail:
-            what += "\nflowlayoutd stderr:\n  " + "\n  ".join(tail[-10:])
+            what += "\nflowlayoutd stderr:\n  " + "\n  ".join(tail[-20:])
         return DaemonError(what)
 
     # MARK: raw JSON-RPC
@@ -228,7 +229,7 @@ class Client:
         with self._lock:
             rid = self._next_id
             self._next_id += 1
-            message: dict = {"jsonrpc": "2.0", "id": rid, "method": method}
+            message: JSONDict = {"jsonrpc": "2.0", "id": rid, "method": method}
             if params is not None:
                 message["params"] = params
             self._send(message)
@@ -260,7 +261,7 @@ class Client:
 
     def notify(self, method: str, params: Optional[Mapping[str, Any]] = None) -> None:
         """Sends a notification (no response is ever read)."""
-        message: dict = {"jsonrpc": "2.0", "method": method}
+        message: JSONDict = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             message["params"] = params
         with self._lock:
@@ -279,7 +280,7 @@ class Client:
         """Creates a session. ``layout`` and ``sections`` are wire JSON,
         e.g. ``{"type": "flow", "itemSize": {...}}`` and
         ``[{"itemCount": 10}]``."""
-        params: dict = {
+        params: JSONDict = {
             "session": session,
             "layout": dict(layout),
             "bounds": rect_json(bounds),
@@ -305,7 +306,7 @@ class Client:
         """Asks where a scroll should settle. ``velocity`` is in points per
         millisecond (UIKit's unit); ``proposed_content_offset`` is where
         deceleration alone would stop (defaults to ``content_offset``)."""
-        params: dict = {
+        params: JSONDict = {
             "session": session,
             "contentOffset": point_json(content_offset),
             "velocity": point_json(velocity),
@@ -315,7 +316,8 @@ class Client:
         return SnapResult.from_json(self.request("layout/scrollEnded", params))
 
     def attributes_in_rect(self, session: str, rect: RectLike) -> Tuple[Attributes, ...]:
-        result = self.request("layout/attributesInRect", {"session": session, "rect": rect_json(rect)})
+        params = {"session": session, "rect": rect_json(rect)}
+        result = self.request("layout/attributesInRect", params)
         return tuple(Attributes.from_json(a) for a in result["attributes"])
 
     def attributes_for_item(self, session: str, section: int, item: int) -> Attributes:
@@ -324,12 +326,13 @@ class Client:
         )
         return Attributes.from_json(result["attributes"])
 
-    def attributes_for_supplementary(self, session: str, kind: str, section: int) -> Optional[Attributes]:
+    def attributes_for_supplementary(
+        self, session: str, kind: str, section: int
+    ) -> Optional[Attributes]:
         """``kind`` is ``"header"`` or ``"footer"``; None when the section
         has none (zero reference size)."""
-        result = self.request(
-            "layout/attributesForSupplementary", {"session": session, "kind": kind, "section": section}
-        )
+        params = {"session": session, "kind": kind, "section": section}
+        result = self.request("layout/attributesForSupplementary", params)
         a = result["attributes"]
         return None if a is None else Attributes.from_json(a)
 
@@ -340,7 +343,8 @@ class Client:
         )
 
     def content_size(self, session: str) -> Size:
-        return Size.from_json(self.request("layout/contentSize", {"session": session})["contentSize"])
+        result = self.request("layout/contentSize", {"session": session})
+        return Size.from_json(result["contentSize"])
 
     def close(self, session: str) -> None:
         """Closes a layout session (not the connection: see :meth:`shutdown`)."""

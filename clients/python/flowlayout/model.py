@@ -9,7 +9,7 @@ daemon, which names the offending field, stays the one validator.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 __all__ = [
     "Point",
@@ -22,6 +22,7 @@ __all__ = [
     "OpenResult",
     "BoundsResult",
     "SnapResult",
+    "JSONDict",
     "PointLike",
     "RectLike",
     "InsetsLike",
@@ -31,6 +32,8 @@ __all__ = [
 ]
 
 JSON = Mapping[str, Any]
+#: A JSON object as sent on the wire.
+JSONDict = Dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,7 @@ class Point:
     def from_json(cls, d: JSON) -> "Point":
         return cls(float(d["x"]), float(d["y"]))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSONDict:
         return {"x": self.x, "y": self.y}
 
 
@@ -55,7 +58,7 @@ class Size:
     def from_json(cls, d: JSON) -> "Size":
         return cls(float(d["width"]), float(d["height"]))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSONDict:
         return {"width": self.width, "height": self.height}
 
 
@@ -70,7 +73,7 @@ class Rect:
     def from_json(cls, d: JSON) -> "Rect":
         return cls(float(d["x"]), float(d["y"]), float(d["width"]), float(d["height"]))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSONDict:
         return {"x": self.x, "y": self.y, "width": self.width, "height": self.height}
 
     @property
@@ -105,7 +108,7 @@ class Insets:
     bottom: float
     right: float
 
-    def to_json(self) -> dict:
+    def to_json(self) -> JSONDict:
         return {"top": self.top, "left": self.left, "bottom": self.bottom, "right": self.right}
 
 
@@ -242,7 +245,9 @@ class SnapResult:
 
     @classmethod
     def from_json(cls, d: JSON) -> "SnapResult":
-        return cls(Point.from_json(d["targetContentOffset"]), IndexPath.from_json(d.get("targetItem")))
+        return cls(
+            Point.from_json(d["targetContentOffset"]), IndexPath.from_json(d.get("targetItem"))
+        )
 
 
 PointLike = Union[Point, Mapping[str, Any], Sequence[float]]
@@ -250,28 +255,29 @@ RectLike = Union[Rect, Mapping[str, Any], Sequence[float]]
 InsetsLike = Union[Insets, Mapping[str, Any], Sequence[float]]
 
 
-def _convert(value: Any, cls: type, names: Tuple[str, ...]) -> dict:
+def _convert(value: Any, cls: type, names: Tuple[str, ...]) -> JSONDict:
     if isinstance(value, cls):
-        return value.to_json()  # type: ignore[attr-defined]
+        return {n: getattr(value, n) for n in names}
     if isinstance(value, Mapping):
         return dict(value)
     if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
         if len(value) != len(names):
-            raise ValueError(f"expected {len(names)} numbers ({', '.join(names)}), got {len(value)}")
+            wanted = ", ".join(names)
+            raise ValueError(f"expected {len(names)} numbers ({wanted}), got {len(value)}")
         return dict(zip(names, value))
     raise TypeError(f"expected {cls.__name__}, a dict or a sequence, got {type(value).__name__}")
 
 
-def point_json(value: PointLike) -> dict:
+def point_json(value: PointLike) -> JSONDict:
     """A Point, ``{"x", "y"}`` dict or ``(x, y)`` as wire JSON."""
     return _convert(value, Point, ("x", "y"))
 
 
-def rect_json(value: RectLike) -> dict:
+def rect_json(value: RectLike) -> JSONDict:
     """A Rect, ``{"x", "y", "width", "height"}`` dict or 4-tuple as wire JSON."""
     return _convert(value, Rect, ("x", "y", "width", "height"))
 
 
-def insets_json(value: InsetsLike) -> dict:
+def insets_json(value: InsetsLike) -> JSONDict:
     """Insets, a dict or ``(top, left, bottom, right)`` as wire JSON."""
     return _convert(value, Insets, ("top", "left", "bottom", "right"))

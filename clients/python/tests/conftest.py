@@ -267,11 +267,18 @@ class Daemon:
             self.proc.kill()
             self.proc.wait(timeout=TIMEOUT)
             code = None
-        for s in (self.proc.stdout, self.proc.stderr):
-            try:
-                s.close()
-            except OSError:
-                pass
+        # The reader threads end at EOF, which follows the exit. Close the
+        # pipes only after they have: a thread still about to read a closed
+        # descriptor could otherwise read from whatever pipe the next daemon
+        # is given under the same number.
+        self._out.join(TIMEOUT)
+        self._err.join(TIMEOUT)
+        for t, s in ((self._out, self.proc.stdout), (self._err, self.proc.stderr)):
+            if not t.is_alive():
+                try:
+                    s.close()
+                except OSError:
+                    pass
         return code
 
 
@@ -323,11 +330,20 @@ def assert_close(actual: Any, expected: Any, path: str = "$", tol: float = 1e-9)
         assert math.isclose(actual, expected, rel_tol=tol, abs_tol=tol), f"{path}: {actual!r} != {expected!r}"
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keeps each phase's report on the test item, so that fixtures can see
+    at teardown whether the test itself already failed."""
+    outcome = yield
+    rep = outcome.get_result()
+    setattr(item, "rep_" + rep.when, rep)
+
+
 @pytest.fixture
-def spawn():
+def spawn(request):
     """A factory: spawn(*args) starts a daemon that is ended after the test.
-    At teardown a daemon still running gets EOF and must exit 0 or 1 (a
-    crash, i.e. death by signal, fails the test)."""
+    At teardown a daemon still running gets EOF and must exit 0 or 1: a
+    crash (death by signal) fails an otherwise passing test."""
     started: list[Daemon] = []
 
     def make(*args: str) -> Daemon:
@@ -344,6 +360,9 @@ def spawn():
             crashed.append((d.args, code, d.stderr_text()))
         if already is None and code is None:
             crashed.append((d.args, "did not exit on EOF", d.stderr_text()))
+    rep = getattr(request.node, "rep_call", None)
+    if rep is not None and rep.failed:
+        return  # already reported; the crash shows in the test's own failure
     assert not crashed, f"daemon died badly: {crashed}"
 
 
