@@ -28,7 +28,7 @@ DEMO_LAYOUT = {
 }
 DEMO_SECTIONS = [{"itemCount": 10}]
 DEMO_VIEWPORT = Rect(0, 0, 375, 300)
-DEMO_DRAG = (60.0, 120.0, 230.0)
+DEMO_DRAG = (60.0, 120.0, 300.0)
 DEMO_FLING_VELOCITY = 1.5  # pt/ms, to the right
 
 #: UIScrollView.DecelerationRate.normal: the speed kept after each ms.
