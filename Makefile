@@ -7,7 +7,7 @@ SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 DAEMON_DEBUG := .build/debug/flowlayoutd
 export PYTHONPATH := $(CURDIR)/clients/python$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: all build release deps deps-system deps-python demo test test-swift test-python lint format clean
+.PHONY: all build release deps deps-system deps-python demo test test-swift test-python lint format bench clean
 
 all: build
 
@@ -52,6 +52,12 @@ lint:
 
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift
+
+# In-process engine and handler benchmarks, release build (not part of test).
+BENCH_SIZES ?= 1000 100000 1000000
+bench: deps-system
+	$(SWIFT) build -c release --product flowlayout-bench $(SWIFTFLAGS)
+	@for n in $(BENCH_SIZES); do .build/release/flowlayout-bench $$n; echo; done
 
 clean:
 	rm -rf .build

@@ -20,6 +20,9 @@ let package = Package(
     // Sessions and method handlers: JSON <-> engine.
     .target(name: "LayoutServer", dependencies: ["LayoutEngine", "JSONRPC"]),
     .executableTarget(name: "flowlayoutd", dependencies: ["LayoutServer", "JSONRPC"]),
+    // In-process benchmarks of the engine and the handlers (`make bench`).
+    .executableTarget(
+      name: "flowlayout-bench", dependencies: ["LayoutEngine", "LayoutServer", "JSONRPC"]),
     .testTarget(name: "LayoutEngineTests", dependencies: ["LayoutEngine"]),
     .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "CJansson"]),
     .testTarget(

@@ -95,6 +95,9 @@ public struct JSONValue {
     return result
   }
 
+  /// The number of members of an object (0 for other kinds). O(1).
+  public var memberCount: Int { cj_is_object(raw) != 0 ? json_object_size(raw) : 0 }
+
   /// The number of elements of an array (0 for other kinds). O(1).
   public var count: Int { cj_is_array(raw) != 0 ? json_array_size(raw) : 0 }
 

@@ -4,6 +4,12 @@ public enum ScrollDirection: String, Sendable, CaseIterable {
   case horizontal
 }
 
+/// UIUserInterfaceLayoutDirection: which side lines start from.
+public enum LayoutDirection: String, Sendable, CaseIterable {
+  case ltr
+  case rtl
+}
+
 /// The layout-wide properties of UICollectionViewFlowLayout.
 public struct FlowConfiguration: Equatable, Sendable {
   public var scrollDirection: ScrollDirection = .vertical
@@ -13,6 +19,10 @@ public struct FlowConfiguration: Equatable, Sendable {
   public var sectionInset: Insets = .zero
   public var headerReferenceSize: Size = .zero
   public var footerReferenceSize: Size = .zero
+  public var sectionHeadersPinToVisibleBounds = false
+  public var sectionFootersPinToVisibleBounds = false
+  /// `rtl` mirrors the left-to-right layout (see `Layout`).
+  public var layoutDirection = LayoutDirection.ltr
 
   public init() {}
 }

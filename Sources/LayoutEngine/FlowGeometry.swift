@@ -15,6 +15,21 @@ public enum CrossAlignment: Sendable {
   case centered
 }
 
+/// Which supplementary views are pinned, and the visible span along the
+/// main axis they are pinned into (the bounds less the content insets).
+public struct Pinning: Sendable {
+  public var headers: Bool
+  public var footers: Bool
+  public var lo: Double
+  public var hi: Double
+  public init(headers: Bool, footers: Bool, lo: Double, hi: Double) {
+    self.headers = headers
+    self.footers = footers
+    self.lo = lo
+    self.hi = hi
+  }
+}
+
 /// Options a layout policy (such as cover flow) imposes on flow geometry.
 public struct FlowPolicy: Sendable {
   /// Forces one item per line: the single row (or column) of a carousel.
@@ -381,18 +396,32 @@ public struct FlowGeometry: Sendable {
     return result
   }
 
-  /// The frame of a section's header or footer, or nil when its thickness is 0. O(1).
-  public func frameForSupplementary(_ kind: ElementKind, section s: Int) -> Rect? {
+  /// The frame of a section's header or footer, or nil when its thickness
+  /// is 0. With `pin`, headers and footers it pins are clamped into the
+  /// visible span within their own section (rule 10). O(1).
+  public func frameForSupplementary(_ kind: ElementKind, section s: Int, pin: Pinning? = nil)
+    -> Rect?
+  {
     let g = sections[s]
     switch kind {
     case .header:
       guard g.headerThickness > 0 else { return nil }
+      var main = g.start
+      if let pin, pin.headers {
+        // Stick to the top of the visible span, but never leave the section:
+        // the next section's header pushes this one out.
+        main = max(g.start, min(pin.lo, g.footerStart - g.headerThickness))
+      }
       return axes.rect(
-        main: g.start, cross: 0, mainExtent: g.headerThickness, crossExtent: crossExtent)
+        main: main, cross: 0, mainExtent: g.headerThickness, crossExtent: crossExtent)
     case .footer:
       guard g.footerThickness > 0 else { return nil }
+      var main = g.footerStart
+      if let pin, pin.footers {
+        main = min(g.footerStart, max(pin.hi - g.footerThickness, g.start + g.headerThickness))
+      }
       return axes.rect(
-        main: g.footerStart, cross: 0, mainExtent: g.footerThickness, crossExtent: crossExtent)
+        main: main, cross: 0, mainExtent: g.footerThickness, crossExtent: crossExtent)
     case .cell:
       return nil
     }
@@ -407,13 +436,15 @@ public struct FlowGeometry: Sendable {
   /// `rect` (headers, then the cells line by line, then footers, section
   /// by section). O(log n + k) for k elements, plus the items of the lines
   /// the rect crosses.
-  public func forEachElement(in rect: Rect, _ body: (ElementKind, Int, Int, Rect) -> Void) {
+  public func forEachElement(
+    in rect: Rect, pin: Pinning? = nil, _ body: (ElementKind, Int, Int, Rect) -> Void
+  ) {
     let (lo, hi, _, _) = axes.spans(rect)
     var scratch: [Double] = []
     var s = firstSection(endingAfter: lo)
     while s < sections.count && sections[s].start < hi {
       let g = sections[s]
-      if let h = frameForSupplementary(.header, section: s), h.intersects(rect) {
+      if let h = frameForSupplementary(.header, section: s, pin: pin), h.intersects(rect) {
         body(.header, s, 0, h)
       }
       var j = g.firstLine(endingAfter: lo)
@@ -423,7 +454,7 @@ public struct FlowGeometry: Sendable {
         }
         j += 1
       }
-      if let f = frameForSupplementary(.footer, section: s), f.intersects(rect) {
+      if let f = frameForSupplementary(.footer, section: s, pin: pin), f.intersects(rect) {
         body(.footer, s, 0, f)
       }
       s += 1

@@ -124,6 +124,20 @@ public struct Transform3D: Equatable, Sendable {
 
   public var isIdentity: Bool { self == .identity }
 
+  /// The same transform seen in a mirror x → −x: S·M·S with
+  /// S = diag(−1, 1, 1, 1), which negates every entry in exactly one of
+  /// row 1 and column 1. O(1).
+  public var mirroredX: Transform3D {
+    var t = m
+    t.1 = -t.1
+    t.2 = -t.2
+    t.3 = -t.3
+    t.4 = -t.4
+    t.8 = -t.8
+    t.12 = -t.12
+    return Transform3D(t)
+  }
+
   /// The sixteen fields m11, m12, …, m44.
   public var values: [Double] {
     let t = m

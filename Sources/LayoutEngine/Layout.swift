@@ -92,15 +92,29 @@ public struct Layout: Sendable {
   /// collectionViewContentSize. O(1).
   public var contentSize: Size { geometry.contentSize }
 
-  /// The range of content offsets a scroll view allows, from
+  var isRTL: Bool { type.flowConfiguration.layoutDirection == .rtl }
+
+  /// The width about which rtl mirrors: the bounds width less the
+  /// horizontal content insets (x' = W − x − width).
+  var mirrorWidth: Double { viewportSize.width - contentInset.left - contentInset.right }
+
+  /// The range of content offsets a scroll view allows: from
   /// −contentInset.leading to contentSize + contentInset.trailing − viewport,
-  /// per axis. O(1).
+  /// per axis. In rtl the content spans [W − contentWidth, W] horizontally,
+  /// so horizontal offsets run from 0 down to −(contentWidth − W). Content
+  /// smaller than the viewport pins the offset to its leading edge. O(1).
   public var offsetRange: (min: Point, max: Point) {
     let size = contentSize
-    let lo = Point(x: -contentInset.left, y: -contentInset.top)
-    let hi = Point(
-      x: max(lo.x, size.width + contentInset.right - viewportSize.width),
-      y: max(lo.y, size.height + contentInset.bottom - viewportSize.height))
+    let ci = contentInset
+    let minX = isRTL ? mirrorWidth - size.width : 0
+    var lo = Point(x: minX - ci.left, y: -ci.top)
+    var hi = Point(
+      x: minX + size.width + ci.right - viewportSize.width,
+      y: size.height + ci.bottom - viewportSize.height)
+    if hi.y < lo.y { hi.y = lo.y }
+    if hi.x < lo.x {
+      if isRTL { lo.x = hi.x } else { hi.x = lo.x }
+    }
     return (lo, hi)
   }
 
@@ -110,17 +124,59 @@ public struct Layout: Sendable {
     return Point(x: min(max(p.x, lo.x), hi.x), y: min(max(p.y, lo.y), hi.y))
   }
 
+  // MARK: Right-to-left
+
+  // The geometry is always computed left to right; rtl mirrors rects into
+  // that space on the way in and attributes out of it on the way back.
+
+  func toLTR(_ r: Rect) -> Rect {
+    guard isRTL else { return r }
+    return Rect(x: mirrorWidth - r.x - r.width, y: r.y, width: r.width, height: r.height)
+  }
+
+  func toLTR(_ p: Point) -> Point {
+    isRTL ? Point(x: mirrorWidth - p.x, y: p.y) : p
+  }
+
+  func fromLTR(_ a: inout LayoutAttributes) {
+    guard isRTL else { return }
+    a.center.x = mirrorWidth - a.center.x
+    a.frame.x = mirrorWidth - a.frame.x - a.frame.width
+    if !a.transform.isIdentity { a.transform = a.transform.mirroredX }
+  }
+
+  /// The visible span that pinned headers and footers stick to, in the
+  /// left-to-right space: the bounds less the content insets along the
+  /// main axis (mirrored insets in rtl).
+  func pinning(_ ltrBounds: Rect) -> Pinning? {
+    let c = type.flowConfiguration
+    guard c.sectionHeadersPinToVisibleBounds || c.sectionFootersPinToVisibleBounds else {
+      return nil
+    }
+    var inset = contentInset
+    if isRTL { swap(&inset.left, &inset.right) }
+    let (lead, trail, _, _) = axes.split(inset)
+    let (lo, hi, _, _) = axes.spans(ltrBounds)
+    return Pinning(
+      headers: c.sectionHeadersPinToVisibleBounds, footers: c.sectionFootersPinToVisibleBounds,
+      lo: lo + lead, hi: hi - trail)
+  }
+
   // MARK: Queries
 
   /// layoutAttributesForElements(in:): every cell, header and footer whose
-  /// frame (transformed, for carousels) intersects `rect`, as seen when the
-  /// viewport is `bounds`. O(log n + k) for k results.
+  /// frame (transformed, for carousels; pinned, for pinned headers) overlaps
+  /// `rect`, as seen when the viewport is `bounds`. O(log n + k) for k
+  /// results, plus the items of the lines the rect crosses.
   public func attributes(in rect: Rect, bounds: Rect) -> [LayoutAttributes] {
+    let rect = toLTR(rect)
+    let bounds = toLTR(bounds)
+    let pin = pinning(bounds)
     var result: [LayoutAttributes] = []
     switch type {
     case .flow:
-      geometry.forEachElement(in: rect) { kind, s, i, frame in
-        result.append(LayoutAttributes(kind: kind, section: s, item: i, frame: frame))
+      geometry.forEachElement(in: rect, pin: pin) { kind, s, i, frame in
+        result.append(Self.plain(kind, s, i, frame, pinned: pin))
       }
     case .coverFlow(let cf):
       // A card scaled above 1 may reach into the rect from outside it.
@@ -130,13 +186,29 @@ public struct Layout: Sendable {
         height: rect.height + 2 * growth)
       let centerMain = axes.main(bounds.center)
       let extent = axes.main(bounds.size)
-      geometry.forEachElement(in: search) { kind, s, i, frame in
-        var a = LayoutAttributes(kind: kind, section: s, item: i, frame: frame)
+      geometry.forEachElement(in: search, pin: pin) { kind, s, i, frame in
+        var a = Self.plain(kind, s, i, frame, pinned: pin)
         if kind == .cell { cf.decorate(&a, centerMain: centerMain, extent: extent) }
         if a.frame.intersects(rect) { result.append(a) }
       }
     }
+    if isRTL { for i in result.indices { fromLTR(&result[i]) } }
     return result
+  }
+
+  /// Pinned headers and footers float above the cells, as in UIKit.
+  static let pinnedZIndex = 1024
+
+  private static func plain(
+    _ kind: ElementKind, _ s: Int, _ i: Int, _ frame: Rect, pinned: Pinning?
+  )
+    -> LayoutAttributes
+  {
+    var a = LayoutAttributes(kind: kind, section: s, item: i, frame: frame)
+    if let pinned, (kind == .header && pinned.headers) || (kind == .footer && pinned.footers) {
+      a.zIndex = pinnedZIndex
+    }
+    return a
   }
 
   /// layoutAttributesForItem(at:), or nil when the path is out of range.
@@ -148,28 +220,48 @@ public struct Layout: Sendable {
     var a = LayoutAttributes(
       kind: .cell, section: path.section, item: path.item, frame: geometry.frameForItem(path))
     if case .coverFlow(let cf) = type {
-      cf.decorate(&a, centerMain: axes.main(bounds.center), extent: axes.main(bounds.size))
+      let b = toLTR(bounds)
+      cf.decorate(&a, centerMain: axes.main(b.center), extent: axes.main(b.size))
     }
+    fromLTR(&a)
     return a
   }
 
   /// layoutAttributesForSupplementaryView(ofKind:at:), or nil when the
-  /// section is out of range or the element has zero thickness. O(1).
-  public func attributesForSupplementary(_ kind: ElementKind, section: Int) -> LayoutAttributes? {
+  /// section is out of range or the element has zero thickness. Pinned
+  /// elements are placed for `bounds`. O(1).
+  public func attributesForSupplementary(_ kind: ElementKind, section: Int, bounds: Rect)
+    -> LayoutAttributes?
+  {
+    let pin = pinning(toLTR(bounds))
     guard section >= 0, section < sections.count,
-      let frame = geometry.frameForSupplementary(kind, section: section)
+      let frame = geometry.frameForSupplementary(kind, section: section, pin: pin)
     else { return nil }
-    return LayoutAttributes(kind: kind, section: section, item: 0, frame: frame)
+    var a = Self.plain(kind, section, 0, frame, pinned: pin)
+    fromLTR(&a)
+    return a
   }
 
   /// The item whose centre is nearest the centre of `bounds`: along the
-  /// scroll axis for carousels, in the plane for flow. nil without items.
-  /// O(log n) plus the few lines examined.
+  /// scroll axis for carousels, in the plane for flow. Ties go to the
+  /// earlier item; nil without items. O(log n) plus the few lines examined.
   public func centeredItem(in bounds: Rect) -> IndexPath? {
+    let center = toLTR(bounds).center
     if case .coverFlow = type {
-      return geometry.nearestItem(to: bounds.center, mainAxisOnly: true)
+      return geometry.nearestItem(to: center, mainAxisOnly: true)
     }
-    return geometry.nearestItem(to: bounds.center, mainAxisOnly: false)
+    return geometry.nearestItem(to: center, mainAxisOnly: false)
+  }
+
+  /// indexPathForItem(at:): the topmost cell whose frame contains `point`
+  /// (highest zIndex; for equal zIndex the later item, which UIKit adds
+  /// later and so draws on top). O(log n + k).
+  public func itemAtPoint(_ point: Point, bounds: Rect) -> IndexPath? {
+    let probe = Rect(x: point.x - 0.5, y: point.y - 0.5, width: 1, height: 1)
+    return attributes(in: probe, bounds: bounds)
+      .filter { $0.kind == .cell && $0.frame.contains(point) }
+      .max { ($0.zIndex, $0.indexPath) < ($1.zIndex, $1.indexPath) }?
+      .indexPath
   }
 
   /// targetContentOffset(forProposedContentOffset:withScrollingVelocity:).
@@ -182,17 +274,16 @@ public struct Layout: Sendable {
     let proposed = clampOffset(raw)
     let viewport = Rect(origin: proposed, size: viewportSize)
     guard case .coverFlow = type else {
-      let target = clampOffset(proposed)
-      return (target, centeredItem(in: Rect(origin: target, size: viewportSize)))
+      return (proposed, centeredItem(in: viewport))
     }
     guard let item = centeredItem(in: viewport),
-      let frame = attributesForItem(item, bounds: viewport)
-    else { return (clampOffset(proposed), nil) }
+      let card = attributesForItem(item, bounds: viewport)
+    else { return (proposed, nil) }
     var target = proposed
     if scrollDirection == .horizontal {
-      target.x = frame.center.x - viewportSize.width / 2
+      target.x = card.center.x - viewportSize.width / 2
     } else {
-      target.y = frame.center.y - viewportSize.height / 2
+      target.y = card.center.y - viewportSize.height / 2
     }
     return (clampOffset(target), item)
   }

@@ -62,6 +62,7 @@ extension Fields {
 private let flowKeys: Set<String> = [
   "type", "scrollDirection", "itemSize", "minimumLineSpacing", "minimumInteritemSpacing",
   "sectionInset", "headerReferenceSize", "footerReferenceSize",
+  "sectionHeadersPinToVisibleBounds", "sectionFootersPinToVisibleBounds", "layoutDirection",
 ]
 
 private let coverFlowKeys = flowKeys.union(["scale", "alpha", "distanceUnit"])
@@ -77,6 +78,15 @@ private func readFlowFields(_ f: Fields, into c: inout FlowConfiguration) throws
   if let v = try f.optionalInsets("sectionInset") { c.sectionInset = v }
   if let v = try f.optionalSize("headerReferenceSize") { c.headerReferenceSize = v }
   if let v = try f.optionalSize("footerReferenceSize") { c.footerReferenceSize = v }
+  if let v = try f.optionalBool("sectionHeadersPinToVisibleBounds") {
+    c.sectionHeadersPinToVisibleBounds = v
+  }
+  if let v = try f.optionalBool("sectionFootersPinToVisibleBounds") {
+    c.sectionFootersPinToVisibleBounds = v
+  }
+  if let d = try f.optionalChoice("layoutDirection", LayoutDirection.allCases.map(\.rawValue)) {
+    c.layoutDirection = LayoutDirection(rawValue: d)!
+  }
 }
 
 private func readCurve(_ f: Fields, default d: Curve) throws(RPCError) -> Curve {
@@ -129,6 +139,21 @@ private let sectionKeys: Set<String> = [
   "headerSize", "footerSize",
 ]
 
+/// Reads one `{width, height}` on the bulk path: no allocation unless the
+/// value is invalid, when the slow path builds the error naming the field.
+/// O(1).
+@inline(__always)
+private func readSize(_ v: JSONValue, path: () -> String) throws(RPCError) -> Size {
+  if v.isObject, v.memberCount == 2, let w = v["width"]?.number, let h = v["height"]?.number,
+    w >= 0, h >= 0, w <= maxCoordinate, h <= maxCoordinate
+  {
+    return Size(width: w, height: h)
+  }
+  let f = try Fields(v, path: path())
+  try f.rejectUnknown(["width", "height"])
+  return try f.asSize()
+}
+
 /// Reads `params.sections`, enforcing the item limit before allocating
 /// anything per item. O(sections + sizes).
 func readSections(_ f: Fields, limits: Limits) throws(RPCError) -> [Section] {
@@ -177,7 +202,7 @@ func readSections(_ f: Fields, limits: Limits) throws(RPCError) -> [Section] {
       var list: [Size] = []
       list.reserveCapacity(sizes.count)
       for k in 0..<sizes.count {
-        list.append(try Fields(sizes[k], path: "\(sizesPath)[\(k)]").asSize())
+        list.append(try readSize(sizes[k], path: { "\(sizesPath)[\(k)]" }))
       }
       section = .sizes(list)
     }

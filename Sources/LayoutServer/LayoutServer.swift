@@ -290,7 +290,7 @@ public final class LayoutServer: RPCHandler {
     w.beginObject()
     w.key("attributes")
     if let a = session.layout.attributesForSupplementary(
-      ElementKind(rawValue: kind)!, section: section)
+      ElementKind(rawValue: kind)!, section: section, bounds: session.bounds)
     {
       w.attributes(a)
     } else {
@@ -300,17 +300,12 @@ public final class LayoutServer: RPCHandler {
   }
 
   /// layout/itemAtPoint {session, point} → {section, item} | null: the
-  /// topmost cell (highest zIndex) whose frame contains the point.
-  /// O(log n + k).
+  /// topmost cell whose frame contains the point. O(log n + k).
   private func itemAtPoint(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     try p.rejectUnknown(["session", "point"])
     let (_, session) = try existing(p)
     let point = try p.point("point")
-    let probe = Rect(x: point.x - 0.5, y: point.y - 0.5, width: 1, height: 1)
-    let hit = session.layout.attributes(in: probe, bounds: session.bounds)
-      .filter { $0.kind == .cell && $0.frame.contains(point) }
-      .max { ($0.zIndex, $1.indexPath) < ($1.zIndex, $0.indexPath) }
-    w.indexPath(hit?.indexPath)
+    w.indexPath(session.layout.itemAtPoint(point, bounds: session.bounds))
   }
 
   /// layout/contentSize {session} → {contentSize}. O(1).

@@ -138,40 +138,57 @@ final class FlowGeometryTests: XCTestCase {
       type: .flow(c), sections: [.uniform(4), s1, s2], viewportSize: Size(width: 300, height: 600))
     // Section 0: header 0–30, inset 10, rows at 40 and 90 (3 per row, gap 15), inset 10,
     // footer 140–160.
-    XCTAssertEqual(layout.attributesForSupplementary(.header, section: 0)?.frame, r(0, 0, 300, 30))
+    XCTAssertEqual(
+      layout.attributesForSupplementary(.header, section: 0, bounds: .zero)?.frame, r(0, 0, 300, 30)
+    )
     let f = frames(layout)
     XCTAssertEqual(f[IndexPath(section: 0, item: 1)], r(105, 40, 90, 40))
     XCTAssertEqual(f[IndexPath(section: 0, item: 3)], r(0, 90, 90, 40))
     XCTAssertEqual(
-      layout.attributesForSupplementary(.footer, section: 0)?.frame, r(0, 140, 300, 20))
+      layout.attributesForSupplementary(.footer, section: 0, bounds: .zero)?.frame,
+      r(0, 140, 300, 20))
     // Section 1 (empty): header 160–175, insets 10 + 10, footer 195–215.
     XCTAssertEqual(
-      layout.attributesForSupplementary(.header, section: 1)?.frame, r(0, 160, 300, 15))
+      layout.attributesForSupplementary(.header, section: 1, bounds: .zero)?.frame,
+      r(0, 160, 300, 15))
     XCTAssertEqual(
-      layout.attributesForSupplementary(.footer, section: 1)?.frame, r(0, 195, 300, 20))
+      layout.attributesForSupplementary(.footer, section: 1, bounds: .zero)?.frame,
+      r(0, 195, 300, 20))
     // Section 2: header 215–245, inset 4, avail 260 holds 2 (180 ≤ 260 < 270), gap 80.
     XCTAssertEqual(f[IndexPath(section: 2, item: 0)], r(20, 249, 90, 40))
     XCTAssertEqual(f[IndexPath(section: 2, item: 1)], r(190, 249, 90, 40))
     XCTAssertEqual(f[IndexPath(section: 2, item: 2)], r(20, 299, 90, 40))
-    XCTAssertNil(layout.attributesForSupplementary(.footer, section: 2))
+    XCTAssertNil(layout.attributesForSupplementary(.footer, section: 2, bounds: .zero))
     XCTAssertEqual(layout.contentSize, Size(width: 300, height: 339 + 6))
   }
 
-  func testHorizontalHeadersUseTheirWidth() {
+  func testHorizontalHeadersAndFootersUseTheirWidth() {
     var c = FlowConfiguration()
     c.scrollDirection = .horizontal
     c.itemSize = Size(width: 40, height: 40)
-    c.headerReferenceSize = Size(width: 25, height: 999)
+    c.headerReferenceSize = Size(width: 25, height: 999)  // height ignored when horizontal
+    c.footerReferenceSize = Size(width: 15, height: 999)
     let layout = Layout(
       type: .flow(c), sections: [.uniform(2), .uniform(1)],
       viewportSize: Size(width: 300, height: 100))
     // D = 100: two per column (40 + 10 + 40 = 90 ≤ 100), gap 20.
-    XCTAssertEqual(layout.attributesForSupplementary(.header, section: 0)?.frame, r(0, 0, 25, 100))
+    // Section 0: header 0–25, column 25–65, footer 65–80.
+    let zero = Rect.zero
+    XCTAssertEqual(
+      layout.attributesForSupplementary(.header, section: 0, bounds: zero)?.frame, r(0, 0, 25, 100))
     XCTAssertEqual(layout.geometry.frameForItem(IndexPath(section: 0, item: 1)), r(25, 60, 40, 40))
     XCTAssertEqual(
-      layout.attributesForSupplementary(.header, section: 1)?.frame, r(65, 0, 25, 100))
-    XCTAssertEqual(layout.geometry.frameForItem(IndexPath(section: 1, item: 0)), r(90, 0, 40, 40))
-    XCTAssertEqual(layout.contentSize, Size(width: 130, height: 100))
+      layout.attributesForSupplementary(.footer, section: 0, bounds: zero)?.frame, r(65, 0, 15, 100)
+    )
+    // Section 1: header 80–105, a lone item in the phantom-filled column, footer 145–160.
+    XCTAssertEqual(
+      layout.attributesForSupplementary(.header, section: 1, bounds: zero)?.frame, r(80, 0, 25, 100)
+    )
+    XCTAssertEqual(layout.geometry.frameForItem(IndexPath(section: 1, item: 0)), r(105, 0, 40, 40))
+    XCTAssertEqual(
+      layout.attributesForSupplementary(.footer, section: 1, bounds: zero)?.frame,
+      r(145, 0, 15, 100))
+    XCTAssertEqual(layout.contentSize, Size(width: 160, height: 100))
   }
 
   func testAttributesInRectReturnsDocumentOrder() {

@@ -27,6 +27,9 @@ final class PropertyTests: XCTestCase {
     c.sectionInset = Insets(top: v(0...15), left: v(0...15), bottom: v(0...15), right: v(0...15))
     c.headerReferenceSize = Size(width: v(0...1) * v(0...40), height: v(0...1) * v(0...40))
     c.footerReferenceSize = Size(width: v(0...1) * v(0...40), height: v(0...1) * v(0...40))
+    c.sectionHeadersPinToVisibleBounds = Bool.random(using: &g)
+    c.sectionFootersPinToVisibleBounds = Bool.random(using: &g)
+    c.layoutDirection = Bool.random(using: &g) ? .ltr : .rtl
     var sections: [Section] = []
     for _ in 0..<Int.random(in: 0...4, using: &g) {
       let n = Int.random(in: 0...40, using: &g)
@@ -37,25 +40,58 @@ final class PropertyTests: XCTestCase {
       }
     }
     let viewport = Size(width: v(100...400), height: v(100...400))
+    let inset = Insets(top: v(0...20), left: v(0...20), bottom: v(0...20), right: v(0...20))
     if Int.random(in: 0...3, using: &g) == 0 {
       var cf = CoverFlowConfiguration()
       cf.flow = c
       cf.sectionInset = nil
-      return Layout(type: .coverFlow(cf), sections: sections, viewportSize: viewport)
+      return Layout(
+        type: .coverFlow(cf), sections: sections, contentInset: inset, viewportSize: viewport)
     }
-    return Layout(type: .flow(c), sections: sections, viewportSize: viewport)
+    return Layout(type: .flow(c), sections: sections, contentInset: inset, viewportSize: viewport)
   }
 
   func everything(_ layout: Layout, bounds: Rect) -> [LayoutAttributes] {
     var all: [LayoutAttributes] = []
     for s in 0..<layout.sections.count {
-      if let h = layout.attributesForSupplementary(.header, section: s) { all.append(h) }
+      if let h = layout.attributesForSupplementary(.header, section: s, bounds: bounds) {
+        all.append(h)
+      }
       for i in 0..<layout.sections[s].count {
         all.append(layout.attributesForItem(IndexPath(section: s, item: i), bounds: bounds)!)
       }
-      if let f = layout.attributesForSupplementary(.footer, section: s) { all.append(f) }
+      if let f = layout.attributesForSupplementary(.footer, section: s, bounds: bounds) {
+        all.append(f)
+      }
     }
     return all
+  }
+
+  /// A random rect over the content, which lies at negative x in rtl.
+  func randomRect(_ layout: Layout, _ g: inout SplitMix) -> Rect {
+    let size = layout.contentSize
+    let minX = layout.offsetRange.min.x
+    return Rect(
+      x: Double.random(in: (minX - 50)...(minX + size.width + 50), using: &g),
+      y: Double.random(in: -50...(size.height + 50), using: &g),
+      width: Double.random(in: 0...400, using: &g),
+      height: Double.random(in: 0...400, using: &g))
+  }
+
+  func testItemAtPointMatchesBruteForce() {
+    var g = SplitMix(state: 99)
+    for _ in 0..<300 {
+      let layout = randomLayout(&g)
+      for _ in 0..<10 {
+        let r = randomRect(layout, &g)
+        let bounds = Rect(origin: r.origin, size: layout.viewportSize)
+        let p = Point(x: r.x + r.width / 2, y: r.y + r.height / 2)
+        let slow = everything(layout, bounds: bounds)
+          .filter { $0.kind == .cell && $0.frame.contains(p) }
+          .max { ($0.zIndex, $0.indexPath) < ($1.zIndex, $1.indexPath) }?.indexPath
+        XCTAssertEqual(layout.itemAtPoint(p, bounds: bounds), slow, "\(p) in \(layout.type)")
+      }
+    }
   }
 
   func testAttributesInRectMatchesBruteForce() {
@@ -65,7 +101,9 @@ final class PropertyTests: XCTestCase {
       let size = layout.contentSize
       for _ in 0..<10 {
         let rect = Rect(
-          x: Double.random(in: -50...(size.width + 50), using: &g),
+          x: Double.random(
+            in: (layout.offsetRange.min.x - 50)...(layout.offsetRange.min.x + size.width + 50),
+            using: &g),
           y: Double.random(in: -50...(size.height + 50), using: &g),
           width: Double.random(in: 0...400, using: &g),
           height: Double.random(in: 0...400, using: &g))

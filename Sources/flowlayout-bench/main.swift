@@ -1,0 +1,124 @@
+// Engine and handler micro-benchmarks (`make bench`). Prints one line per
+// measurement: the median and p99 over repeated runs, in-process, no I/O.
+#if canImport(Glibc)
+  import Glibc
+#endif
+import JSONRPC
+import LayoutEngine
+import LayoutServer
+
+func now() -> Double {
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  return Double(ts.tv_sec) * 1e9 + Double(ts.tv_nsec)
+}
+
+/// Runs `body` `runs` times and returns (median, p99) in nanoseconds.
+func measure(runs: Int, _ body: (Int) -> Void) -> (Double, Double) {
+  var samples: [Double] = []
+  samples.reserveCapacity(runs)
+  for i in 0..<runs {
+    let t = now()
+    body(i)
+    samples.append(now() - t)
+  }
+  samples.sort()
+  return (samples[runs / 2], samples[min(runs - 1, runs * 99 / 100)])
+}
+
+func report(_ name: String, _ r: (Double, Double), per: Double = 1, unit: String = "µs") {
+  let scale = unit == "µs" ? 1e3 : 1
+  let line = "\(name): p50 \(fmt(r.0 / per / scale)) \(unit), p99 \(fmt(r.1 / per / scale)) \(unit)"
+  print(line)
+}
+
+func fmt(_ d: Double) -> String {
+  let x = (d * 100).rounded() / 100
+  return "\(x)"
+}
+
+var g = SystemRandomNumberGenerator()
+let n = Int(CommandLine.arguments.dropFirst().first ?? "1000000") ?? 1_000_000
+print("n = \(n)")
+let sizes = (0..<n).map { _ in
+  Size(
+    width: Double(Int.random(in: 20...120, using: &g)),
+    height: Double(Int.random(in: 20...80, using: &g)))
+}
+let viewport = Size(width: 375, height: 600)
+var flow = Layout(
+  type: .flow(FlowConfiguration()), sections: [.sizes(sizes)], viewportSize: viewport)
+report(
+  "flow open (ns per item)",
+  measure(runs: 5) { _ in
+    flow = Layout(
+      type: .flow(FlowConfiguration()), sections: [.sizes(sizes)], viewportSize: viewport)
+  }, per: Double(n), unit: "ns")
+let height = flow.contentSize.height
+report(
+  "flow attributesInRect 375x600",
+  measure(runs: 2000) { i in
+    let b = Rect(
+      x: 0, y: Double(i) * 997.0.truncatingRemainder(dividingBy: height - 600), width: 375,
+      height: 600)
+    _ = flow.attributes(in: b, bounds: b)
+  })
+report(
+  "flow centeredItem",
+  measure(runs: 2000) { i in
+    let b = Rect(
+      x: 0, y: (Double(i) * 997).truncatingRemainder(dividingBy: height - 600), width: 375,
+      height: 600)
+    _ = flow.centeredItem(in: b)
+  })
+var cover = Layout(
+  type: .coverFlow(CoverFlowConfiguration()), sections: [.sizes(sizes)], viewportSize: viewport)
+let width = cover.contentSize.width
+report(
+  "coverFlow bounds update (attributes + centred)",
+  measure(runs: 2000) { i in
+    let b = Rect(
+      x: (Double(i) * 997).truncatingRemainder(dividingBy: width - 375), y: 0, width: 375,
+      height: 600)
+    _ = cover.attributes(in: b, bounds: b)
+    _ = cover.centeredItem(in: b)
+  })
+report(
+  "coverFlow snap",
+  measure(runs: 2000) { i in
+    _ = cover.targetContentOffset(
+      proposed: Point(x: (Double(i) * 997).truncatingRemainder(dividingBy: width), y: 0))
+  })
+
+// The handler path: JSON in (jansson), JSON out (JSONWriter), no pipes.
+final class Handler {
+  let server = LayoutServer()
+  var w = JSONWriter()
+  func call(_ method: String, _ params: String) {
+    let doc = try! JSONDocument.parse(params)
+    w.removeAll()
+    try! server.handleRequest(method: method, params: doc.root, result: &w)
+  }
+}
+nonisolated(unsafe) let handler = Handler()
+func call(_ method: String, _ params: String) { handler.call(method, params) }
+var json =
+  "{\"session\":\"s\",\"layout\":{\"type\":\"coverFlow\"},\"bounds\":{\"x\":0,\"y\":0,\"width\":375,\"height\":600},\"sections\":[{\"itemSizes\":["
+json += sizes.map { "{\"width\":\($0.width),\"height\":\($0.height)}" }.joined(separator: ",")
+json += "]}]}"
+report(
+  "layout/open over JSON (ns per item)", measure(runs: 1) { _ in call("layout/open", json) },
+  per: Double(n), unit: "ns")
+report(
+  "layout/setBounds handler, coverFlow",
+  measure(runs: 2000) { i in
+    let x = (Double(i) * 997).truncatingRemainder(dividingBy: width - 375)
+    call(
+      "layout/setBounds",
+      "{\"session\":\"s\",\"bounds\":{\"x\":\(x),\"y\":0,\"width\":375,\"height\":600}}")
+  })
+report(
+  "jansson parse of that open request (ns per item)",
+  measure(runs: 1) { _ in
+    _ = try! JSONDocument.parse(json)
+  }, per: Double(n), unit: "ns")
