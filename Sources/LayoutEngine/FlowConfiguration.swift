@@ -23,6 +23,12 @@ public struct FlowConfiguration: Equatable, Sendable {
   public var sectionFootersPinToVisibleBounds = false
   /// `rtl` mirrors the left-to-right layout (see `Layout`).
   public var layoutDirection = LayoutDirection.ltr
+  /// Self-sizing: items not yet measured (those without a size of their
+  /// own) have this size instead of itemSize.
+  public var estimatedItemSize: Size? = nil
+
+  /// The size of items that carry none: estimatedItemSize when set.
+  public var uniformItemSize: Size { estimatedItemSize ?? itemSize }
 
   public init() {}
 }
@@ -38,6 +44,8 @@ public struct Section: Equatable, Sendable {
   }
 
   public var items: Items
+  /// Stable item ids, one per item, or nil when the client gave none.
+  public var ids: [ItemID?]? = nil
   /// insetForSectionAt; nil uses the layout's sectionInset.
   public var inset: Insets?
   /// minimumLineSpacingForSectionAt; nil uses the layout's value.

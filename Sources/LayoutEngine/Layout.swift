@@ -44,14 +44,71 @@ public struct Layout: Sendable {
     self.contentInset = contentInset
     self.viewportSize = viewportSize
     self.geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
-    let c = type.flowConfiguration
-    var extent = max(c.itemSize.width, c.itemSize.height)
+    self.maxItemExtent = Self.maxExtent(type, sections)
+  }
+
+  private static func maxExtent(_ type: LayoutType, _ sections: [Section]) -> Double {
+    let c = type.flowConfiguration.uniformItemSize
+    var extent = max(c.width, c.height)
     for s in sections {
       if case .sizes(let sizes) = s.items {
         for size in sizes { extent = max(extent, size.width, size.height) }
       }
     }
-    maxItemExtent = extent
+    return extent
+  }
+
+  /// Replaces the data (reloadData, or the outcome of a batch update).
+  /// O(sections + items in sections of varied sizes).
+  public mutating func setSections(_ sections: [Section]) {
+    self.sections = sections
+    geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
+    maxItemExtent = Self.maxExtent(type, sections)
+  }
+
+  /// Replaces the layout type and its fields (invalidateLayout).
+  /// O(sections + items in sections of varied sizes).
+  public mutating func setType(_ type: LayoutType) {
+    self.type = type
+    geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
+    maxItemExtent = Self.maxExtent(type, sections)
+  }
+
+  /// Changes UIScrollView.contentInset. O(sections + items of varied sizes)
+  /// when the cross extent changes, else O(1).
+  public mutating func setContentInset(_ inset: Insets) {
+    guard inset != contentInset else { return }
+    contentInset = inset
+    geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
+  }
+
+  /// The number of items across all sections. O(sections).
+  public var itemCount: Int { sections.reduce(0) { $0 + $1.count } }
+
+  /// Reports measured sizes (self-sizing). Paths must be valid. O(items of
+  /// the sections touched + sections).
+  public mutating func setItemSizes(_ sizes: [(IndexPath, Size)]) {
+    let uniform = type.flowConfiguration.uniformItemSize
+    var bySection = [Int: [(Int, Size)]]()
+    for (p, size) in sizes { bySection[p.section, default: []].append((p.item, size)) }
+    var changed = false
+    for (s, updates) in bySection {
+      // Take the sizes out of the section so the array is uniquely owned and
+      // every update is in place.
+      var list: [Size]
+      switch sections[s].items {
+      case .uniform(let n):
+        if updates.allSatisfy({ $0.1 == uniform }) { continue }
+        list = Array(repeating: uniform, count: n)
+      case .sizes(let existing):
+        list = existing
+      }
+      sections[s].items = .uniform(count: 0)
+      for (i, size) in updates { list[i] = size }
+      sections[s].items = .sizes(list)
+      changed = true
+    }
+    if changed { setSections(sections) }
   }
 
   private static func makeGeometry(
@@ -63,9 +120,11 @@ public struct Layout: Sendable {
       c.scrollDirection == .vertical
         ? viewport.width - inset.left - inset.right : viewport.height - inset.top - inset.bottom)
     switch type {
-    case .flow(let c):
+    case .flow(var c):
+      c.itemSize = c.uniformItemSize
       return FlowGeometry(configuration: c, sections: sections, crossExtent: D)
-    case .coverFlow(let cf):
+    case .coverFlow(var cf):
+      cf.flow.itemSize = cf.flow.uniformItemSize
       return FlowGeometry(
         configuration: cf.flow, sections: sections, crossExtent: D, policy: cf.policy,
         sectionInsets: { _, section in cf.inset(for: section, viewport: viewport, crossExtent: D) })

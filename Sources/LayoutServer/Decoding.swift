@@ -63,6 +63,7 @@ private let flowKeys: Set<String> = [
   "type", "scrollDirection", "itemSize", "minimumLineSpacing", "minimumInteritemSpacing",
   "sectionInset", "headerReferenceSize", "footerReferenceSize",
   "sectionHeadersPinToVisibleBounds", "sectionFootersPinToVisibleBounds", "layoutDirection",
+  "estimatedItemSize",
 ]
 
 private let coverFlowKeys = flowKeys.union(["scale", "alpha", "distanceUnit"])
@@ -84,6 +85,7 @@ private func readFlowFields(_ f: Fields, into c: inout FlowConfiguration) throws
   if let v = try f.optionalBool("sectionFootersPinToVisibleBounds") {
     c.sectionFootersPinToVisibleBounds = v
   }
+  if let v = try f.optionalSize("estimatedItemSize") { c.estimatedItemSize = v }
   if let d = try f.optionalChoice("layoutDirection", LayoutDirection.allCases.map(\.rawValue)) {
     c.layoutDirection = LayoutDirection(rawValue: d)!
   }
@@ -109,20 +111,25 @@ private func readCurve(_ f: Fields, default d: Curve) throws(RPCError) -> Curve 
   return c
 }
 
-/// Reads `params.layout`.
-func readLayoutType(_ f: Fields) throws(RPCError) -> LayoutType {
-  let type = try f.string("type")
+/// Reads `params.layout`. With `base` (layout/configure), fields that are
+/// absent keep their current values, and `type` may be omitted; a different
+/// `type` starts from that type's defaults.
+func readLayoutType(_ f: Fields, base: LayoutType? = nil) throws(RPCError) -> LayoutType {
+  let type = base != nil && f.optional("type") == nil ? base!.name : try f.string("type")
+  let start = base?.name == type ? base : nil
   switch type {
   case "flow":
     try f.rejectUnknown(flowKeys)
     var c = FlowConfiguration()
+    if case .flow(let b)? = start { c = b }
     try readFlowFields(f, into: &c)
     return .flow(c)
   case "coverFlow":
     try f.rejectUnknown(coverFlowKeys)
     var c = CoverFlowConfiguration()
+    if case .coverFlow(let b)? = start { c = b }
     try readFlowFields(f, into: &c.flow)
-    c.sectionInset = try f.optionalInsets("sectionInset")
+    if f.optional("sectionInset") != nil { c.sectionInset = try f.optionalInsets("sectionInset") }
     if let s = try f.optionalObject("scale") { c.scale = try readCurve(s, default: c.scale) }
     if let a = try f.optionalObject("alpha") { c.alpha = try readCurve(a, default: c.alpha) }
     if let u = try f.optionalChoice("distanceUnit", DistanceUnit.allCases.map(\.rawValue)) {
@@ -135,7 +142,7 @@ func readLayoutType(_ f: Fields) throws(RPCError) -> LayoutType {
 }
 
 private let sectionKeys: Set<String> = [
-  "itemCount", "itemSizes", "inset", "minimumLineSpacing", "minimumInteritemSpacing",
+  "itemCount", "itemSizes", "ids", "inset", "minimumLineSpacing", "minimumInteritemSpacing",
   "headerSize", "footerSize",
 ]
 
@@ -154,6 +161,67 @@ private func readSize(_ v: JSONValue, path: () -> String) throws(RPCError) -> Si
   return try f.asSize()
 }
 
+func limitError(_ path: String, _ limits: Limits) -> RPCError {
+  RPCError(
+    code: ErrorCode.limitExceeded,
+    message: "\(path) holds more than \(limits.maxItemsPerSession) items, the per-session limit",
+    field: path)
+}
+
+/// The item count a section object declares, read without allocating.
+func declaredCount(_ s: Fields) throws(RPCError) -> Int {
+  if s.optional("itemCount") != nil {
+    return try s.integer("itemCount", in: 0...Int.max)
+  } else if let sizes = s.optional("itemSizes") {
+    guard sizes.isArray else { throw .invalidParams(s.path("itemSizes"), "must be an array") }
+    return sizes.count
+  }
+  throw .invalidParams(s.path("itemCount"), "is required (or itemSizes)")
+}
+
+/// An item id: a string or an integer.
+func readItemID(_ v: JSONValue, path: String) throws(RPCError) -> ItemID {
+  if let i = v.integer { return .int(i) }
+  if v.kind == .string, let s = v.string { return .string(s) }
+  throw .invalidParams(path, "must be a string or an integer")
+}
+
+/// Reads one section object (`extra` lists further keys the caller reads).
+func readSection(_ s: Fields, extra: Set<String> = []) throws(RPCError) -> Section {
+  try s.rejectUnknown(sectionKeys.union(extra))
+  var section: Section
+  if s.optional("itemCount") != nil {
+    guard s.optional("itemSizes") == nil else {
+      throw .invalidParams(s.path("itemSizes"), "cannot be given with itemCount")
+    }
+    section = .uniform(try s.integer("itemCount", in: 0...Int.max))
+  } else {
+    let (sizes, sizesPath) = try s.array("itemSizes")
+    var list: [Size] = []
+    list.reserveCapacity(sizes.count)
+    for k in 0..<sizes.count {
+      list.append(try readSize(sizes[k], path: { "\(sizesPath)[\(k)]" }))
+    }
+    section = .sizes(list)
+  }
+  if s.optional("ids") != nil {
+    let (ids, idsPath) = try s.array("ids")
+    guard ids.count == section.count else {
+      throw .invalidParams(idsPath, "must have one id per item (\(section.count))")
+    }
+    var list: [ItemID?] = []
+    list.reserveCapacity(ids.count)
+    for k in 0..<ids.count { list.append(try readItemID(ids[k], path: "\(idsPath)[\(k)]")) }
+    section.ids = list
+  }
+  section.inset = try s.optionalInsets("inset")
+  section.minimumLineSpacing = try s.optionalSpacing("minimumLineSpacing")
+  section.minimumInteritemSpacing = try s.optionalSpacing("minimumInteritemSpacing")
+  section.headerSize = try s.optionalSize("headerSize")
+  section.footerSize = try s.optionalSize("footerSize")
+  return section
+}
+
 /// Reads `params.sections`, enforcing the item limit before allocating
 /// anything per item. O(sections + sizes).
 func readSections(_ f: Fields, limits: Limits) throws(RPCError) -> [Section] {
@@ -167,51 +235,97 @@ func readSections(_ f: Fields, limits: Limits) throws(RPCError) -> [Section] {
   // First pass: counts only, so that an over-limit request costs nothing.
   var total = 0
   for i in 0..<array.count {
-    let s = try Fields(array[i], path: "\(path)[\(i)]")
-    let n: Int
-    if s.optional("itemCount") != nil {
-      n = try s.integer("itemCount", in: 0...Int.max)
-    } else if let sizes = s.optional("itemSizes") {
-      guard sizes.isArray else { throw .invalidParams(s.path("itemSizes"), "must be an array") }
-      n = sizes.count
-    } else {
-      throw .invalidParams(s.path("itemCount"), "is required (or itemSizes)")
-    }
+    let n = try declaredCount(try Fields(array[i], path: "\(path)[\(i)]"))
     total = total.addingReportingOverflow(n).partialValue
-    if total > limits.maxItemsPerSession || total < 0 {
-      throw RPCError(
-        code: ErrorCode.limitExceeded,
-        message:
-          "\(path) holds more than \(limits.maxItemsPerSession) items, the per-session limit",
-        field: path)
-    }
+    if total > limits.maxItemsPerSession || total < 0 { throw limitError(path, limits) }
   }
   var sections: [Section] = []
   sections.reserveCapacity(array.count)
   for i in 0..<array.count {
-    let s = try Fields(array[i], path: "\(path)[\(i)]")
-    try s.rejectUnknown(sectionKeys)
-    var section: Section
-    if s.optional("itemCount") != nil {
-      guard s.optional("itemSizes") == nil else {
-        throw .invalidParams(s.path("itemSizes"), "cannot be given with itemCount")
-      }
-      section = .uniform(try s.integer("itemCount", in: 0...Int.max))
-    } else {
-      let (sizes, sizesPath) = try s.array("itemSizes")
-      var list: [Size] = []
-      list.reserveCapacity(sizes.count)
-      for k in 0..<sizes.count {
-        list.append(try readSize(sizes[k], path: { "\(sizesPath)[\(k)]" }))
-      }
-      section = .sizes(list)
-    }
-    section.inset = try s.optionalInsets("inset")
-    section.minimumLineSpacing = try s.optionalSpacing("minimumLineSpacing")
-    section.minimumInteritemSpacing = try s.optionalSpacing("minimumInteritemSpacing")
-    section.headerSize = try s.optionalSize("headerSize")
-    section.footerSize = try s.optionalSize("footerSize")
-    sections.append(section)
+    sections.append(try readSection(try Fields(array[i], path: "\(path)[\(i)]")))
   }
   return sections
+}
+
+private func readPath(_ f: Fields) throws(RPCError) -> IndexPath {
+  IndexPath(
+    section: try f.integer("section", in: 0...Int.max), item: try f.integer("item", in: 0...Int.max)
+  )
+}
+
+/// Calls `body` with each element of the optional array `key` as Fields.
+private func forEachObject(
+  _ f: Fields, _ key: String, _ body: (Fields) throws(RPCError) -> Void
+) throws(RPCError) {
+  guard f.optional(key) != nil else { return }
+  let (array, path) = try f.array(key)
+  for i in 0..<array.count { try body(try Fields(array[i], path: "\(path)[\(i)]")) }
+}
+
+private func forEachInt(_ f: Fields, _ key: String, _ body: (Int) -> Void) throws(RPCError) {
+  guard f.optional(key) != nil else { return }
+  let (array, path) = try f.array(key)
+  for i in 0..<array.count {
+    body(try Fields.integer(array[i], path: "\(path)[\(i)]", in: 0...Int.max))
+  }
+}
+
+/// Reads `params.updates` of performBatchUpdates. Range checks against the
+/// session are the engine's (error 1003); this checks shapes and types, and
+/// the item limit (1004) before anything is allocated. `currentItems` is
+/// the session's item count.
+func readBatchUpdate(_ f: Fields, currentItems: Int, limits: Limits) throws(RPCError) -> BatchUpdate
+{
+  try f.rejectUnknown([
+    "deleteSections", "insertSections", "moveSections", "deleteItems", "insertItems", "moveItems",
+    "reloadItems", "itemCounts",
+  ])
+  // Inserted sections and items may only grow the session up to the limit.
+  var growth = 0
+  try forEachObject(f, "insertSections") { (s) throws(RPCError) in
+    growth = growth.addingReportingOverflow(try declaredCount(s)).partialValue
+  }
+  if f.optional("insertItems") != nil { growth += try f.array("insertItems").0.count }
+  if growth < 0 || growth > limits.maxItemsPerSession - currentItems {
+    throw limitError(f.path, limits)
+  }
+  var u = BatchUpdate()
+  try forEachInt(f, "deleteSections") { u.deleteSections.append($0) }
+  try forEachObject(f, "insertSections") { (s) throws(RPCError) in
+    let index = try s.integer("index", in: 0...Int.max)
+    u.insertSections.append((index, try readSection(s, extra: ["index"])))
+  }
+  try forEachObject(f, "moveSections") { (m) throws(RPCError) in
+    try m.rejectUnknown(["from", "to"])
+    u.moveSections.append(
+      (try m.integer("from", in: 0...Int.max), try m.integer("to", in: 0...Int.max)))
+  }
+  try forEachObject(f, "deleteItems") { (p) throws(RPCError) in
+    try p.rejectUnknown(["section", "item"])
+    u.deleteItems.append(try readPath(p))
+  }
+  try forEachObject(f, "insertItems") { (p) throws(RPCError) in
+    try p.rejectUnknown(["section", "item", "size", "id"])
+    var item = Item(size: try p.optionalSize("size"))
+    if let id = p.optional("id") { item.id = try readItemID(id, path: p.path("id")) }
+    u.insertItems.append((try readPath(p), item))
+  }
+  try forEachObject(f, "moveItems") { (m) throws(RPCError) in
+    try m.rejectUnknown(["from", "to"])
+    let from = try m.object("from")
+    let to = try m.object("to")
+    try from.rejectUnknown(["section", "item"])
+    try to.rejectUnknown(["section", "item"])
+    u.moveItems.append((try readPath(from), try readPath(to)))
+  }
+  try forEachObject(f, "reloadItems") { (p) throws(RPCError) in
+    try p.rejectUnknown(["section", "item", "size"])
+    u.reloadItems.append((try readPath(p), try p.optionalSize("size")))
+  }
+  if f.optional("itemCounts") != nil {
+    var counts: [Int] = []
+    try forEachInt(f, "itemCounts") { counts.append($0) }
+    u.itemCounts = counts
+  }
+  return u
 }
