@@ -126,17 +126,20 @@ extension Section {
   /// O(1).
   func item(_ i: Int) -> Item {
     var it = Item()
-    if case .sizes(let s) = items { it.size = s[i] }
+    if case .sizes(let s) = items, s[i] != Section.unsetSize { it.size = s[i] }
     it.id = ids?[i] ?? nil
     return it
   }
 
   /// A section with the same per-section values and the given items,
-  /// stored as `uniform` when every item has the uniform size and no id.
+  /// stored as `uniform` when no item has a size of its own. An explicit
+  /// size equal to today's itemSize still belongs to its item, and items
+  /// without one keep following itemSize (`Section.unsetSize`).
   func with(items list: [Item], uniformSize: Size) -> Section {
     var s = self
-    let allUniform = list.allSatisfy { $0.size == nil || $0.size == uniformSize }
-    s.items = allUniform ? .uniform(count: list.count) : .sizes(list.map { $0.size ?? uniformSize })
+    let allUniform = list.allSatisfy { $0.size == nil }
+    s.items =
+      allUniform ? .uniform(count: list.count) : .sizes(list.map { $0.size ?? Section.unsetSize })
     s.ids = list.contains { $0.id != nil } ? list.map(\.id) : nil
     return s
   }
@@ -353,19 +356,17 @@ extension BatchUpdate {
         result.append(before)
         continue
       }
-      // Uniform sections stay O(1) while every item keeps the uniform size.
+      // Uniform sections stay O(1) while no item brings a size or id of its own.
       let staysUniform =
         before.ids == nil
         && { if case .uniform = before.items { return true } else { return false } }()
-        && sectionReloads.values.allSatisfy { $0 == uniformSize }
+        && sectionReloads.isEmpty
         && added.allSatisfy { a in
           let p = IndexPath(section: s, item: a)
-          if let item = inserts[p] {
-            return item.id == nil && (item.size ?? uniformSize) == uniformSize
-          }
+          if let item = inserts[p] { return item.id == nil && item.size == nil }
           let from = arrivals[p]!!
           let moved = old[from.section].item(from.item)
-          return moved.id == nil && (moved.size ?? uniformSize) == uniformSize
+          return moved.id == nil && moved.size == nil
         }
       if staysUniform {
         var section = before

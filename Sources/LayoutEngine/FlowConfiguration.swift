@@ -39,7 +39,9 @@ public struct Section: Equatable, Sendable {
   public enum Items: Equatable, Sendable {
     /// `count` items, each of the layout's itemSize. O(1) memory.
     case uniform(count: Int)
-    /// One size per item (collectionView(_:layout:sizeForItemAt:)).
+    /// One size per item (collectionView(_:layout:sizeForItemAt:)). An
+    /// entry equal to `Section.unsetSize` has no size of its own and uses
+    /// the layout's uniform size, like an item of a `uniform` section.
     case sizes([Size])
   }
 
@@ -68,6 +70,10 @@ public struct Section: Equatable, Sendable {
     self.headerSize = headerSize
     self.footerSize = footerSize
   }
+
+  /// Marks an item without a size of its own in `.sizes` (sizes are never
+  /// negative otherwise).
+  public static let unsetSize = Size(width: -1, height: -1)
 
   public static func uniform(_ count: Int) -> Section { Section(items: .uniform(count: count)) }
   public static func sizes(_ sizes: [Size]) -> Section { Section(items: .sizes(sizes)) }

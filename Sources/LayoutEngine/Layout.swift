@@ -52,7 +52,7 @@ public struct Layout: Sendable {
     var extent = max(c.width, c.height)
     for s in sections {
       if case .sizes(let sizes) = s.items {
-        for size in sizes { extent = max(extent, size.width, size.height) }
+        for size in sizes { extent = max(extent, size.width, size.height) }  // unset: −1
       }
     }
     return extent
@@ -88,7 +88,6 @@ public struct Layout: Sendable {
   /// Reports measured sizes (self-sizing). Paths must be valid. O(items of
   /// the sections touched + sections).
   public mutating func setItemSizes(_ sizes: [(IndexPath, Size)]) {
-    let uniform = type.flowConfiguration.uniformItemSize
     var bySection = [Int: [(Int, Size)]]()
     for (p, size) in sizes { bySection[p.section, default: []].append((p.item, size)) }
     var changed = false
@@ -98,8 +97,9 @@ public struct Layout: Sendable {
       var list: [Size]
       switch sections[s].items {
       case .uniform(let n):
-        if updates.allSatisfy({ $0.1 == uniform }) { continue }
-        list = Array(repeating: uniform, count: n)
+        // Measured sizes belong to their items even when they equal the
+        // estimate; the others keep following it.
+        list = Array(repeating: Section.unsetSize, count: n)
       case .sizes(let existing):
         list = existing
       }

@@ -271,24 +271,12 @@ private func forEachInt(_ f: Fields, _ key: String, _ body: (Int) -> Void) throw
 }
 
 /// Reads `params.updates` of performBatchUpdates. Range checks against the
-/// session are the engine's (error 1003); this checks shapes and types, and
-/// the item limit (1004) before anything is allocated. `currentItems` is
-/// the session's item count.
-func readBatchUpdate(_ f: Fields, currentItems: Int, limits: Limits) throws(RPCError) -> BatchUpdate
-{
+/// session are the engine's (error 1003); this checks shapes and types.
+func readBatchUpdate(_ f: Fields) throws(RPCError) -> BatchUpdate {
   try f.rejectUnknown([
     "deleteSections", "insertSections", "moveSections", "deleteItems", "insertItems", "moveItems",
     "reloadItems", "itemCounts",
   ])
-  // Inserted sections and items may only grow the session up to the limit.
-  var growth = 0
-  try forEachObject(f, "insertSections") { (s) throws(RPCError) in
-    growth = growth.addingReportingOverflow(try declaredCount(s)).partialValue
-  }
-  if f.optional("insertItems") != nil { growth += try f.array("insertItems").0.count }
-  if growth < 0 || growth > limits.maxItemsPerSession - currentItems {
-    throw limitError(f.path, limits)
-  }
   var u = BatchUpdate()
   try forEachInt(f, "deleteSections") { u.deleteSections.append($0) }
   try forEachObject(f, "insertSections") { (s) throws(RPCError) in

@@ -18,8 +18,15 @@ extension LayoutServer {
   func performBatchUpdates(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     try p.rejectUnknown(["session", "updates"])
     let (id, old) = try existing(p)
-    let update = try readBatchUpdate(
-      try p.object("updates"), currentItems: old.layout.itemCount, limits: limits)
+    let update = try readBatchUpdate(try p.object("updates"))
+    // The item count after the batch, before anything is allocated: deletes
+    // and inserts net out, so a session at its limit can replace an item.
+    var after = old.layout.itemCount + update.insertItems.count - update.deleteItems.count
+    for (_, section) in update.insertSections { after += section.count }
+    for s in Set(update.deleteSections) where s >= 0 && s < old.layout.sections.count {
+      after -= old.layout.sections[s].count
+    }
+    if after > limits.maxItemsPerSession { throw limitError(p.path("updates"), limits) }
     let result: BatchResult
     do {
       result = try update.apply(

@@ -14,7 +14,7 @@ final class BatchUpdateTests: XCTestCase {
   func widths(_ s: Section) -> [Double] {
     switch s.items {
     case .uniform(let n): return Array(repeating: 10, count: n)
-    case .sizes(let list): return list.map(\.width)
+    case .sizes(let list): return list.map { $0 == Section.unsetSize ? 10 : $0.width }
     }
   }
 
