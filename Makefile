@@ -4,10 +4,11 @@
 SWIFT ?= swift
 PYTHON ?= python3
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
+SHELL := /bin/bash
 DAEMON_DEBUG := .build/debug/flowlayoutd
 export PYTHONPATH := $(CURDIR)/clients/python$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: all build release deps deps-system deps-python demo test test-swift test-python lint format bench clean
+.PHONY: all build release deps deps-system deps-python deps-web demo test test-swift test-python test-web test-asan fuzz fuzz-build lint format bench clean
 
 all: build
 
@@ -26,6 +27,18 @@ deps-python:
 	@$(PYTHON) -c "import pytest, pylsp_jsonrpc" 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --disable-pip-version-check -r clients/python/tests/requirements.txt
 
+# The web client's browser tests: Debian's chromium and chromium-driver,
+# and PyPI's selenium.
+deps-web:
+	@if ! chromium --version >/dev/null 2>&1 || ! chromedriver --version >/dev/null 2>&1; then \
+	  echo "installing chromium and chromium-driver"; \
+	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+	@$(PYTHON) -c "import selenium" 2>/dev/null || \
+	  $(PYTHON) -m pip install -q --disable-pip-version-check "selenium>=4.11"
+
 deps: deps-system deps-python
 
 build: deps-system
@@ -38,14 +51,50 @@ release: deps-system
 demo: build
 	@FLOWLAYOUTD=$(DAEMON_DEBUG) $(PYTHON) -m flowlayout demo
 
-test: deps lint test-swift test-python
+test: deps lint test-swift test-python test-web test-asan fuzz
 
 test-swift: deps-system
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
 	$(SWIFT) test --skip-build
 
 test-python: build deps-python
-	FLOWLAYOUTD=$(DAEMON_DEBUG) $(PYTHON) -m pytest -q -p no:cacheprovider clients/python/tests
+	FLOWLAYOUTD=$(DAEMON_DEBUG) $(PYTHON) -m pytest -q -p no:cacheprovider clients/python/tests \
+	  --ignore=clients/python/tests/test_web.py
+
+# The web client in headless Chromium, through `flowlayout web`; saves
+# artifacts/web-client.png and copies it to docs/web-client.png.
+test-web: build deps-python deps-web
+	FLOWLAYOUTD=$(DAEMON_DEBUG) $(PYTHON) -m pytest -q -p no:cacheprovider clients/python/tests/test_web.py
+
+# The unit tests and the end-to-end suite again, with everything built under
+# AddressSanitizer (its leak checker on for the daemon). The daemon is
+# single-threaded, so ThreadSanitizer has nothing to check.
+ASAN_BUILD := .build/asan
+test-asan: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path $(ASAN_BUILD) $(SWIFTFLAGS)
+	@# XCTest keeps its test cases alive at exit; the leak check is for the daemon.
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_BUILD)
+	FLOWLAYOUTD=$(ASAN_BUILD)/debug/flowlayoutd SWIFT_BACKTRACE=enable=no \
+	  $(PYTHON) -m pytest -q -p no:cacheprovider -x clients/python/tests --ignore=clients/python/tests/test_web.py
+
+# libFuzzer over the framing reader, the JSON-RPC layer and the methods, with
+# live sessions, under AddressSanitizer; seeded from protocol.md's examples.
+# `make fuzz SECONDS=600` for a long run; the test command runs a short one.
+SECONDS ?= 30
+FUZZ_BUILD := .build/fuzz
+fuzz-build: deps-system
+	$(SWIFT) build --product flowlayout-fuzz --scratch-path $(FUZZ_BUILD) \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING
+fuzz: fuzz-build deps-python
+	@$(PYTHON) clients/fuzz/make_corpus.py $(FUZZ_BUILD)/corpus
+	@mkdir -p $(FUZZ_BUILD)/artifacts
+	@SWIFT_BACKTRACE=enable=no $(FUZZ_BUILD)/debug/flowlayout-fuzz $(FUZZ_BUILD)/corpus \
+	  clients/fuzz/regressions -max_len=8192 -max_total_time=$(SECONDS) \
+	  -artifact_prefix=$(FUZZ_BUILD)/artifacts/ -print_final_stats=1 > $(FUZZ_BUILD)/fuzz.log 2>&1; \
+	  status=$$?; grep -E "cov:" $(FUZZ_BUILD)/fuzz.log | tail -1; \
+	  grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss)" $(FUZZ_BUILD)/fuzz.log; \
+	  if [ $$status -ne 0 ]; then grep -E -A30 "ERROR|Fatal error" $(FUZZ_BUILD)/fuzz.log | head -60; \
+	    echo "fuzz: failure; the input is in $(FUZZ_BUILD)/artifacts/"; exit 1; fi
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift

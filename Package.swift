@@ -20,6 +20,8 @@ let package = Package(
     // Sessions and method handlers: JSON <-> engine.
     .target(name: "LayoutServer", dependencies: ["LayoutEngine", "JSONRPC"]),
     .executableTarget(name: "flowlayoutd", dependencies: ["LayoutServer", "JSONRPC"]),
+    // The libFuzzer target (`make fuzz`); built normally it replays inputs.
+    .executableTarget(name: "flowlayout-fuzz", dependencies: ["LayoutServer", "JSONRPC"]),
     // In-process benchmarks of the engine and the handlers (`make bench`).
     .executableTarget(
       name: "flowlayout-bench", dependencies: ["LayoutEngine", "LayoutServer", "JSONRPC"]),

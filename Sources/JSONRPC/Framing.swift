@@ -145,13 +145,14 @@ public struct FrameReader {
       case "content-length":
         guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
           return .failure(
-            "Content-Length must be a non-negative integer, got \"\(value.prefix(40))\"")
+            "Content-Length must be a non-negative integer, got \"\(printable(value))\"")
         }
         // Anything longer than 18 digits is over any limit; keep it finite.
         length = value.utf8.count > 18 ? Int.max : Int(value)!
       case "content-type":
         if let charset = charset(of: value), charset != "utf-8", charset != "utf8" {
-          return .failure("unsupported charset \"\(charset)\"; only utf-8 is accepted")
+          return .failure(
+            "unsupported charset \"\(printable(charset))\"; only utf-8 is accepted")
         }
       default:
         break  // Unknown headers are ignored, as LSP requires.
@@ -213,6 +214,13 @@ public struct FrameReader {
     }
     return nil
   }
+}
+
+/// At most 40 characters of raw header bytes, for an error message, with
+/// anything but printable ASCII shown as `?`.
+func printable(_ s: String) -> String {
+  String(
+    s.unicodeScalars.prefix(40).map { $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
 }
 
 /// Encodes one frame: `Content-Length: N\r\n\r\n` and the body. O(body).

@@ -102,28 +102,46 @@ public final class Server {
   /// before EOF is written first.
   public func run() -> Int32 {
     while true {
-      while queueHead < queue.count {
-        let item = queue[queueHead]
-        queue[queueHead] = .parseError("")  // release the document early
-        queueHead += 1
-        if case .document(_, let n) = item { queuedBytes -= n }
-        if queueHead == queue.count {
-          queue.removeAll(keepingCapacity: true)
-          queueHead = 0
-        }
-        process(item)
-        if let code = exitCode {
-          flush()
-          return code
-        }
-        if out.count > 1 << 16 { flush() }
-        if outputBroken { return 1 }
-      }
+      processQueued()
       flush()
+      if let code = exitCode { return code }
       if outputBroken { return 1 }
       if eof { return state == .shuttingDown ? 0 : 1 }
       readInput(blocking: true)
     }
+  }
+
+  /// Handles every queued message, in order, until the queue is empty or
+  /// `exit` arrives.
+  private func processQueued() {
+    while queueHead < queue.count && exitCode == nil && !outputBroken {
+      let item = queue[queueHead]
+      queue[queueHead] = .parseError("")  // release the document early
+      queueHead += 1
+      if case .document(_, let n) = item { queuedBytes -= n }
+      if queueHead == queue.count {
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+      }
+      process(item)
+      if out.count > 1 << 16 && output >= 0 { flush() }
+    }
+  }
+
+  /// Handles `bytes` as if read from the input, without touching any file
+  /// descriptor: for tests and the fuzzer. Responses accumulate until
+  /// `takeOutput()`. Returns the exit code once `exit` has arrived.
+  public func feed(_ bytes: UnsafeRawBufferPointer) -> Int32? {
+    guard exitCode == nil else { return exitCode }
+    ingest(bytes)
+    processQueued()
+    return exitCode
+  }
+
+  /// The framed responses written since the last call.
+  public func takeOutput() -> [UInt8] {
+    defer { out.removeAll(keepingCapacity: true) }
+    return out
   }
 
   // MARK: Input
@@ -146,7 +164,12 @@ public final class Server {
       eof = true
       return
     }
-    readBuffer.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+    readBuffer.withUnsafeBytes { ingest(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+  }
+
+  /// Frames and parses input, queueing every complete message. O(bytes).
+  private func ingest(_ bytes: UnsafeRawBufferPointer) {
+    reader.append(bytes)
     while let event = reader.next() {
       switch event {
       case .error(let e):
@@ -188,7 +211,9 @@ public final class Server {
 
   /// Reads ahead without blocking, within bounds, to see cancellations.
   private func readAhead() {
-    guard !eof, queue.count - queueHead < readAheadMessages, queuedBytes < readAheadBytes else {
+    guard input >= 0, !eof, queue.count - queueHead < readAheadMessages,
+      queuedBytes < readAheadBytes
+    else {
       return
     }
     readInput(blocking: false)
@@ -197,6 +222,7 @@ public final class Server {
   // MARK: Output
 
   private func flush() {
+    guard output >= 0 else { return }  // fed in-process: output is taken
     var sent = 0
     while sent < out.count && !outputBroken {
       let n = out.withUnsafeBytes { write(output, $0.baseAddress! + sent, $0.count - sent) }

@@ -177,7 +177,7 @@ public struct CoverFlowConfiguration: Equatable, Sendable {
     func mainExtent(_ i: Int) -> Double {
       switch section.items {
       case .uniform: return axes.main(flow.itemSize)
-      case .sizes(let s): return axes.main(s[i])
+      case .sizes(let s): return axes.main(s[i] == Section.unsetSize ? flow.itemSize : s[i])
       }
     }
     let n = section.count

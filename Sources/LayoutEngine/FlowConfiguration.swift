@@ -23,6 +23,12 @@ public struct FlowConfiguration: Equatable, Sendable {
   public var sectionFootersPinToVisibleBounds = false
   /// `rtl` mirrors the left-to-right layout (see `Layout`).
   public var layoutDirection = LayoutDirection.ltr
+  /// Self-sizing: items not yet measured (those without a size of their
+  /// own) have this size instead of itemSize.
+  public var estimatedItemSize: Size? = nil
+
+  /// The size of items that carry none: estimatedItemSize when set.
+  public var uniformItemSize: Size { estimatedItemSize ?? itemSize }
 
   public init() {}
 }
@@ -33,11 +39,15 @@ public struct Section: Equatable, Sendable {
   public enum Items: Equatable, Sendable {
     /// `count` items, each of the layout's itemSize. O(1) memory.
     case uniform(count: Int)
-    /// One size per item (collectionView(_:layout:sizeForItemAt:)).
+    /// One size per item (collectionView(_:layout:sizeForItemAt:)). An
+    /// entry equal to `Section.unsetSize` has no size of its own and uses
+    /// the layout's uniform size, like an item of a `uniform` section.
     case sizes([Size])
   }
 
   public var items: Items
+  /// Stable item ids, one per item, or nil when the client gave none.
+  public var ids: [ItemID?]? = nil
   /// insetForSectionAt; nil uses the layout's sectionInset.
   public var inset: Insets?
   /// minimumLineSpacingForSectionAt; nil uses the layout's value.
@@ -60,6 +70,10 @@ public struct Section: Equatable, Sendable {
     self.headerSize = headerSize
     self.footerSize = footerSize
   }
+
+  /// Marks an item without a size of its own in `.sizes` (sizes are never
+  /// negative otherwise).
+  public static let unsetSize = Size(width: -1, height: -1)
 
   public static func uniform(_ count: Int) -> Section { Section(items: .uniform(count: count)) }
   public static func sizes(_ sizes: [Size]) -> Section { Section(items: .sizes(sizes)) }

@@ -240,7 +240,8 @@ public struct FlowGeometry: Sendable {
       count = sizes.count
       // A section whose items all share one size follows the uniform
       // rules (rule 6), and needs no per-line storage.
-      if let first = sizes.first, sizes.allSatisfy({ $0 == first }) {
+      let resolve = { (s: Size) in s == Section.unsetSize ? itemSize : s }
+      if let first = sizes.first.map(resolve), sizes.allSatisfy({ resolve($0) == first }) {
         uniformSize = neutral(first)
       }
     }
@@ -269,7 +270,7 @@ public struct FlowGeometry: Sendable {
       return .uniform(size: size, perLine: perLine, gap: gap, lineCount: lineCount)
     }
     guard case .sizes(let raw) = items else { fatalError("unreachable") }
-    let sizes = raw.map(neutral)
+    let sizes = raw.map { neutral($0 == Section.unsetSize ? itemSize : $0) }
     var firstItem: [Int] = []
     var start: [Double] = []
     var thickness: [Double] = []

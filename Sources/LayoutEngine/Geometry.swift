@@ -146,8 +146,14 @@ public struct Transform3D: Equatable, Sendable {
     ]
   }
 
+  /// Field by field, without allocating: deltas compare every visible
+  /// element's transform on every frame. O(1).
   public static func == (a: Transform3D, b: Transform3D) -> Bool {
-    a.values == b.values
+    let x = a.m
+    let y = b.m
+    return x.0 == y.0 && x.1 == y.1 && x.2 == y.2 && x.3 == y.3 && x.4 == y.4 && x.5 == y.5
+      && x.6 == y.6 && x.7 == y.7 && x.8 == y.8 && x.9 == y.9 && x.10 == y.10 && x.11 == y.11
+      && x.12 == y.12 && x.13 == y.13 && x.14 == y.14 && x.15 == y.15
   }
 
   /// Maps a point given relative to the anchor (the element's centre, as

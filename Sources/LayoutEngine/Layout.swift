@@ -45,7 +45,7 @@ public struct Layout: Sendable {
   private(set) var pitchRange: (min: Double, max: Double)
   /// The global index of each section's first item, then the item count:
   /// items in order across sections, as carousels snap through them.
-  let sectionStarts: [Int]
+  private(set) var sectionStarts: [Int]
 
   /// Computes the layout. O(sections + items in sections of varied sizes).
   public init(
@@ -56,9 +56,19 @@ public struct Layout: Sendable {
     self.contentInset = contentInset
     self.viewportSize = viewportSize
     self.geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
+    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
+  }
+
+  /// What the data implies beyond the geometry: the largest card extent,
+  /// the range of pitches, and each section's first global item index.
+  /// O(sections + items in sections of varied sizes).
+  private static func derived(_ type: LayoutType, _ sections: [Section]) -> (
+    Double, (min: Double, max: Double), [Int]
+  ) {
     let c = type.flowConfiguration
+    let uniform = c.uniformItemSize
     let axes = Axes(direction: c.scrollDirection)
-    var extent = max(c.itemSize.width, c.itemSize.height)
+    var extent = max(uniform.width, uniform.height)
     var mainLo = Double.infinity
     var mainHi = 0.0
     var gapLo = Double.infinity
@@ -72,19 +82,68 @@ public struct Layout: Sendable {
       gapHi = max(gapHi, gap)
       switch s.items {
       case .uniform:
-        mainLo = min(mainLo, axes.main(c.itemSize))
-        mainHi = max(mainHi, axes.main(c.itemSize))
+        mainLo = min(mainLo, axes.main(uniform))
+        mainHi = max(mainHi, axes.main(uniform))
       case .sizes(let sizes):
-        for size in sizes {
+        for raw in sizes {
+          let size = raw == Section.unsetSize ? uniform : raw
           extent = max(extent, size.width, size.height)
           mainLo = min(mainLo, axes.main(size))
           mainHi = max(mainHi, axes.main(size))
         }
       }
     }
-    maxItemExtent = extent
-    sectionStarts = starts
-    pitchRange = mainLo.isFinite ? (mainLo + gapLo, mainHi + gapHi) : (0, 0)
+    return (extent, mainLo.isFinite ? (mainLo + gapLo, mainHi + gapHi) : (0, 0), starts)
+  }
+
+  /// Replaces the data (reloadData, or the outcome of a batch update).
+  /// O(sections + items in sections of varied sizes).
+  public mutating func setSections(_ sections: [Section]) {
+    self.sections = sections
+    geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
+    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
+  }
+
+  /// Replaces the layout type and its fields (invalidateLayout).
+  /// O(sections + items in sections of varied sizes).
+  public mutating func setType(_ type: LayoutType) {
+    self.type = type
+    geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
+    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
+  }
+
+  /// Changes UIScrollView.contentInset. O(sections + items of varied sizes)
+  /// when the cross extent changes, else O(1).
+  public mutating func setContentInset(_ inset: Insets) {
+    guard inset != contentInset else { return }
+    contentInset = inset
+    geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
+  }
+
+  /// Reports measured sizes (self-sizing). Paths must be valid. O(items of
+  /// the sections touched + sections).
+  public mutating func setItemSizes(_ sizes: [(IndexPath, Size)]) {
+    var bySection = [Int: [(Int, Size)]]()
+    for (p, size) in sizes { bySection[p.section, default: []].append((p.item, size)) }
+    var changed = false
+    for (s, updates) in bySection {
+      // Take the sizes out of the section so the array is uniquely owned and
+      // every update is in place.
+      var list: [Size]
+      switch sections[s].items {
+      case .uniform(let n):
+        // Measured sizes belong to their items even when they equal the
+        // estimate; the others keep following it.
+        list = Array(repeating: Section.unsetSize, count: n)
+      case .sizes(let existing):
+        list = existing
+      }
+      sections[s].items = .uniform(count: 0)
+      for (i, size) in updates { list[i] = size }
+      sections[s].items = .sizes(list)
+      changed = true
+    }
+    if changed { setSections(sections) }
   }
 
   private static func makeGeometry(
@@ -96,9 +155,11 @@ public struct Layout: Sendable {
       c.scrollDirection == .vertical
         ? viewport.width - inset.left - inset.right : viewport.height - inset.top - inset.bottom)
     switch type {
-    case .flow(let c):
+    case .flow(var c):
+      c.itemSize = c.uniformItemSize
       return FlowGeometry(configuration: c, sections: sections, crossExtent: D)
-    case .coverFlow(let cf):
+    case .coverFlow(var cf):
+      cf.flow.itemSize = cf.flow.uniformItemSize
       return FlowGeometry(
         configuration: cf.flow, sections: sections, crossExtent: D, policy: cf.policy,
         sectionInsets: { _, section in cf.inset(for: section, viewport: viewport, crossExtent: D) })

@@ -63,6 +63,7 @@ private let flowKeys: Set<String> = [
   "type", "scrollDirection", "itemSize", "minimumLineSpacing", "minimumInteritemSpacing",
   "sectionInset", "headerReferenceSize", "footerReferenceSize",
   "sectionHeadersPinToVisibleBounds", "sectionFootersPinToVisibleBounds", "layoutDirection",
+  "estimatedItemSize",
 ]
 
 private let coverFlowKeys = flowKeys.union([
@@ -87,6 +88,7 @@ private func readFlowFields(_ f: Fields, into c: inout FlowConfiguration) throws
   if let v = try f.optionalBool("sectionFootersPinToVisibleBounds") {
     c.sectionFootersPinToVisibleBounds = v
   }
+  if let v = try f.optionalSize("estimatedItemSize") { c.estimatedItemSize = v }
   if let d = try f.optionalChoice("layoutDirection", LayoutDirection.allCases.map(\.rawValue)) {
     c.layoutDirection = LayoutDirection(rawValue: d)!
   }
@@ -113,9 +115,9 @@ private func readCurve(_ f: Fields, default d: Curve) throws(RPCError) -> Curve 
 }
 
 /// Reads `rotation: {maxAngle, perspective}`.
-private func readTilt(_ f: Fields) throws(RPCError) -> Tilt {
+private func readTilt(_ f: Fields, base: Tilt?) throws(RPCError) -> Tilt {
   try f.rejectUnknown(["maxAngle", "perspective"])
-  var t = Tilt()
+  var t = base ?? Tilt()
   if let v = try f.optionalNumber("maxAngle", min: 0, maxMagnitude: 90) { t.maxAngle = v }
   if let v = try f.optionalNumber("perspective", min: 0, maxMagnitude: maxCoordinate) {
     guard v > 0 else { throw .invalidParams(f.path("perspective"), "must be > 0") }
@@ -125,11 +127,11 @@ private func readTilt(_ f: Fields) throws(RPCError) -> Tilt {
 }
 
 /// Reads `sideShift: {factor, maximum?}`.
-private func readSideShift(_ f: Fields) throws(RPCError) -> SideShift {
+private func readSideShift(_ f: Fields, base: SideShift?) throws(RPCError) -> SideShift {
   try f.rejectUnknown(["factor", "maximum"])
   return SideShift(
-    factor: try f.optionalNumber("factor", maxMagnitude: maxCoordinate) ?? 0,
-    maximum: try f.optionalNumber("maximum", min: 0, maxMagnitude: maxCoordinate))
+    factor: try f.optionalNumber("factor", maxMagnitude: maxCoordinate) ?? base?.factor ?? 0,
+    maximum: try f.optionalNumber("maximum", min: 0, maxMagnitude: maxCoordinate) ?? base?.maximum)
 }
 
 /// The largest deceleration rate accepted: slower decay makes the
@@ -137,11 +139,11 @@ private func readSideShift(_ f: Fields) throws(RPCError) -> SideShift {
 let maxDecelerationRate = 0.999
 
 /// Reads `snap: {policy, decelerationRate, bias, velocityThreshold, maxItems, edges}`.
-private func readSnap(_ f: Fields) throws(RPCError) -> SnapConfiguration {
+private func readSnap(_ f: Fields, base: SnapConfiguration) throws(RPCError) -> SnapConfiguration {
   try f.rejectUnknown([
     "policy", "decelerationRate", "bias", "velocityThreshold", "maxItems", "edges",
   ])
-  var s = SnapConfiguration()
+  var s = base
   if let p = try f.optionalChoice("policy", SnapPolicy.allCases.map(\.rawValue)) {
     s.policy = SnapPolicy(rawValue: p)!
   }
@@ -169,50 +171,57 @@ private func readSnap(_ f: Fields) throws(RPCError) -> SnapConfiguration {
   return s
 }
 
-/// Reads `params.layout`.
-func readLayoutType(_ f: Fields) throws(RPCError) -> LayoutType {
-  let type = try f.string("type")
+/// Reads `params.layout`. With `base` (layout/configure), fields that are
+/// absent keep their current values, and `type` may be omitted; a different
+/// `type` starts from that type's defaults.
+func readLayoutType(_ f: Fields, base: LayoutType? = nil) throws(RPCError) -> LayoutType {
+  let type = base != nil && f.optional("type") == nil ? base!.name : try f.string("type")
+  let start = base?.name == type ? base : nil
   switch type {
   case "flow":
     try f.rejectUnknown(flowKeys)
     var c = FlowConfiguration()
+    if case .flow(let b)? = start { c = b }
     try readFlowFields(f, into: &c)
     return .flow(c)
   case "coverFlow":
     try f.rejectUnknown(coverFlowKeys)
     var c = CoverFlowConfiguration()
+    if case .coverFlow(let b)? = start { c = b }
     try readFlowFields(f, into: &c.flow)
-    c.sectionInset = try f.optionalInsets("sectionInset")
+    if f.optional("sectionInset") != nil { c.sectionInset = try f.optionalInsets("sectionInset") }
     if let s = try f.optionalObject("scale") { c.scale = try readCurve(s, default: c.scale) }
     if let a = try f.optionalObject("alpha") { c.alpha = try readCurve(a, default: c.alpha) }
     if let u = try f.optionalChoice("distanceUnit", DistanceUnit.allCases.map(\.rawValue)) {
       c.distanceUnit = DistanceUnit(rawValue: u)!
     }
-    if let t = try f.optionalObject("rotation") { c.tilt = try readTilt(t) }
-    if let t = try f.optionalObject("sideShift") { c.sideShift = try readSideShift(t) }
-    let mode = try f.optionalChoice("spacingMode", SpacingMode.names) ?? "flow"
-    let overlap = try f.optionalObject("overlap")
-    switch mode {
-    case "fixed": c.spacing = .fixed
-    case "overlap":
-      var visible = 40.0
-      if let o = overlap {
-        try o.rejectUnknown(["visibleOffset"])
-        if let v = try o.optionalNumber("visibleOffset", min: 0, maxMagnitude: maxCoordinate) {
-          guard v > 0 else { throw .invalidParams(o.path("visibleOffset"), "must be > 0") }
-          visible = v
-        }
-      }
-      c.spacing = .overlap(visibleOffset: visible)
-    default: c.spacing = .flow
+    if let t = try f.optionalObject("rotation") { c.tilt = try readTilt(t, base: c.tilt) }
+    if let t = try f.optionalObject("sideShift") {
+      c.sideShift = try readSideShift(t, base: c.sideShift)
     }
-    if overlap != nil && mode != "overlap" {
-      throw .invalidParams(f.path("overlap"), "requires spacingMode \"overlap\"")
+    // Absent fields keep the current (or default) value, so configure can
+    // change one of them.
+    if let mode = try f.optionalChoice("spacingMode", SpacingMode.names) {
+      switch mode {
+      case "fixed": c.spacing = .fixed
+      case "overlap": c.spacing = .overlap(visibleOffset: 40)
+      default: c.spacing = .flow
+      }
+    }
+    if let o = try f.optionalObject("overlap") {
+      guard case .overlap = c.spacing else {
+        throw .invalidParams(f.path("overlap"), "requires spacingMode \"overlap\"")
+      }
+      try o.rejectUnknown(["visibleOffset"])
+      if let v = try o.optionalNumber("visibleOffset", min: 0, maxMagnitude: maxCoordinate) {
+        guard v > 0 else { throw .invalidParams(o.path("visibleOffset"), "must be > 0") }
+        c.spacing = .overlap(visibleOffset: v)
+      }
     }
     if let e = try f.optionalChoice("ends", Ends.allCases.map(\.rawValue)) {
       c.ends = Ends(rawValue: e)!
     }
-    if let s = try f.optionalObject("snap") { c.snap = try readSnap(s) }
+    if let s = try f.optionalObject("snap") { c.snap = try readSnap(s, base: c.snap) }
     return .coverFlow(c)
   default:
     throw .invalidParams(f.path("type"), "must be one of \"flow\", \"coverFlow\"")
@@ -220,7 +229,7 @@ func readLayoutType(_ f: Fields) throws(RPCError) -> LayoutType {
 }
 
 private let sectionKeys: Set<String> = [
-  "itemCount", "itemSizes", "inset", "minimumLineSpacing", "minimumInteritemSpacing",
+  "itemCount", "itemSizes", "ids", "inset", "minimumLineSpacing", "minimumInteritemSpacing",
   "headerSize", "footerSize",
 ]
 
@@ -239,6 +248,67 @@ private func readSize(_ v: JSONValue, path: () -> String) throws(RPCError) -> Si
   return try f.asSize()
 }
 
+func limitError(_ path: String, _ limits: Limits) -> RPCError {
+  RPCError(
+    code: ErrorCode.limitExceeded,
+    message: "\(path) holds more than \(limits.maxItemsPerSession) items, the per-session limit",
+    field: path)
+}
+
+/// The item count a section object declares, read without allocating.
+func declaredCount(_ s: Fields) throws(RPCError) -> Int {
+  if s.optional("itemCount") != nil {
+    return try s.integer("itemCount", in: 0...Int.max)
+  } else if let sizes = s.optional("itemSizes") {
+    guard sizes.isArray else { throw .invalidParams(s.path("itemSizes"), "must be an array") }
+    return sizes.count
+  }
+  throw .invalidParams(s.path("itemCount"), "is required (or itemSizes)")
+}
+
+/// An item id: a string or an integer.
+func readItemID(_ v: JSONValue, path: String) throws(RPCError) -> ItemID {
+  if let i = v.integer { return .int(i) }
+  if v.kind == .string, let s = v.string { return .string(s) }
+  throw .invalidParams(path, "must be a string or an integer")
+}
+
+/// Reads one section object (`extra` lists further keys the caller reads).
+func readSection(_ s: Fields, extra: Set<String> = []) throws(RPCError) -> Section {
+  try s.rejectUnknown(sectionKeys.union(extra))
+  var section: Section
+  if s.optional("itemCount") != nil {
+    guard s.optional("itemSizes") == nil else {
+      throw .invalidParams(s.path("itemSizes"), "cannot be given with itemCount")
+    }
+    section = .uniform(try s.integer("itemCount", in: 0...Int.max))
+  } else {
+    let (sizes, sizesPath) = try s.array("itemSizes")
+    var list: [Size] = []
+    list.reserveCapacity(sizes.count)
+    for k in 0..<sizes.count {
+      list.append(try readSize(sizes[k], path: { "\(sizesPath)[\(k)]" }))
+    }
+    section = .sizes(list)
+  }
+  if s.optional("ids") != nil {
+    let (ids, idsPath) = try s.array("ids")
+    guard ids.count == section.count else {
+      throw .invalidParams(idsPath, "must have one id per item (\(section.count))")
+    }
+    var list: [ItemID?] = []
+    list.reserveCapacity(ids.count)
+    for k in 0..<ids.count { list.append(try readItemID(ids[k], path: "\(idsPath)[\(k)]")) }
+    section.ids = list
+  }
+  section.inset = try s.optionalInsets("inset")
+  section.minimumLineSpacing = try s.optionalSpacing("minimumLineSpacing")
+  section.minimumInteritemSpacing = try s.optionalSpacing("minimumInteritemSpacing")
+  section.headerSize = try s.optionalSize("headerSize")
+  section.footerSize = try s.optionalSize("footerSize")
+  return section
+}
+
 /// Reads `params.sections`, enforcing the item limit before allocating
 /// anything per item. O(sections + sizes).
 func readSections(_ f: Fields, limits: Limits) throws(RPCError) -> [Section] {
@@ -252,51 +322,85 @@ func readSections(_ f: Fields, limits: Limits) throws(RPCError) -> [Section] {
   // First pass: counts only, so that an over-limit request costs nothing.
   var total = 0
   for i in 0..<array.count {
-    let s = try Fields(array[i], path: "\(path)[\(i)]")
-    let n: Int
-    if s.optional("itemCount") != nil {
-      n = try s.integer("itemCount", in: 0...Int.max)
-    } else if let sizes = s.optional("itemSizes") {
-      guard sizes.isArray else { throw .invalidParams(s.path("itemSizes"), "must be an array") }
-      n = sizes.count
-    } else {
-      throw .invalidParams(s.path("itemCount"), "is required (or itemSizes)")
-    }
+    let n = try declaredCount(try Fields(array[i], path: "\(path)[\(i)]"))
     total = total.addingReportingOverflow(n).partialValue
-    if total > limits.maxItemsPerSession || total < 0 {
-      throw RPCError(
-        code: ErrorCode.limitExceeded,
-        message:
-          "\(path) holds more than \(limits.maxItemsPerSession) items, the per-session limit",
-        field: path)
-    }
+    if total > limits.maxItemsPerSession || total < 0 { throw limitError(path, limits) }
   }
   var sections: [Section] = []
   sections.reserveCapacity(array.count)
   for i in 0..<array.count {
-    let s = try Fields(array[i], path: "\(path)[\(i)]")
-    try s.rejectUnknown(sectionKeys)
-    var section: Section
-    if s.optional("itemCount") != nil {
-      guard s.optional("itemSizes") == nil else {
-        throw .invalidParams(s.path("itemSizes"), "cannot be given with itemCount")
-      }
-      section = .uniform(try s.integer("itemCount", in: 0...Int.max))
-    } else {
-      let (sizes, sizesPath) = try s.array("itemSizes")
-      var list: [Size] = []
-      list.reserveCapacity(sizes.count)
-      for k in 0..<sizes.count {
-        list.append(try readSize(sizes[k], path: { "\(sizesPath)[\(k)]" }))
-      }
-      section = .sizes(list)
-    }
-    section.inset = try s.optionalInsets("inset")
-    section.minimumLineSpacing = try s.optionalSpacing("minimumLineSpacing")
-    section.minimumInteritemSpacing = try s.optionalSpacing("minimumInteritemSpacing")
-    section.headerSize = try s.optionalSize("headerSize")
-    section.footerSize = try s.optionalSize("footerSize")
-    sections.append(section)
+    sections.append(try readSection(try Fields(array[i], path: "\(path)[\(i)]")))
   }
   return sections
+}
+
+private func readPath(_ f: Fields) throws(RPCError) -> IndexPath {
+  IndexPath(
+    section: try f.integer("section", in: 0...Int.max), item: try f.integer("item", in: 0...Int.max)
+  )
+}
+
+/// Calls `body` with each element of the optional array `key` as Fields.
+private func forEachObject(
+  _ f: Fields, _ key: String, _ body: (Fields) throws(RPCError) -> Void
+) throws(RPCError) {
+  guard f.optional(key) != nil else { return }
+  let (array, path) = try f.array(key)
+  for i in 0..<array.count { try body(try Fields(array[i], path: "\(path)[\(i)]")) }
+}
+
+private func forEachInt(_ f: Fields, _ key: String, _ body: (Int) -> Void) throws(RPCError) {
+  guard f.optional(key) != nil else { return }
+  let (array, path) = try f.array(key)
+  for i in 0..<array.count {
+    body(try Fields.integer(array[i], path: "\(path)[\(i)]", in: 0...Int.max))
+  }
+}
+
+/// Reads `params.updates` of performBatchUpdates. Range checks against the
+/// session are the engine's (error 1003); this checks shapes and types.
+func readBatchUpdate(_ f: Fields) throws(RPCError) -> BatchUpdate {
+  try f.rejectUnknown([
+    "deleteSections", "insertSections", "moveSections", "deleteItems", "insertItems", "moveItems",
+    "reloadItems", "itemCounts",
+  ])
+  var u = BatchUpdate()
+  try forEachInt(f, "deleteSections") { u.deleteSections.append($0) }
+  try forEachObject(f, "insertSections") { (s) throws(RPCError) in
+    let index = try s.integer("index", in: 0...Int.max)
+    u.insertSections.append((index, try readSection(s, extra: ["index"])))
+  }
+  try forEachObject(f, "moveSections") { (m) throws(RPCError) in
+    try m.rejectUnknown(["from", "to"])
+    u.moveSections.append(
+      (try m.integer("from", in: 0...Int.max), try m.integer("to", in: 0...Int.max)))
+  }
+  try forEachObject(f, "deleteItems") { (p) throws(RPCError) in
+    try p.rejectUnknown(["section", "item"])
+    u.deleteItems.append(try readPath(p))
+  }
+  try forEachObject(f, "insertItems") { (p) throws(RPCError) in
+    try p.rejectUnknown(["section", "item", "size", "id"])
+    var item = Item(size: try p.optionalSize("size"))
+    if let id = p.optional("id") { item.id = try readItemID(id, path: p.path("id")) }
+    u.insertItems.append((try readPath(p), item))
+  }
+  try forEachObject(f, "moveItems") { (m) throws(RPCError) in
+    try m.rejectUnknown(["from", "to"])
+    let from = try m.object("from")
+    let to = try m.object("to")
+    try from.rejectUnknown(["section", "item"])
+    try to.rejectUnknown(["section", "item"])
+    u.moveItems.append((try readPath(from), try readPath(to)))
+  }
+  try forEachObject(f, "reloadItems") { (p) throws(RPCError) in
+    try p.rejectUnknown(["section", "item", "size"])
+    u.reloadItems.append((try readPath(p), try p.optionalSize("size")))
+  }
+  if f.optional("itemCounts") != nil {
+    var counts: [Int] = []
+    try forEachInt(f, "itemCounts") { counts.append($0) }
+    u.itemCounts = counts
+  }
+  return u
 }

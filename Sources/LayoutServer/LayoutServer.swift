@@ -19,26 +19,11 @@ public struct Limits: Sendable {
   public init() {}
 }
 
-/// An element's identity in a session's visible set.
-struct ElementKey: Hashable {
-  var kind: ElementKind
-  var section: Int
-  var item: Int
-}
-
-/// One live layout session: the engine state plus the viewport the client
-/// last reported and the elements it was last told are visible.
-struct Session {
-  var layout: Layout
-  var bounds: Rect
-  var visible: Set<ElementKey>
-}
-
 /// The `layout/*` methods over a table of live sessions.
 public final class LayoutServer: RPCHandler {
   public static let version = "0.1.0"
   public let limits: Limits
-  private var sessions: [String: Session] = [:]
+  var sessions: [String: Session] = [:]
 
   public init(limits: Limits = Limits()) {
     self.limits = limits
@@ -119,6 +104,10 @@ public final class LayoutServer: RPCHandler {
     ("layout/itemAtPoint", { $0.itemAtPoint }),
     ("layout/contentSize", { $0.contentSize }),
     ("layout/close", { $0.close }),
+    ("layout/performBatchUpdates", { $0.performBatchUpdates }),
+    ("layout/reloadData", { $0.reloadData }),
+    ("layout/configure", { $0.configure }),
+    ("layout/setItemSizes", { $0.setItemSizes }),
   ]
   private static let table = Dictionary(uniqueKeysWithValues: methods)
 
@@ -141,7 +130,7 @@ public final class LayoutServer: RPCHandler {
     return id
   }
 
-  private func existing(_ p: Fields) throws(RPCError) -> (String, Session) {
+  func existing(_ p: Fields) throws(RPCError) -> (String, Session) {
     let id = try sessionID(p)
     guard let s = sessions[id] else {
       throw RPCError(
@@ -153,10 +142,10 @@ public final class LayoutServer: RPCHandler {
 
   // MARK: Methods
 
-  /// layout/open {session, layout, bounds, sections, contentInset?}
+  /// layout/open {session, layout, bounds, sections, contentInset?, overscan?}
   /// → {contentSize, bounds, attributes, centeredItem}. O(n) for the layout.
   private func open(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "layout", "bounds", "sections", "contentInset"])
+    try p.rejectUnknown(["session", "layout", "bounds", "sections", "contentInset", "overscan"])
     let id = try sessionID(p)
     // Validate everything before touching the session table: an error
     // leaves every session as it was.
@@ -175,18 +164,20 @@ public final class LayoutServer: RPCHandler {
     let bounds = try p.rect("bounds")
     let sections = try readSections(p, limits: limits)
     let inset = try p.optionalInsets("contentInset") ?? .zero
+    let overscan = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) ?? 0
     let layout = Layout(
       type: type, sections: sections, contentInset: inset, viewportSize: bounds.size)
     try checkTilt(layout, field: "params.layout.rotation.perspective")
-    let visible = layout.attributes(in: bounds, bounds: bounds)
-    sessions[id] = Session(layout: layout, bounds: bounds, visible: Set(visible.map(\.key)))
+    var session = Session(layout: layout, bounds: bounds, overscan: overscan)
+    let delta = session.refresh()
+    sessions[id] = session
     w.beginObject()
     w.key("contentSize")
     w.size(layout.contentSize)
     w.key("bounds")
     w.rect(bounds)
     w.key("attributes")
-    w.attributesArray(visible)
+    w.attributesArray(delta.invalidated)
     w.key("centeredItem")
     w.indexPath(layout.centeredItem(in: bounds))
     w.endObject()
@@ -194,51 +185,32 @@ public final class LayoutServer: RPCHandler {
 
   /// layout/setBounds {session, bounds}
   /// → {contentSize, bounds, invalidated, removed, centeredItem}.
-  /// O(log n + k) for k visible elements when the size is unchanged.
+  /// A scroll (same size) costs O(log n + k) for k visible elements and
+  /// answers with the bounds as sent. A size change (a rotation) relayouts
+  /// and moves the origin so the anchor element stays where it was.
   private func setBounds(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     try p.rejectUnknown(["session", "bounds"])
     let (id, current) = try existing(p)
     var session = current
-    let bounds = try p.rect("bounds")
-    session.layout.setViewportSize(bounds.size)
-    try checkTilt(session.layout, field: "params.bounds")
-    session.bounds = bounds
-    let visible = session.layout.attributes(in: bounds, bounds: bounds)
-    let keys = Set(visible.map(\.key))
-    let removed = session.visible.subtracting(keys).sorted {
-      ($0.section, $0.kind.order, $0.item) < ($1.section, $1.kind.order, $1.item)
+    let requested = try p.rect("bounds")
+    if requested.size != session.bounds.size, let anchor = session.anchor() {
+      session.layout.setViewportSize(requested.size)
+      session.bounds = session.anchoredBounds(anchor, at: anchor.path, proposed: requested)
+    } else {
+      session.layout.setViewportSize(requested.size)
+      session.bounds = requested
     }
-    session.visible = keys
-    let centered = session.layout.centeredItem(in: bounds)
+    try checkTilt(session.layout, field: "params.bounds")
+    let delta = session.refresh()
     sessions[id] = session
     w.beginObject()
-    w.key("contentSize")
-    w.size(session.layout.contentSize)
-    w.key("bounds")
-    w.rect(bounds)
-    w.key("invalidated")
-    w.attributesArray(visible)
-    w.key("removed")
-    w.beginArray()
-    for k in removed {
-      w.beginObject()
-      w.key("kind")
-      w.string(k.kind.rawValue)
-      w.key("section")
-      w.int(k.section)
-      w.key("item")
-      w.int(k.item)
-      w.endObject()
-    }
-    w.endArray()
-    w.key("centeredItem")
-    w.indexPath(centered)
+    w.mutation(session, delta)
     w.endObject()
   }
 
   /// A tilt whose card corners could reach the eye is refused (before the
   /// session changes).
-  private func checkTilt(_ layout: Layout, field: String) throws(RPCError) {
+  func checkTilt(_ layout: Layout, field: String) throws(RPCError) {
     guard !layout.tiltIsDrawable else { return }
     throw .invalidParams(
       field,
@@ -367,20 +339,5 @@ public final class LayoutServer: RPCHandler {
     let (id, _) = try existing(p)
     sessions[id] = nil
     w.null()
-  }
-}
-
-extension LayoutAttributes {
-  var key: ElementKey { ElementKey(kind: kind, section: section, item: item) }
-}
-
-extension ElementKind {
-  /// Document order within a section: header, cells, footer.
-  var order: Int {
-    switch self {
-    case .header: return 0
-    case .cell: return 1
-    case .footer: return 2
-    }
   }
 }

@@ -58,6 +58,10 @@ def test_initialize_result(spawn):
         "layout/attributesForSupplementary",
         "layout/itemAtPoint",
         "layout/contentSize",
+        "layout/performBatchUpdates",
+        "layout/reloadData",
+        "layout/configure",
+        "layout/setItemSizes",
         "layout/close",
     }
     assert caps["limits"] == {

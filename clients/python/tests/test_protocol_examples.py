@@ -34,7 +34,8 @@ def test_every_documented_method_has_an_example():
         "initialize", "initialized", "shutdown", "exit", "$/cancelRequest", "layout/open",
         "layout/setBounds", "layout/scrollEnded", "layout/scrollToItem", "layout/attributesInRect",
         "layout/attributesForItem", "layout/attributesForSupplementary", "layout/itemAtPoint",
-        "layout/contentSize", "layout/close",
+        "layout/contentSize", "layout/close", "layout/performBatchUpdates", "layout/reloadData",
+        "layout/configure", "layout/setItemSizes",
     ]:
         assert method in sent, f"protocol.md has no example of {method}"
 

@@ -1,0 +1,419 @@
+// performBatchUpdates: UIKit's semantics, validation and error wording.
+//
+// Deletes, reloads and move sources use index paths from before the
+// update; inserts and move destinations use index paths from after it. The
+// order of operations within the request does not matter: deletes apply in
+// descending order, then moves, then inserts in ascending order, which is
+// the same as filling every new slot that is not an insert or a move
+// destination with the surviving items, in their old order.
+
+/// A stable identity a client gives an item, so that anchoring can follow it
+/// across a reloadData.
+public enum ItemID: Hashable, Sendable {
+  case int(Int64)
+  case string(String)
+}
+
+/// One item of a section, as batch updates move it around.
+public struct Item: Equatable, Sendable {
+  /// nil: the layout's uniform item size.
+  public var size: Size?
+  public var id: ItemID?
+  public init(size: Size? = nil, id: ItemID? = nil) {
+    self.size = size
+    self.id = id
+  }
+}
+
+/// The operations of one performBatchUpdates call.
+public struct BatchUpdate: Sendable {
+  public var deleteSections: [Int] = []
+  public var insertSections: [(index: Int, section: Section)] = []
+  public var moveSections: [(from: Int, to: Int)] = []
+  public var deleteItems: [IndexPath] = []
+  public var insertItems: [(path: IndexPath, item: Item)] = []
+  public var moveItems: [(from: IndexPath, to: IndexPath)] = []
+  /// A reload keeps the item in place; a size, when given, replaces its size.
+  public var reloadItems: [(path: IndexPath, size: Size?)] = []
+  /// numberOfItemsInSection after the update, as the data source reports
+  /// it; nil derives the counts from the operations.
+  public var itemCounts: [Int]? = nil
+
+  public init() {}
+}
+
+/// A batch that UIKit would reject, with UIKit's wording.
+public struct BatchUpdateError: Error, Equatable, Sendable {
+  public var message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// How one section's items moved: removed old indices and added new ones,
+/// both sorted. Survivors keep their relative order. Queries are O(ops).
+struct ItemShuffle: Sendable {
+  var removedOld: [Int] = []
+  var addedNew: [Int] = []
+
+  /// The old index of the survivor at new index `i` (which is not added).
+  func oldIndex(ofNew i: Int) -> Int {
+    var rank = i
+    for a in addedNew {
+      if a < i { rank -= 1 } else { break }
+    }
+    var o = rank
+    for r in removedOld {
+      if r <= o { o += 1 } else { break }
+    }
+    return o
+  }
+
+  /// The new index of the survivor at old index `o` (which is not removed).
+  func newIndex(ofOld o: Int) -> Int {
+    var rank = o
+    for r in removedOld {
+      if r < o { rank -= 1 } else { break }
+    }
+    var n = rank
+    for a in addedNew {
+      if a <= n { n += 1 } else { break }
+    }
+    return n
+  }
+}
+
+/// The outcome of a batch: the new sections, and the mapping between old
+/// and new index paths that animations and anchoring need.
+public struct BatchResult: Sendable {
+  public var sections: [Section]
+  /// For each new section, the old section it continues, or nil if inserted.
+  var sectionSource: [Int?]
+  /// For each old section, where it went, or nil if deleted.
+  var sectionTarget: [Int?]
+  /// For each new section continuing an old one: how its items moved.
+  var shuffles: [ItemShuffle]
+  /// Moves and inserts, by new path: where the item came from (nil: inserted).
+  var arrivals: [IndexPath: IndexPath?]
+  /// Moves by old path, to their new path.
+  var departures: [IndexPath: IndexPath]
+
+  /// The old index path of the element now at `path`, or nil when it was
+  /// inserted (with its section, or on its own). O(ops in its section).
+  public func oldPath(of path: IndexPath) -> IndexPath? {
+    guard let oldSection = sectionSource[path.section] else { return nil }
+    if let arrival = arrivals[path] { return arrival }
+    return IndexPath(
+      section: oldSection, item: shuffles[path.section].oldIndex(ofNew: path.item))
+  }
+
+  /// The old section a new section continues, or nil when it was inserted.
+  public func oldSection(of section: Int) -> Int? { sectionSource[section] }
+
+  /// The new section an old one went to, or nil when it was deleted.
+  public func newSection(of section: Int) -> Int? { sectionTarget[section] }
+
+  /// The new index path of the element that was at `path`, or nil when it
+  /// was deleted (with its section, or on its own). O(ops in its section).
+  public func newPath(of path: IndexPath, deleted: Set<IndexPath>) -> IndexPath? {
+    if let d = departures[path] { return d }
+    if deleted.contains(path) { return nil }
+    guard let s = sectionTarget[path.section] else { return nil }
+    return IndexPath(section: s, item: shuffles[s].newIndex(ofOld: path.item))
+  }
+}
+
+extension Section {
+  /// Item `i`: its own size when the section stores sizes, and its id.
+  /// O(1).
+  func item(_ i: Int) -> Item {
+    var it = Item()
+    if case .sizes(let s) = items, s[i] != Section.unsetSize { it.size = s[i] }
+    it.id = ids?[i] ?? nil
+    return it
+  }
+
+  /// A section with the same per-section values and the given items,
+  /// stored as `uniform` when no item has a size of its own. An explicit
+  /// size equal to today's itemSize still belongs to its item, and items
+  /// without one keep following itemSize (`Section.unsetSize`).
+  func with(items list: [Item], uniformSize: Size) -> Section {
+    var s = self
+    let allUniform = list.allSatisfy { $0.size == nil }
+    s.items =
+      allUniform ? .uniform(count: list.count) : .sizes(list.map { $0.size ?? Section.unsetSize })
+    s.ids = list.contains { $0.id != nil } ? list.map(\.id) : nil
+    return s
+  }
+}
+
+/// Formats an index path as UIKit's NSIndexPath description does.
+func describe(_ p: IndexPath) -> String {
+  "{length = 2, path = \(p.section) - \(p.item)}"
+}
+
+extension BatchUpdate {
+  /// Validates the batch against `old` and applies it. `uniformSize` is the
+  /// size of items that carry none. Throws with UIKit's message when UIKit
+  /// would raise. O(sections + ops), plus O(items) for each section whose
+  /// items must be materialised (varied sizes or ids).
+  public func apply(to old: [Section], uniformSize: Size) throws(BatchUpdateError) -> BatchResult {
+    let m = old.count
+    // Sections.
+    var deleted = Set<Int>()
+    for s in deleteSections {
+      guard s >= 0 && s < m else {
+        throw BatchUpdateError(
+          "attempt to delete section \(s), but there are only \(m) sections before the update")
+      }
+      guard deleted.insert(s).inserted else {
+        throw BatchUpdateError("attempt to delete section \(s) twice")
+      }
+    }
+    let newCount = m - deleted.count + insertSections.count
+    if let counts = itemCounts, counts.count != newCount {
+      throw BatchUpdateError(
+        "Invalid update: invalid number of sections. The number of sections contained in the collection view after the update (\(counts.count)) must be equal to the number of sections contained in the collection view before the update (\(m)), plus or minus the number of sections inserted or deleted (\(insertSections.count) inserted, \(deleted.count) deleted)."
+      )
+    }
+    var source = [Int?](repeating: nil, count: newCount)
+    var taken = [Bool](repeating: false, count: newCount)
+    var movedOut = Set<Int>()
+    for (from, to) in moveSections {
+      guard from >= 0 && from < m else {
+        throw BatchUpdateError(
+          "attempt to move section \(from), but there are only \(m) sections before the update")
+      }
+      guard to >= 0 && to < newCount else {
+        throw BatchUpdateError(
+          "attempt to move section \(from) to section \(to), but there are only \(newCount) sections after the update"
+        )
+      }
+      guard !deleted.contains(from) else {
+        throw BatchUpdateError("attempt to delete and move the same section (\(from))")
+      }
+      guard movedOut.insert(from).inserted else {
+        throw BatchUpdateError("attempt to move section \(from) twice")
+      }
+      guard !taken[to] else {
+        throw BatchUpdateError(
+          "attempt to move section \(from) to section \(to), which is already taken")
+      }
+      taken[to] = true
+      source[to] = from
+    }
+    var insertedAt = [Int: Section]()
+    for (index, section) in insertSections {
+      guard index >= 0 && index < newCount else {
+        throw BatchUpdateError(
+          "attempt to insert section \(index) but there are only \(newCount) sections after the update"
+        )
+      }
+      guard !taken[index] else {
+        throw BatchUpdateError(
+          "attempt to insert section \(index) twice, or where a section moves to")
+      }
+      taken[index] = true
+      insertedAt[index] = section
+    }
+    // Fill the free slots with the remaining old sections, in order.
+    var next = 0
+    for s in 0..<newCount where !taken[s] {
+      while deleted.contains(next) || movedOut.contains(next) { next += 1 }
+      source[s] = next
+      next += 1
+    }
+    var target = [Int?](repeating: nil, count: m)
+    for (s, o) in source.enumerated() { if let o { target[o] = s } }
+
+    // Items, by old path (deletes, reloads, move sources) and new path.
+    var deletes = Set<IndexPath>()
+    for p in deleteItems {
+      try checkOld(p, old, verb: "delete")
+      guard !deleted.contains(p.section) else {
+        throw BatchUpdateError(
+          "attempt to delete item \(p.item) from section \(p.section), which is also being deleted")
+      }
+      guard deletes.insert(p).inserted else {
+        throw BatchUpdateError("attempt to delete the same index path twice \(describe(p))")
+      }
+    }
+    var reloads = [IndexPath: Size?]()
+    for (p, size) in reloadItems {
+      try checkOld(p, old, verb: "reload")
+      guard !deletes.contains(p) else {
+        throw BatchUpdateError("attempt to delete and reload the same index path \(describe(p))")
+      }
+      guard !deleted.contains(p.section) else {
+        throw BatchUpdateError(
+          "attempt to reload item \(p.item) in section \(p.section), which is being deleted")
+      }
+      reloads[p] = size
+    }
+    var departures = [IndexPath: IndexPath]()
+    var arrivals = [IndexPath: IndexPath?]()
+    for (from, to) in moveItems {
+      try checkOld(from, old, verb: "move")
+      guard !deletes.contains(from) else {
+        throw BatchUpdateError(
+          "attempt to perform a delete and a move from the same index path \(describe(from))")
+      }
+      guard reloads[from] == nil else {
+        throw BatchUpdateError(
+          "attempt to perform a reload and a move from the same index path \(describe(from))")
+      }
+      guard !deleted.contains(from.section) else {
+        throw BatchUpdateError(
+          "attempt to move item \(from.item) out of section \(from.section), which is being deleted"
+        )
+      }
+      guard departures[from] == nil else {
+        throw BatchUpdateError("attempt to move index path \(describe(from)) twice")
+      }
+      guard to.section >= 0 && to.section < newCount, to.item >= 0 else {
+        throw BatchUpdateError(
+          "attempt to move index path \(describe(from)) to index path \(describe(to)), but there are only \(newCount) sections after the update"
+        )
+      }
+      guard source[to.section] != nil else {
+        throw BatchUpdateError(
+          "attempt to move index path \(describe(from)) into section \(to.section), which is being inserted"
+        )
+      }
+      guard arrivals[to] == nil else {
+        throw BatchUpdateError(
+          "attempt to move index path \(describe(from)) to index path \(describe(to)), which is already taken"
+        )
+      }
+      departures[from] = to
+      arrivals[to] = from
+    }
+    var inserts = [IndexPath: Item]()
+    for (p, item) in insertItems {
+      guard p.section >= 0 && p.section < newCount, p.item >= 0 else {
+        throw BatchUpdateError(
+          "attempt to insert item \(p.item) into section \(p.section), but there are only \(newCount) sections after the update"
+        )
+      }
+      guard source[p.section] != nil else {
+        throw BatchUpdateError(
+          "attempt to insert item \(p.item) into section \(p.section), which is itself being inserted"
+        )
+      }
+      guard arrivals[p] == nil else {
+        throw BatchUpdateError(
+          "attempt to insert an item at index path \(describe(p)), which is already taken")
+      }
+      arrivals[p] = .some(nil)
+      inserts[p] = item
+    }
+
+    // Per section: counts, validation, and the new items.
+    var removedBySection = [Int: [Int]]()  // old section → old items leaving
+    for p in deletes { removedBySection[p.section, default: []].append(p.item) }
+    for p in departures.keys { removedBySection[p.section, default: []].append(p.item) }
+    var addedBySection = [Int: [Int]]()  // new section → new items arriving
+    for p in arrivals.keys { addedBySection[p.section, default: []].append(p.item) }
+    var result: [Section] = []
+    result.reserveCapacity(newCount)
+    var shuffles = [ItemShuffle](repeating: ItemShuffle(), count: newCount)
+    for s in 0..<newCount {
+      guard let o = source[s] else {
+        let section = insertedAt[s]!
+        if let counts = itemCounts, counts[s] != section.count {
+          throw BatchUpdateError(
+            "Invalid update: invalid number of items in section \(s). The number of items contained in an inserted section (\(counts[s])) must be equal to the number of items given for it (\(section.count))."
+          )
+        }
+        result.append(section)
+        continue
+      }
+      let before = old[o]
+      let removed = (removedBySection[o] ?? []).sorted()
+      let added = (addedBySection[s] ?? []).sorted()
+      let deletedHere = removed.filter { deletes.contains(IndexPath(section: o, item: $0)) }.count
+      let insertedHere = added.filter { inserts[IndexPath(section: s, item: $0)] != nil }.count
+      let movedOutHere = removed.count - deletedHere
+      let movedInHere = added.count - insertedHere
+      let count = before.count - removed.count + added.count
+      if let counts = itemCounts, counts[s] != count {
+        throw BatchUpdateError(
+          "Invalid update: invalid number of items in section \(s). The number of items contained in an existing section after the update (\(counts[s])) must be equal to the number of items contained in that section before the update (\(before.count)), plus or minus the number of items inserted or deleted from that section (\(insertedHere) inserted, \(deletedHere) deleted) and plus or minus the number of items moved into or out of that section (\(movedInHere) moved in, \(movedOutHere) moved out)."
+        )
+      }
+      if let last = added.last, last >= count {
+        let p = IndexPath(section: s, item: last)
+        if inserts[p] != nil {
+          throw BatchUpdateError(
+            "attempt to insert item \(last) into section \(s), but there are only \(count) items in section \(s) after the update"
+          )
+        }
+        throw BatchUpdateError(
+          "attempt to move index path \(describe(arrivals[p]!!)) to index path \(describe(p)), but there are only \(count) items in section \(s) after the update"
+        )
+      }
+      shuffles[s] = ItemShuffle(removedOld: removed, addedNew: added)
+      let sectionReloads = reloads.filter { $0.key.section == o && $0.value != nil }
+      if removed.isEmpty && added.isEmpty && sectionReloads.isEmpty {
+        result.append(before)
+        continue
+      }
+      // Uniform sections stay O(1) while no item brings a size or id of its own.
+      let staysUniform =
+        before.ids == nil
+        && { if case .uniform = before.items { return true } else { return false } }()
+        && sectionReloads.isEmpty
+        && added.allSatisfy { a in
+          let p = IndexPath(section: s, item: a)
+          if let item = inserts[p] { return item.id == nil && item.size == nil }
+          let from = arrivals[p]!!
+          let moved = old[from.section].item(from.item)
+          return moved.id == nil && moved.size == nil
+        }
+      if staysUniform {
+        var section = before
+        section.items = .uniform(count: count)
+        result.append(section)
+        continue
+      }
+      var list: [Item] = []
+      list.reserveCapacity(count)
+      var survivor = 0
+      var removedIndex = 0
+      for i in 0..<count {
+        let p = IndexPath(section: s, item: i)
+        if let item = inserts[p] {
+          list.append(item)
+        } else if let from = arrivals[p] {
+          list.append(old[from!.section].item(from!.item))
+        } else {
+          while removedIndex < removed.count && removed[removedIndex] == survivor {
+            survivor += 1
+            removedIndex += 1
+          }
+          var item = before.item(survivor)
+          if let size = reloads[IndexPath(section: o, item: survivor)], let size {
+            item.size = size
+          }
+          list.append(item)
+          survivor += 1
+        }
+      }
+      result.append(before.with(items: list, uniformSize: uniformSize))
+    }
+    return BatchResult(
+      sections: result, sectionSource: source, sectionTarget: target, shuffles: shuffles,
+      arrivals: arrivals, departures: departures)
+  }
+
+  private func checkOld(_ p: IndexPath, _ old: [Section], verb: String) throws(BatchUpdateError) {
+    guard p.section >= 0 && p.section < old.count else {
+      throw BatchUpdateError(
+        "attempt to \(verb) item \(p.item) from section \(p.section), but there are only \(old.count) sections before the update"
+      )
+    }
+    guard p.item >= 0 && p.item < old[p.section].count else {
+      throw BatchUpdateError(
+        "attempt to \(verb) item \(p.item) from section \(p.section) which only contains \(old[p.section].count) items before the update"
+      )
+    }
+  }
+}

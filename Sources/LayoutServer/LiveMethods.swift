@@ -1,0 +1,240 @@
+import JSONRPC
+import LayoutEngine
+
+/// Error code for a batch UIKit would reject (performBatchUpdates).
+extension ErrorCode {
+  public static let invalidUpdate = 1003
+}
+
+// The data-source and configuration changes of a live session. Each works
+// on a copy of the session and stores it only when everything succeeded,
+// so a rejected request leaves the session exactly as it was. Each answer
+// carries the delta against the client's picture, with the bounds moved so
+// that the element the user was looking at stays where it was.
+extension LayoutServer {
+  /// layout/performBatchUpdates {session, updates} → the mutation fields
+  /// plus {appearing, disappearing, moved}. O(n) for the relayout, plus
+  /// O(k · ops) for the animation lists.
+  func performBatchUpdates(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "updates"])
+    let (id, old) = try existing(p)
+    let update = try readBatchUpdate(try p.object("updates"))
+    // The item count after the batch, before anything is allocated: deletes
+    // and inserts net out, so a session at its limit can replace an item.
+    var after = old.layout.itemCount + update.insertItems.count - update.deleteItems.count
+    for (_, section) in update.insertSections { after += section.count }
+    for s in Set(update.deleteSections) where s >= 0 && s < old.layout.sections.count {
+      after -= old.layout.sections[s].count
+    }
+    if after > limits.maxItemsPerSession { throw limitError(p.path("updates"), limits) }
+    let result: BatchResult
+    do {
+      result = try update.apply(
+        to: old.layout.sections, uniformSize: old.layout.type.flowConfiguration.uniformItemSize)
+    } catch {
+      throw RPCError(
+        code: ErrorCode.invalidUpdate, message: error.message, field: p.path("updates"))
+    }
+    var session = old
+    session.layout.setSections(result.sections)
+    try checkTilt(session.layout, field: p.path("updates"))
+    let deleted = Set(update.deleteItems)
+    session.bounds = reanchor(old, into: session) { path in
+      result.newPath(of: path, deleted: deleted)
+        ?? nearestSurvivor(of: path, in: old.layout) { result.newPath(of: $0, deleted: deleted) }
+    }
+    let delta = session.refresh()
+
+    // What a client needs to animate the change as UICollectionView does.
+    var appearing: [LayoutAttributes] = []
+    var moved: [(LayoutAttributes, LayoutAttributes)] = []
+    for a in session.picture.values.sorted(by: { $0.key < $1.key }) {
+      guard let before = oldAttributes(of: a, in: old, result) else {
+        var initial = a
+        initial.alpha = 0
+        appearing.append(initial)
+        continue
+      }
+      if before.frame != a.frame { moved.append((before, a)) }
+    }
+    var disappearing: [LayoutAttributes] = []
+    for a in old.picture.values.sorted(by: { $0.key < $1.key }) {
+      guard let after = newAttributes(of: a, in: session, result, deleted: deleted) else {
+        var final = a
+        final.alpha = 0
+        disappearing.append(final)
+        continue
+      }
+      // Elements that moved out of sight: visible before, not after.
+      if session.picture[after.key] == nil && after.frame != a.frame { moved.append((a, after)) }
+    }
+    sessions[id] = session
+    w.beginObject()
+    w.mutation(session, delta)
+    w.key("appearing")
+    w.attributesArray(appearing)
+    w.key("disappearing")
+    w.attributesArray(disappearing)
+    w.key("moved")
+    w.beginArray()
+    for (before, after) in moved {
+      w.beginObject()
+      w.key("kind")
+      w.string(after.kind.rawValue)
+      w.key("section")
+      w.int(after.section)
+      w.key("item")
+      w.int(after.item)
+      w.key("from")
+      w.indexPath(before.indexPath)
+      w.key("fromFrame")
+      w.rect(before.frame)
+      w.key("frame")
+      w.rect(after.frame)
+      w.endObject()
+    }
+    w.endArray()
+    w.endObject()
+  }
+
+  /// The attributes before the batch of the element now described by `a`,
+  /// or nil when it was inserted.
+  private func oldAttributes(of a: LayoutAttributes, in old: Session, _ r: BatchResult)
+    -> LayoutAttributes?
+  {
+    if a.kind == .cell {
+      guard let from = r.oldPath(of: a.indexPath) else { return nil }
+      return old.layout.attributesForItem(from, bounds: old.bounds)
+    }
+    guard let s = r.oldSection(of: a.section) else { return nil }
+    return old.layout.attributesForSupplementary(a.kind, section: s, bounds: old.bounds)
+  }
+
+  /// The attributes after the batch of the element `a` described before
+  /// it, or nil when it was deleted.
+  private func newAttributes(
+    of a: LayoutAttributes, in new: Session, _ r: BatchResult, deleted: Set<IndexPath>
+  ) -> LayoutAttributes? {
+    if a.kind == .cell {
+      guard let to = r.newPath(of: a.indexPath, deleted: deleted) else { return nil }
+      return new.layout.attributesForItem(to, bounds: new.bounds)
+    }
+    guard let s = r.newSection(of: a.section) else { return nil }
+    return new.layout.attributesForSupplementary(a.kind, section: s, bounds: new.bounds)
+  }
+
+  /// layout/reloadData {session, sections} → the mutation fields. Items
+  /// with ids keep the anchor across the reload; otherwise the anchor keeps
+  /// its index path. O(n).
+  func reloadData(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "sections"])
+    let (id, old) = try existing(p)
+    let sections = try readSections(p, limits: limits)
+    var session = old
+    session.layout.setSections(sections)
+    try checkTilt(session.layout, field: p.path("sections"))
+    session.bounds = reanchor(old, into: session) { path in
+      if let itemID = old.layout.sections[path.section].ids?[path.item] ?? nil {
+        for (s, section) in sections.enumerated() {
+          if let i = section.ids?.firstIndex(of: itemID) { return IndexPath(section: s, item: i) }
+        }
+      }
+      return clampPath(path, in: sections)
+    }
+    respond(id, &session, &w)
+  }
+
+  /// layout/configure {session, layout?, contentInset?, overscan?} → the
+  /// mutation fields. Fields absent from `layout` keep their values, like
+  /// changing properties and calling invalidateLayout. O(n).
+  func configure(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "layout", "contentInset", "overscan"])
+    let (id, old) = try existing(p)
+    var session = old
+    if let f = try p.optionalObject("layout") {
+      session.layout.setType(try readLayoutType(f, base: old.layout.type))
+    }
+    if let inset = try p.optionalInsets("contentInset") { session.layout.setContentInset(inset) }
+    if let v = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) {
+      session.overscan = v
+    }
+    try checkTilt(session.layout, field: "params.layout.rotation.perspective")
+    session.bounds = reanchor(old, into: session) { $0 }
+    respond(id, &session, &w)
+  }
+
+  /// layout/setItemSizes {session, sizes: [{section, item, size}]} → the
+  /// mutation fields. Self-sizing: measured sizes replace the estimate.
+  /// O(items of the sections touched).
+  func setItemSizes(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "sizes"])
+    let (id, old) = try existing(p)
+    let (array, path) = try p.array("sizes")
+    var sizes: [(IndexPath, Size)] = []
+    sizes.reserveCapacity(array.count)
+    for i in 0..<array.count {
+      let f = try Fields(array[i], path: "\(path)[\(i)]")
+      try f.rejectUnknown(["section", "item", "size"])
+      let section = try f.integer("section", in: 0...Int.max)
+      guard section < old.layout.sections.count else {
+        throw .invalidParams(
+          f.path("section"),
+          "is out of range: the session has \(old.layout.sections.count) sections")
+      }
+      let item = try f.integer("item", in: 0...Int.max)
+      let count = old.layout.sections[section].count
+      guard item < count else {
+        throw .invalidParams(
+          f.path("item"), "is out of range: section \(section) has \(count) items")
+      }
+      sizes.append((IndexPath(section: section, item: item), try f.size("size")))
+    }
+    var session = old
+    session.layout.setItemSizes(sizes)
+    try checkTilt(session.layout, field: p.path("sizes"))
+    session.bounds = reanchor(old, into: session) { $0 }
+    respond(id, &session, &w)
+  }
+
+  private func respond(_ id: String, _ session: inout Session, _ w: inout JSONWriter) {
+    let delta = session.refresh()
+    sessions[id] = session
+    w.beginObject()
+    w.mutation(session, delta)
+    w.endObject()
+  }
+
+  /// The bounds after a change that keep the anchor (found in `old`) where
+  /// it was; `follow` maps its index path into the new data (nil: gone).
+  private func reanchor(_ old: Session, into new: Session, follow: (IndexPath) -> IndexPath?)
+    -> Rect
+  {
+    guard let anchor = old.anchor(), let path = follow(anchor.path) else {
+      return new.clamped(old.bounds)
+    }
+    return new.anchoredBounds(anchor, at: path, proposed: old.bounds)
+  }
+}
+
+/// The nearest item to `path` in its old section that survives the change
+/// (`survives` maps an old path to its new one), searching outward, after
+/// before before. O(distance · ops).
+private func nearestSurvivor(
+  of path: IndexPath, in old: Layout, _ survives: (IndexPath) -> IndexPath?
+) -> IndexPath? {
+  let count = old.sections[path.section].count
+  for d in 1..<max(count, 1) {
+    for i in [path.item + d, path.item - d] where i >= 0 && i < count {
+      if let p = survives(IndexPath(section: path.section, item: i)) { return p }
+    }
+  }
+  return nil
+}
+
+/// `path` clamped into `sections`, or nil when there are no items.
+private func clampPath(_ path: IndexPath, in sections: [Section]) -> IndexPath? {
+  var s = min(path.section, sections.count - 1)
+  while s >= 0 && sections[s].count == 0 { s -= 1 }
+  guard s >= 0 else { return nil }
+  return IndexPath(section: s, item: min(path.item, sections[s].count - 1))
+}

@@ -1,0 +1,166 @@
+import JSONRPC
+import LayoutEngine
+
+/// An element's identity in a session's picture: its kind and index path.
+struct ElementKey: Hashable, Comparable {
+  var kind: ElementKind
+  var section: Int
+  var item: Int
+
+  /// Document order: by section, then header, cells, footer.
+  static func < (a: ElementKey, b: ElementKey) -> Bool {
+    (a.section, a.kind.order, a.item) < (b.section, b.kind.order, b.item)
+  }
+}
+
+extension LayoutAttributes {
+  var key: ElementKey { ElementKey(kind: kind, section: section, item: item) }
+}
+
+extension ElementKind {
+  /// Document order within a section: header, cells, footer.
+  var order: Int {
+    switch self {
+    case .header: return 0
+    case .cell: return 1
+    case .footer: return 2
+    }
+  }
+}
+
+/// What a mutating answer reports: the difference between the client's
+/// picture and the elements now visible.
+struct Delta {
+  var invalidated: [LayoutAttributes]
+  var removed: [ElementKey]
+}
+
+/// Where an element the user was looking at sat in the viewport, so that
+/// after a change the viewport can be moved to keep it there.
+struct Anchor {
+  var path: IndexPath
+  /// Main-axis distance from the reference point (the viewport's centre for
+  /// carousels, its origin for flow) to the element's centre.
+  var offset: Double
+}
+
+/// One live layout session: the engine state, the viewport the client last
+/// reported, and the picture the client holds (the elements it was last told
+/// are visible, with the attributes it was told).
+struct Session {
+  var layout: Layout
+  var bounds: Rect
+  /// Points added on each side of the bounds along the scroll axis to make
+  /// the visible rect, so that cells are reported before they scroll in.
+  var overscan: Double
+  var picture: [ElementKey: LayoutAttributes] = [:]
+
+  init(layout: Layout, bounds: Rect, overscan: Double) {
+    self.layout = layout
+    self.bounds = bounds
+    self.overscan = overscan
+  }
+
+  var isCarousel: Bool { layout.type.name == "coverFlow" }
+
+  /// The bounds grown by the overscan along the scroll axis. O(1).
+  var visibleRect: Rect {
+    var r = bounds
+    if layout.scrollDirection == .vertical {
+      r.y -= overscan
+      r.height += 2 * overscan
+    } else {
+      r.x -= overscan
+      r.width += 2 * overscan
+    }
+    return r
+  }
+
+  /// Recomputes the visible elements, updates the picture and returns what
+  /// changed: every element that became visible or changed in any field,
+  /// and every element that is no longer visible. An unchanged element is
+  /// never sent again. O(log n + k) for k visible elements.
+  mutating func refresh() -> Delta {
+    let visible = layout.attributes(in: visibleRect, bounds: bounds)
+    var next = [ElementKey: LayoutAttributes](minimumCapacity: visible.count)
+    var invalidated: [LayoutAttributes] = []
+    for a in visible {
+      let key = a.key
+      next[key] = a
+      if picture[key] != a { invalidated.append(a) }
+    }
+    var removed: [ElementKey] = []
+    for key in picture.keys where next[key] == nil { removed.append(key) }
+    removed.sort()
+    picture = next
+    return Delta(invalidated: invalidated, removed: removed)
+  }
+
+  private func main(_ p: Point) -> Double {
+    layout.scrollDirection == .vertical ? p.y : p.x
+  }
+
+  private func reference(_ b: Rect) -> Double {
+    isCarousel ? main(b.center) : main(b.origin)
+  }
+
+  /// The element the user is looking at: the centred card of a carousel,
+  /// the first visible item of a flow layout. O(log n + k).
+  func anchor() -> Anchor? {
+    let path: IndexPath?
+    if isCarousel {
+      path = layout.centeredItem(in: bounds)
+    } else {
+      path = layout.attributes(in: bounds, bounds: bounds).lazy.filter { $0.kind == .cell }
+        .map(\.indexPath).min()
+    }
+    guard let path, let a = layout.attributesForItem(path, bounds: bounds) else { return nil }
+    return Anchor(path: path, offset: main(a.center) - reference(bounds))
+  }
+
+  /// Bounds of `size` whose origin keeps the element now at `path` where
+  /// the anchor was, clamped to the valid offsets. The cross-axis origin is
+  /// `proposed`'s. O(items in the element's line).
+  func anchoredBounds(_ anchor: Anchor, at path: IndexPath, proposed: Rect) -> Rect {
+    var b = proposed
+    guard let a = layout.attributesForItem(path, bounds: b) else { return clamped(b) }
+    let extent = layout.scrollDirection == .vertical ? b.height : b.width
+    let origin = main(a.center) - anchor.offset - (isCarousel ? extent / 2 : 0)
+    if layout.scrollDirection == .vertical { b.y = origin } else { b.x = origin }
+    return clamped(b)
+  }
+
+  func clamped(_ b: Rect) -> Rect {
+    Rect(origin: layout.clampOffset(b.origin), size: b.size)
+  }
+}
+
+extension JSONWriter {
+  mutating func elementKey(_ k: ElementKey) {
+    beginObject()
+    key("kind")
+    string(k.kind.rawValue)
+    key("section")
+    int(k.section)
+    key("item")
+    int(k.item)
+    endObject()
+  }
+
+  /// `contentSize, bounds, invalidated, removed, centeredItem` of a
+  /// mutating answer, inside an object the caller opened.
+  mutating func mutation(_ session: Session, _ delta: Delta) {
+    key("contentSize")
+    size(session.layout.contentSize)
+    key("bounds")
+    rect(session.bounds)
+    key("invalidated")
+    attributesArray(delta.invalidated)
+    key("removed")
+    beginArray()
+    for k in delta.removed { elementKey(k) }
+    endArray()
+    key("centeredItem")
+    indexPath(session.layout.centeredItem(in: session.bounds))
+  }
+}

@@ -1,0 +1,100 @@
+// A libFuzzer target: arbitrary bytes through the framing reader, the
+// JSON-RPC layer and the method dispatcher, with live sessions behind them.
+//
+// Built with `-D FUZZING -sanitize=fuzzer,address` (`make fuzz`), libFuzzer
+// provides `main`. Built normally, `main` replays the files named on the
+// command line through the same entry point: that is how crash inputs
+// become regression tests.
+import JSONRPC
+import LayoutServer
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Opens a flow session and a cover-flow session before the fuzz input, so
+/// that the input exercises live sessions and not only the error paths.
+let prelude: [UInt8] = {
+  let messages = [
+    #"{"jsonrpc":"2.0","id":"p1","method":"initialize","params":{}}"#,
+    #"{"jsonrpc":"2.0","id":"p2","method":"layout/open","params":{"session":"f","layout":{"type":"flow","itemSize":{"width":60,"height":40},"headerReferenceSize":{"width":0,"height":20},"sectionHeadersPinToVisibleBounds":true},"bounds":{"x":0,"y":0,"width":320,"height":200},"sections":[{"itemCount":12},{"itemSizes":[{"width":100,"height":30},{"width":200,"height":50},{"width":30,"height":30}]}]}}"#,
+    #"{"jsonrpc":"2.0","id":"p3","method":"layout/open","params":{"session":"c","layout":{"type":"coverFlow","minimumLineSpacing":30,"scale":{"factor":0.5}},"bounds":{"x":0,"y":0,"width":375,"height":300},"sections":[{"itemCount":10,"ids":[0,1,2,3,4,5,6,7,8,9]}]}}"#,
+  ]
+  var bytes: [UInt8] = []
+  for m in messages { encodeFrame(Array(m.utf8), into: &bytes) }
+  return bytes
+}()
+
+/// Feeds one input to a fresh server and checks that everything it wrote is
+/// well-formed: frames whose bodies are JSON objects or arrays.
+func runOne(_ data: UnsafeRawBufferPointer) {
+  var limits = Limits()
+  limits.maxItemsPerSession = 100_000
+  limits.maxSessions = 16
+  limits.maxMessageBytes = 1 << 20
+  let server = Server(
+    handler: LayoutServer(limits: limits), input: -1, output: -1, maxMessageBytes: 1 << 20)
+  _ = prelude.withUnsafeBytes { server.feed($0) }
+  _ = server.takeOutput()
+  _ = server.feed(data)
+  var reader = FrameReader()
+  reader.append(server.takeOutput())
+  while let event = reader.next() {
+    guard case .message(let body) = event, let doc = try? JSONDocument.parse(body),
+      doc.root.isObject || doc.root.isArray
+    else { fatalError("the server wrote a malformed frame") }
+  }
+  if reader.bufferedCount != 0 { fatalError("the server wrote a partial frame") }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+  runOne(UnsafeRawBufferPointer(start: data, count: size))
+  return 0
+}
+
+#if FUZZING
+  // SwiftPM links an executable's entry point under `<module>_main`; hand
+  // it to libFuzzer's driver.
+  @_silgen_name("LLVMFuzzerRunDriver")
+  func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+  ) -> Int32
+
+  @_cdecl("flowlayout_fuzz_main")
+  func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32
+  {
+    var count = argc
+    var vector: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
+    return withUnsafeMutablePointer(to: &vector) { v in
+      LLVMFuzzerRunDriver(
+        &count,
+        UnsafeMutableRawPointer(v).assumingMemoryBound(
+          to: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?.self), fuzzOne)
+    }
+  }
+#else
+  @main
+  struct Replay {
+    static func main() {
+      for path in CommandLine.arguments.dropFirst() {
+        guard let f = fopen(path, "rb") else {
+          print("cannot open \(path)")
+          exit(2)
+        }
+        var bytes: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+          let n = fread(&buf, 1, buf.count, f)
+          if n <= 0 { break }
+          bytes += buf[0..<n]
+        }
+        fclose(f)
+        bytes.withUnsafeBytes { runOne($0) }
+      }
+      print("replayed \(CommandLine.arguments.count - 1) inputs")
+    }
+  }
+#endif
