@@ -55,4 +55,42 @@ public struct LayoutAttributes: Equatable, Sendable {
     }
     frame = Rect(x: center.x + minX, y: center.y + minY, width: maxX - minX, height: maxY - minY)
   }
+
+  /// The four corners of the transformed element, in order around it. O(1).
+  public var outline: [Point] {
+    let hw = size.width / 2
+    let hh = size.height / 2
+    return [(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)].map { dx, dy in
+      let p = transform.apply(dx: dx, dy: dy)
+      return Point(x: center.x + p.x, y: center.y + p.y)
+    }
+  }
+
+  /// True when `p` lies inside or on the edge of the transformed element:
+  /// the convex quadrilateral its corners project to, not its bounding box.
+  /// O(1).
+  public func outlineContains(_ p: Point) -> Bool {
+    if transform.isIdentity { return frame.contains(p) }
+    let q = outline
+    // Inside a convex polygon: p is on the same side of every edge. The
+    // tolerance keeps points on an edge inside despite rounding.
+    let tolerance = 1e-9 * max(1, frame.width, frame.height)
+    var sign = 0.0
+    for i in 0..<4 {
+      let a = q[i]
+      let b = q[(i + 1) % 4]
+      let ex = b.x - a.x
+      let ey = b.y - a.y
+      let length = (ex * ex + ey * ey).squareRoot()
+      guard length > 0 else { continue }
+      let side = (ex * (p.y - a.y) - ey * (p.x - a.x)) / length
+      if abs(side) <= tolerance { continue }
+      if sign == 0 {
+        sign = side > 0 ? 1 : -1
+      } else if (side > 0 ? 1 : -1) != sign {
+        return false
+      }
+    }
+    return frame.contains(p)
+  }
 }

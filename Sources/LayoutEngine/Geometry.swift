@@ -163,8 +163,10 @@ public struct Transform3D: Equatable, Sendable {
     let t = m
     let x = dx * t.0 + dy * t.4 + t.12
     let y = dx * t.1 + dy * t.5 + t.13
-    let w = dx * t.3 + dy * t.7 + t.15
-    guard w != 0, w != 1 else { return Point(x: x, y: y) }
+    // A corner at or behind the eye (w ≤ 0) cannot be drawn; keeping w just
+    // above 0 keeps the frame finite (Layout.tiltIsDrawable guards it).
+    let w = max(dx * t.3 + dy * t.7 + t.15, 1e-9)
+    guard w != 1 else { return Point(x: x, y: y) }
     return Point(x: x / w, y: y / w)
   }
 }

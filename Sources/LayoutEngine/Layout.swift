@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The layout types the engine knows. Each is flow geometry plus a policy.
 public enum LayoutType: Equatable, Sendable {
   /// UICollectionViewFlowLayout.
@@ -33,7 +39,13 @@ public struct Layout: Sendable {
   public private(set) var geometry: FlowGeometry
   /// The largest card extent, which bounds how far a scaled-up card can
   /// grow beyond its untransformed frame.
-  private var maxItemExtent: Double
+  private(set) var maxItemExtent: Double
+  /// The smallest and largest card extent plus line spacing along the
+  /// scroll axis, which bound how far apart neighbouring cards are.
+  private(set) var pitchRange: (min: Double, max: Double)
+  /// The global index of each section's first item, then the item count:
+  /// items in order across sections, as carousels snap through them.
+  private(set) var sectionStarts: [Int]
 
   /// Computes the layout. O(sections + items in sections of varied sizes).
   public init(
@@ -44,18 +56,44 @@ public struct Layout: Sendable {
     self.contentInset = contentInset
     self.viewportSize = viewportSize
     self.geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
-    self.maxItemExtent = Self.maxExtent(type, sections)
+    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
   }
 
-  private static func maxExtent(_ type: LayoutType, _ sections: [Section]) -> Double {
-    let c = type.flowConfiguration.uniformItemSize
-    var extent = max(c.width, c.height)
+  /// What the data implies beyond the geometry: the largest card extent,
+  /// the range of pitches, and each section's first global item index.
+  /// O(sections + items in sections of varied sizes).
+  private static func derived(_ type: LayoutType, _ sections: [Section]) -> (
+    Double, (min: Double, max: Double), [Int]
+  ) {
+    let c = type.flowConfiguration
+    let uniform = c.uniformItemSize
+    let axes = Axes(direction: c.scrollDirection)
+    var extent = max(uniform.width, uniform.height)
+    var mainLo = Double.infinity
+    var mainHi = 0.0
+    var gapLo = Double.infinity
+    var gapHi = 0.0
+    var starts = [0]
+    starts.reserveCapacity(sections.count + 1)
     for s in sections {
-      if case .sizes(let sizes) = s.items {
-        for size in sizes { extent = max(extent, size.width, size.height) }  // unset: −1
+      starts.append(starts[starts.count - 1] + s.count)
+      let gap = s.minimumLineSpacing ?? c.minimumLineSpacing
+      gapLo = min(gapLo, gap)
+      gapHi = max(gapHi, gap)
+      switch s.items {
+      case .uniform:
+        mainLo = min(mainLo, axes.main(uniform))
+        mainHi = max(mainHi, axes.main(uniform))
+      case .sizes(let sizes):
+        for raw in sizes {
+          let size = raw == Section.unsetSize ? uniform : raw
+          extent = max(extent, size.width, size.height)
+          mainLo = min(mainLo, axes.main(size))
+          mainHi = max(mainHi, axes.main(size))
+        }
       }
     }
-    return extent
+    return (extent, mainLo.isFinite ? (mainLo + gapLo, mainHi + gapHi) : (0, 0), starts)
   }
 
   /// Replaces the data (reloadData, or the outcome of a batch update).
@@ -63,7 +101,7 @@ public struct Layout: Sendable {
   public mutating func setSections(_ sections: [Section]) {
     self.sections = sections
     geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
-    maxItemExtent = Self.maxExtent(type, sections)
+    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
   }
 
   /// Replaces the layout type and its fields (invalidateLayout).
@@ -71,7 +109,7 @@ public struct Layout: Sendable {
   public mutating func setType(_ type: LayoutType) {
     self.type = type
     geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
-    maxItemExtent = Self.maxExtent(type, sections)
+    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
   }
 
   /// Changes UIScrollView.contentInset. O(sections + items of varied sizes)
@@ -81,9 +119,6 @@ public struct Layout: Sendable {
     contentInset = inset
     geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
   }
-
-  /// The number of items across all sections. O(sections).
-  public var itemCount: Int { sections.reduce(0) { $0 + $1.count } }
 
   /// Reports measured sizes (self-sizing). Paths must be valid. O(items of
   /// the sections touched + sections).
@@ -238,16 +273,16 @@ public struct Layout: Sendable {
         result.append(Self.plain(kind, s, i, frame, pinned: pin))
       }
     case .coverFlow(let cf):
-      // A card scaled above 1 may reach into the rect from outside it.
-      let growth = max(0, min(cf.scale.upperBound, 1e6) - 1) * maxItemExtent / 2
-      let search = Rect(
-        x: rect.x - growth, y: rect.y - growth, width: rect.width + 2 * growth,
-        height: rect.height + 2 * growth)
+      let search = coverSearch(cf, rect: rect, bounds: bounds)
       let centerMain = axes.main(bounds.center)
       let extent = axes.main(bounds.size)
       geometry.forEachElement(in: search, pin: pin) { kind, s, i, frame in
         var a = Self.plain(kind, s, i, frame, pinned: pin)
-        if kind == .cell { cf.decorate(&a, centerMain: centerMain, extent: extent) }
+        if kind == .cell {
+          cf.decorate(
+            &a, centerMain: centerMain, extent: extent,
+            lineSpacing: geometry.sections[s].lineSpacing)
+        }
         if a.frame.intersects(rect) { result.append(a) }
       }
     }
@@ -280,7 +315,9 @@ public struct Layout: Sendable {
       kind: .cell, section: path.section, item: path.item, frame: geometry.frameForItem(path))
     if case .coverFlow(let cf) = type {
       let b = toLTR(bounds)
-      cf.decorate(&a, centerMain: axes.main(b.center), extent: axes.main(b.size))
+      cf.decorate(
+        &a, centerMain: axes.main(b.center), extent: axes.main(b.size),
+        lineSpacing: geometry.sections[path.section].lineSpacing)
     }
     fromLTR(&a)
     return a
@@ -312,38 +349,95 @@ public struct Layout: Sendable {
     return geometry.nearestItem(to: center, mainAxisOnly: false)
   }
 
-  /// indexPathForItem(at:): the topmost cell whose frame contains `point`
-  /// (highest zIndex; for equal zIndex the later item, which UIKit adds
-  /// later and so draws on top). O(log n + k).
+  /// indexPathForItem(at:): the topmost cell whose transformed outline (the
+  /// quadrilateral its corners project to, edges included) contains
+  /// `point`: highest zIndex, and for equal zIndex the later item, which
+  /// UIKit adds later and so draws on top. O(log n + k).
   public func itemAtPoint(_ point: Point, bounds: Rect) -> IndexPath? {
     let probe = Rect(x: point.x - 0.5, y: point.y - 0.5, width: 1, height: 1)
     return attributes(in: probe, bounds: bounds)
-      .filter { $0.kind == .cell && $0.frame.contains(point) }
+      .filter { $0.kind == .cell && $0.outlineContains(point) }
       .max { ($0.zIndex, $0.indexPath) < ($1.zIndex, $1.indexPath) }?
       .indexPath
   }
 
-  /// targetContentOffset(forProposedContentOffset:withScrollingVelocity:).
-  /// Carousels put the card nearest the proposed viewport's centre exactly
-  /// at the centre, searching every card, not only the visible ones (the
-  /// seeds' bug); flow leaves the offset where it is. Either way the result
-  /// is clamped to `offsetRange`. O(log n).
+  /// targetContentOffset(forProposedContentOffset:withScrollingVelocity:)
+  /// for a release at rest at `proposed`: the snap policy's target and card
+  /// (`scrollPlan` with zero velocity). O(log n).
   public func targetContentOffset(proposed raw: Point) -> (offset: Point, item: IndexPath?) {
-    // Clamp first: a proposal past either end means the end itself.
-    let proposed = clampOffset(raw)
-    let viewport = Rect(origin: proposed, size: viewportSize)
-    guard case .coverFlow = type else {
-      return (proposed, centeredItem(in: viewport))
+    let plan = scrollPlan(contentOffset: raw, velocity: .zero, proposed: raw)
+    return (plan.targetContentOffset, plan.targetItem)
+  }
+
+  // MARK: Carousel search bounds
+
+  /// The largest |scale| and the smallest perspective divisor w any card
+  /// can have when the viewport's centre is at `center` (left-to-right
+  /// main axis); w ≤ 0 means a corner can reach the eye. O(1).
+  func effectBounds(_ cf: CoverFlowConfiguration, center: Double, extent: Double)
+    -> (scale: Double, w: Double)
+  {
+    let contentMain = axes.main(contentSize)
+    let far = max(abs(center), abs(center - contentMain))
+    let unit: Double
+    switch cf.distanceUnit {
+    case .viewport: unit = extent
+    case .points: unit = 1
+    case .pitch: unit = pitchRange.min
     }
-    guard let item = centeredItem(in: viewport),
-      let card = attributesForItem(item, bounds: viewport)
-    else { return (proposed, nil) }
-    var target = proposed
-    if scrollDirection == .horizontal {
-      target.x = card.center.x - viewportSize.width / 2
-    } else {
-      target.y = card.center.y - viewportSize.height / 2
+    let dmax = unit > 0 ? far / unit : .infinity
+    let s = cf.scale.magnitudeBound(upTo: dmax)
+    guard let tilt = cf.tilt else { return (s, 1) }
+    let angle = min(tilt.maxAngle, 90) * Double.pi / 180
+    return (s, 1 - maxItemExtent / 2 * s * sin(angle) / tilt.perspective)
+  }
+
+  /// True when no card within the offset range can have a corner at or
+  /// behind the eye under the carousel's tilt. O(1).
+  public var tiltIsDrawable: Bool {
+    guard case .coverFlow(let cf) = type, cf.tilt != nil else { return true }
+    let W = axes.main(viewportSize)
+    let (lo, hi) = ltrMainRange
+    let a = effectBounds(cf, center: lo + W / 2, extent: W)
+    let b = effectBounds(cf, center: hi + W / 2, extent: W)
+    return min(a.w, b.w) > 0
+  }
+
+  /// The rect of untransformed frames to examine for a carousel query:
+  /// `rect` widened along the scroll axis by how far a card's drawn box can
+  /// lie from its own (scale, tilt, spacing mode), and unbounded across
+  /// (side shift; one card per line, so this costs nothing). O(1).
+  func coverSearch(_ cf: CoverFlowConfiguration, rect: Rect, bounds: Rect) -> Rect {
+    let huge = 1e300
+    let C = axes.main(bounds.center)
+    let (bound, w) = effectBounds(cf, center: C, extent: axes.main(bounds.size))
+    let E = maxItemExtent
+    // The drawn box's half-extent, and how far spacing modes move a centre.
+    let h = w > 0 ? bound / w * E / 2 : .infinity
+    let s0 = abs(cf.scale.value(at: 0))
+    let shrink = (s0 + bound) * E / 2
+    var (lo, hi, _, _) = axes.spans(rect)
+    switch cf.spacing {
+    case .flow:
+      lo -= h
+      hi += h
+    case .fixed:
+      let move = shrink + abs(1 - s0) * E
+      lo -= h + move
+      hi += h + move
+    case .overlap(let visible):
+      // A card `off` from the centre is drawn within v·|off|/pitch ± shrink
+      // of it, so only |off| ≤ (R + shrink + h)·maxPitch / v can reach.
+      let R = max(abs(lo - C), abs(hi - C))
+      let span = (R + shrink + h) * pitchRange.max / visible + h
+      lo = min(lo - h, C - span)
+      hi = max(hi + h, C + span)
     }
-    return (clampOffset(target), item)
+    if !(lo >= -huge) { lo = -huge }
+    if !(hi <= huge) { hi = huge }
+    if hi < lo { (lo, hi) = (-huge, huge) }
+    return scrollDirection == .horizontal
+      ? Rect(x: lo, y: -huge, width: hi - lo, height: 2 * huge)
+      : Rect(x: -huge, y: lo, width: 2 * huge, height: hi - lo)
   }
 }

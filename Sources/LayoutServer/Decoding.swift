@@ -66,7 +66,10 @@ private let flowKeys: Set<String> = [
   "estimatedItemSize",
 ]
 
-private let coverFlowKeys = flowKeys.union(["scale", "alpha", "distanceUnit"])
+private let coverFlowKeys = flowKeys.union([
+  "scale", "alpha", "distanceUnit", "rotation", "sideShift", "spacingMode", "overlap", "ends",
+  "snap",
+])
 
 /// Reads the flow fields into `c`, leaving unset fields at their defaults.
 private func readFlowFields(_ f: Fields, into c: inout FlowConfiguration) throws(RPCError) {
@@ -111,6 +114,63 @@ private func readCurve(_ f: Fields, default d: Curve) throws(RPCError) -> Curve 
   return c
 }
 
+/// Reads `rotation: {maxAngle, perspective}`.
+private func readTilt(_ f: Fields, base: Tilt?) throws(RPCError) -> Tilt {
+  try f.rejectUnknown(["maxAngle", "perspective"])
+  var t = base ?? Tilt()
+  if let v = try f.optionalNumber("maxAngle", min: 0, maxMagnitude: 90) { t.maxAngle = v }
+  if let v = try f.optionalNumber("perspective", min: 0, maxMagnitude: maxCoordinate) {
+    guard v > 0 else { throw .invalidParams(f.path("perspective"), "must be > 0") }
+    t.perspective = v
+  }
+  return t
+}
+
+/// Reads `sideShift: {factor, maximum?}`.
+private func readSideShift(_ f: Fields, base: SideShift?) throws(RPCError) -> SideShift {
+  try f.rejectUnknown(["factor", "maximum"])
+  return SideShift(
+    factor: try f.optionalNumber("factor", maxMagnitude: maxCoordinate) ?? base?.factor ?? 0,
+    maximum: try f.optionalNumber("maximum", min: 0, maxMagnitude: maxCoordinate) ?? base?.maximum)
+}
+
+/// The largest deceleration rate accepted: slower decay makes the
+/// trajectory of a long fling too long to send.
+let maxDecelerationRate = 0.999
+
+/// Reads `snap: {policy, decelerationRate, bias, velocityThreshold, maxItems, edges}`.
+private func readSnap(_ f: Fields, base: SnapConfiguration) throws(RPCError) -> SnapConfiguration {
+  try f.rejectUnknown([
+    "policy", "decelerationRate", "bias", "velocityThreshold", "maxItems", "edges",
+  ])
+  var s = base
+  if let p = try f.optionalChoice("policy", SnapPolicy.allCases.map(\.rawValue)) {
+    s.policy = SnapPolicy(rawValue: p)!
+  }
+  if let r = f.optional("decelerationRate") {
+    if r.string != nil {
+      let name = try f.optionalChoice("decelerationRate", ["normal", "fast"])
+      s.decelerationRate = name == "fast" ? SnapConfiguration.fast : SnapConfiguration.normal
+    } else {
+      let v = try f.number("decelerationRate", min: 0, maxMagnitude: maxDecelerationRate)
+      guard v > 0 else {
+        throw .invalidParams(
+          f.path("decelerationRate"), "must be \"normal\", \"fast\" or a number in (0, 0.999]")
+      }
+      s.decelerationRate = v
+    }
+  }
+  if let v = try f.optionalNumber("bias", min: 0, maxMagnitude: 1) { s.bias = v }
+  if let v = try f.optionalNumber("velocityThreshold", min: 0, maxMagnitude: maxCoordinate) {
+    s.velocityThreshold = v
+  }
+  if f.optional("maxItems") != nil { s.maxItems = try f.integer("maxItems", in: 1...1_000_000_000) }
+  if let e = try f.optionalChoice("edges", SnapEdges.allCases.map(\.rawValue)) {
+    s.edges = SnapEdges(rawValue: e)!
+  }
+  return s
+}
+
 /// Reads `params.layout`. With `base` (layout/configure), fields that are
 /// absent keep their current values, and `type` may be omitted; a different
 /// `type` starts from that type's defaults.
@@ -135,6 +195,33 @@ func readLayoutType(_ f: Fields, base: LayoutType? = nil) throws(RPCError) -> La
     if let u = try f.optionalChoice("distanceUnit", DistanceUnit.allCases.map(\.rawValue)) {
       c.distanceUnit = DistanceUnit(rawValue: u)!
     }
+    if let t = try f.optionalObject("rotation") { c.tilt = try readTilt(t, base: c.tilt) }
+    if let t = try f.optionalObject("sideShift") {
+      c.sideShift = try readSideShift(t, base: c.sideShift)
+    }
+    // Absent fields keep the current (or default) value, so configure can
+    // change one of them.
+    if let mode = try f.optionalChoice("spacingMode", SpacingMode.names) {
+      switch mode {
+      case "fixed": c.spacing = .fixed
+      case "overlap": c.spacing = .overlap(visibleOffset: 40)
+      default: c.spacing = .flow
+      }
+    }
+    if let o = try f.optionalObject("overlap") {
+      guard case .overlap = c.spacing else {
+        throw .invalidParams(f.path("overlap"), "requires spacingMode \"overlap\"")
+      }
+      try o.rejectUnknown(["visibleOffset"])
+      if let v = try o.optionalNumber("visibleOffset", min: 0, maxMagnitude: maxCoordinate) {
+        guard v > 0 else { throw .invalidParams(o.path("visibleOffset"), "must be > 0") }
+        c.spacing = .overlap(visibleOffset: v)
+      }
+    }
+    if let e = try f.optionalChoice("ends", Ends.allCases.map(\.rawValue)) {
+      c.ends = Ends(rawValue: e)!
+    }
+    if let s = try f.optionalObject("snap") { c.snap = try readSnap(s, base: c.snap) }
     return .coverFlow(c)
   default:
     throw .invalidParams(f.path("type"), "must be one of \"flow\", \"coverFlow\"")

@@ -79,4 +79,25 @@ extension JSONWriter {
     for a in list { attributes(a) }
     endArray()
   }
+
+  /// `{targetContentOffset, targetItem, projectedContentOffset, policy,
+  /// durationMs, trajectory}`.
+  mutating func plan(_ p: ScrollPlan) {
+    beginObject()
+    key("targetContentOffset")
+    point(p.targetContentOffset)
+    key("targetItem")
+    indexPath(p.targetItem)
+    key("projectedContentOffset")
+    point(p.projectedContentOffset)
+    key("policy")
+    string(p.policy.rawValue)
+    key("durationMs")
+    number(p.durationMs)
+    key("trajectory")
+    beginArray()
+    for q in p.trajectory { point(q) }
+    endArray()
+    endObject()
+  }
 }

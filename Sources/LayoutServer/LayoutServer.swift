@@ -48,11 +48,23 @@ public final class LayoutServer: RPCHandler {
     w.key("layoutTypes")
     strings(["flow", "coverFlow"], &w)
     w.key("snapPolicies")
-    strings(["nearest"], &w)
+    strings(SnapPolicy.allCases.map(\.rawValue), &w)
+    w.key("snapEdges")
+    strings(SnapEdges.allCases.map(\.rawValue), &w)
+    w.key("decelerationRates")
+    strings(["normal", "fast"], &w)
     w.key("scaleCurves")
     strings(Curve.Shape.allCases.map(\.rawValue), &w)
     w.key("distanceUnits")
     strings(DistanceUnit.allCases.map(\.rawValue), &w)
+    w.key("spacingModes")
+    strings(SpacingMode.names, &w)
+    w.key("ends")
+    strings(Ends.allCases.map(\.rawValue), &w)
+    w.key("carouselEffects")
+    strings(["scale", "alpha", "rotation", "sideShift"], &w)
+    w.key("itemPositions")
+    strings(ItemPosition.allCases.map(\.rawValue), &w)
     w.key("methods")
     strings(Self.methods.map(\.0), &w)
     w.key("limits")
@@ -85,6 +97,7 @@ public final class LayoutServer: RPCHandler {
     ("layout/open", { $0.open }),
     ("layout/setBounds", { $0.setBounds }),
     ("layout/scrollEnded", { $0.scrollEnded }),
+    ("layout/scrollToItem", { $0.scrollToItem }),
     ("layout/attributesInRect", { $0.attributesInRect }),
     ("layout/attributesForItem", { $0.attributesForItem }),
     ("layout/attributesForSupplementary", { $0.attributesForSupplementary }),
@@ -160,6 +173,7 @@ public final class LayoutServer: RPCHandler {
     let overscan = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) ?? 0
     let layout = Layout(
       type: type, sections: sections, contentInset: inset, viewportSize: bounds.size)
+    try checkTilt(layout, field: "params.layout.rotation.perspective")
     var session = Session(layout: layout, bounds: bounds, overscan: overscan)
     let delta = session.refresh()
     sessions[id] = session
@@ -192,6 +206,7 @@ public final class LayoutServer: RPCHandler {
       session.layout.setViewportSize(requested.size)
       session.bounds = requested
     }
+    try checkTilt(session.layout, field: "params.bounds")
     let delta = session.refresh()
     sessions[id] = session
     w.beginObject()
@@ -199,20 +214,48 @@ public final class LayoutServer: RPCHandler {
     w.endObject()
   }
 
-  /// layout/scrollEnded {session, contentOffset, velocity, proposedContentOffset?}
-  /// → {targetContentOffset, targetItem}. O(log n).
+  /// A tilt whose card corners could reach the eye is refused (before the
+  /// session changes).
+  func checkTilt(_ layout: Layout, field: String) throws(RPCError) {
+    guard !layout.tiltIsDrawable else { return }
+    throw .invalidParams(
+      field,
+      field.hasSuffix("perspective")
+        ? "must exceed half the largest card extent times the largest scale times sin(maxAngle)"
+        : "makes a tilted card reach the eye (see params.layout.rotation.perspective)")
+  }
+
+  /// layout/scrollEnded {session, contentOffset, velocity, proposedContentOffset?, frameInterval?}
+  /// → {targetContentOffset, targetItem, projectedContentOffset, policy, durationMs,
+  /// trajectory}. O(log n + samples).
   private func scrollEnded(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "contentOffset", "velocity", "proposedContentOffset"])
+    try p.rejectUnknown([
+      "session", "contentOffset", "velocity", "proposedContentOffset", "frameInterval",
+    ])
     let (_, session) = try existing(p)
     let offset = try p.point("contentOffset")
-    _ = try p.point("velocity")  // points per millisecond; used by the snap policies to come
-    let proposed = try p.optionalPoint("proposedContentOffset") ?? offset
-    let (target, item) = session.layout.targetContentOffset(proposed: proposed)
+    let velocity = try p.point("velocity")
+    let proposed = try p.optionalPoint("proposedContentOffset")
+    let frame = try p.optionalNumber("frameInterval", min: 1, maxMagnitude: 1000) ?? 1000.0 / 60
+    w.plan(
+      session.layout.scrollPlan(
+        contentOffset: offset, velocity: velocity, proposed: proposed, frameInterval: frame))
+  }
+
+  /// layout/scrollToItem {session, section, item, position?} → {contentOffset}.
+  /// O(log lines).
+  private func scrollToItem(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "section", "item", "position"])
+    let (_, session) = try existing(p)
+    let path = try indexPath(p, session.layout)
+    let position = try p.optionalChoice("position", ItemPosition.allCases.map(\.rawValue))
+    let cross =
+      session.layout.scrollDirection == .horizontal ? session.bounds.y : session.bounds.x
+    let offset = session.layout.contentOffset(
+      for: path, position: ItemPosition(rawValue: position ?? "center")!, crossOffset: cross)!
     w.beginObject()
-    w.key("targetContentOffset")
-    w.point(target)
-    w.key("targetItem")
-    w.indexPath(item)
+    w.key("contentOffset")
+    w.point(offset)
     w.endObject()
   }
 

@@ -37,6 +37,7 @@ extension LayoutServer {
     }
     var session = old
     session.layout.setSections(result.sections)
+    try checkTilt(session.layout, field: p.path("updates"))
     let deleted = Set(update.deleteItems)
     session.bounds = reanchor(old, into: session) { path in
       result.newPath(of: path, deleted: deleted)
@@ -131,6 +132,7 @@ extension LayoutServer {
     let sections = try readSections(p, limits: limits)
     var session = old
     session.layout.setSections(sections)
+    try checkTilt(session.layout, field: p.path("sections"))
     session.bounds = reanchor(old, into: session) { path in
       if let itemID = old.layout.sections[path.section].ids?[path.item] ?? nil {
         for (s, section) in sections.enumerated() {
@@ -156,6 +158,7 @@ extension LayoutServer {
     if let v = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) {
       session.overscan = v
     }
+    try checkTilt(session.layout, field: "params.layout.rotation.perspective")
     session.bounds = reanchor(old, into: session) { $0 }
     respond(id, &session, &w)
   }
@@ -188,6 +191,7 @@ extension LayoutServer {
     }
     var session = old
     session.layout.setItemSizes(sizes)
+    try checkTilt(session.layout, field: p.path("sizes"))
     session.bounds = reanchor(old, into: session) { $0 }
     respond(id, &session, &w)
   }

@@ -45,6 +45,24 @@ final class PropertyTests: XCTestCase {
       var cf = CoverFlowConfiguration()
       cf.flow = c
       cf.sectionInset = nil
+      // Random carousel effects, so that the search margins are checked too.
+      if Bool.random(using: &g) {
+        cf.scale = Curve(
+          shape: Bool.random(using: &g) ? .linear : .reciprocal, peak: v(5...15) / 10,
+          factor: v(0...10) / 10, minimum: Bool.random(using: &g) ? v(2...5) / 10 : nil)
+      }
+      cf.distanceUnit = DistanceUnit.allCases.randomElement(using: &g)!
+      if Bool.random(using: &g) { cf.tilt = Tilt(maxAngle: v(0...80), perspective: v(400...2000)) }
+      if Bool.random(using: &g) {
+        cf.sideShift = SideShift(
+          factor: v(-50...50), maximum: Bool.random(using: &g) ? v(0...40) : nil)
+      }
+      switch Int.random(in: 0...2, using: &g) {
+      case 0: cf.spacing = .flow
+      case 1: cf.spacing = .fixed
+      default: cf.spacing = .overlap(visibleOffset: v(5...300))
+      }
+      cf.ends = Ends.allCases.randomElement(using: &g)!
       return Layout(
         type: .coverFlow(cf), sections: sections, contentInset: inset, viewportSize: viewport)
     }
@@ -87,7 +105,7 @@ final class PropertyTests: XCTestCase {
         let bounds = Rect(origin: r.origin, size: layout.viewportSize)
         let p = Point(x: r.x + r.width / 2, y: r.y + r.height / 2)
         let slow = everything(layout, bounds: bounds)
-          .filter { $0.kind == .cell && $0.frame.contains(p) }
+          .filter { $0.kind == .cell && $0.outlineContains(p) }
           .max { ($0.zIndex, $0.indexPath) < ($1.zIndex, $1.indexPath) }?.indexPath
         XCTAssertEqual(layout.itemAtPoint(p, bounds: bounds), slow, "\(p) in \(layout.type)")
       }
@@ -115,6 +133,13 @@ final class PropertyTests: XCTestCase {
     }
   }
 
+  /// A cell's centre where the layout puts it, before spacing modes and
+  /// side shifts move it: what centredItem measures.
+  func layoutCenter(_ layout: Layout, _ a: LayoutAttributes) -> Point {
+    let c = layout.geometry.frameForItem(a.indexPath).center
+    return layout.isRTL ? Point(x: layout.mirrorWidth - c.x, y: c.y) : c
+  }
+
   func testCenteredItemMatchesBruteForce() {
     var g = SplitMix(state: 7)
     for _ in 0..<300 {
@@ -130,8 +155,8 @@ final class PropertyTests: XCTestCase {
         let c = bounds.center
         var best: (Double, IndexPath)? = nil
         for a in everything(layout, bounds: bounds) where a.kind == .cell {
-          let dx = a.center.x - c.x
-          let dy = a.center.y - c.y
+          let dx = layoutCenter(layout, a).x - c.x
+          let dy = layoutCenter(layout, a).y - c.y
           let along = layout.scrollDirection == .horizontal ? abs(dx) : abs(dy)
           let d = isCarousel ? along : (dx * dx + dy * dy).squareRoot()
           if best == nil || d < best!.0 { best = (d, a.indexPath) }
@@ -140,8 +165,8 @@ final class PropertyTests: XCTestCase {
         if let best, let got, got != best.1 {
           // Equal distances may resolve either way only when truly tied.
           let a = layout.attributesForItem(got, bounds: bounds)!
-          let dx = a.center.x - c.x
-          let dy = a.center.y - c.y
+          let dx = layoutCenter(layout, a).x - c.x
+          let dy = layoutCenter(layout, a).y - c.y
           let along = layout.scrollDirection == .horizontal ? abs(dx) : abs(dy)
           let d = isCarousel ? along : (dx * dx + dy * dy).squareRoot()
           XCTAssertEqual(d, best.0, accuracy: 1e-9)

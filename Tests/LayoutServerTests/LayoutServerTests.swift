@@ -94,12 +94,20 @@ final class LayoutServerTests: XCTestCase {
 
   func testScrollEndedUsesProposedOffset() throws {
     _ = try call("layout/open", seed)
-    XCTAssertEqual(
-      try call(
-        "layout/scrollEnded",
-        #"{"session":"s","contentOffset":{"x":10,"y":0},"velocity":{"x":2,"y":0},"proposedContentOffset":{"x":1500,"y":0}}"#
-      ),
-      #"{"targetContentOffset":{"x":1610,"y":0},"targetItem":{"section":0,"item":7}}"#)
+    // The proposal overrides the projection; card 7 (centre 1797.5) is
+    // nearest the centre 1687.5. Δ = 1600: T = ln(0.5 / 1600) / ln 0.998
+    // = 4031.4 ms, so five 1000 ms frames: durationMs 5000, six samples
+    // from 10 to exactly 1610.
+    let out = try call(
+      "layout/scrollEnded",
+      #"{"session":"s","contentOffset":{"x":10,"y":0},"velocity":{"x":2,"y":0},"proposedContentOffset":{"x":1500,"y":0},"frameInterval":1000}"#
+    )
+    XCTAssertTrue(
+      out.hasPrefix(
+        #"{"targetContentOffset":{"x":1610,"y":0},"targetItem":{"section":0,"item":7},"projectedContentOffset":{"x":1500,"y":0},"policy":"nearest","durationMs":5000,"trajectory":[{"x":10,"y":0},"#
+      ), out)
+    XCTAssertTrue(out.hasSuffix(#"{"x":1610,"y":0}]}"#), out)
+    XCTAssertEqual(out.components(separatedBy: #""x":"#).count - 1, 2 + 6)
     XCTAssertEqual(try call("layout/close", #"{"session":"s"}"#), "null")
     XCTAssertEqual(server.sessionCount, 0)
   }

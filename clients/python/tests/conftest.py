@@ -285,6 +285,12 @@ class Daemon:
         return code
 
 
+def snap_target(result: dict) -> dict:
+    """The part of a layout/scrollEnded plan that says where the scroll
+    stops (the plan also carries the projection, policy and trajectory)."""
+    return {k: result[k] for k in ("targetContentOffset", "targetItem")}
+
+
 def assert_same_id(actual: Any, expected: Any) -> None:
     """Equal and of the same JSON type (0 is not "0", 1 is not true)."""
     assert type(actual) is type(expected) and actual == expected, (

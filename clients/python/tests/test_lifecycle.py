@@ -52,6 +52,7 @@ def test_initialize_result(spawn):
         "layout/open",
         "layout/setBounds",
         "layout/scrollEnded",
+        "layout/scrollToItem",
         "layout/attributesInRect",
         "layout/attributesForItem",
         "layout/attributesForSupplementary",

@@ -32,7 +32,7 @@ def test_every_documented_method_has_an_example():
     sent = {json.loads(b).get("method") for d, b in exchanges() if d == "-->" and b.startswith("{")}
     for method in [
         "initialize", "initialized", "shutdown", "exit", "$/cancelRequest", "layout/open",
-        "layout/setBounds", "layout/scrollEnded", "layout/attributesInRect",
+        "layout/setBounds", "layout/scrollEnded", "layout/scrollToItem", "layout/attributesInRect",
         "layout/attributesForItem", "layout/attributesForSupplementary", "layout/itemAtPoint",
         "layout/contentSize", "layout/close", "layout/performBatchUpdates", "layout/reloadData",
         "layout/configure", "layout/setItemSizes",
