@@ -6,20 +6,25 @@ layout engine that speaks JSON-RPC 2.0 over stdio.
     with Client() as c:
         opened = c.open("s", {"type": "flow"}, Rect(0, 0, 375, 667), [{"itemCount": 100}])
         moved = c.set_bounds("s", Rect(0, 200, 375, 667))
+        plan = c.scroll_ended("s", (0, 200), (0, 1.5))
 """
 
 from ._version import __version__
 from .client import Client, DaemonError, RPCError
 from .model import (
     Attributes,
+    BatchResult,
     BoundsResult,
     ElementKey,
     IndexPath,
     Insets,
+    MovedElement,
+    MutationResult,
     OpenResult,
     Point,
     Rect,
     Size,
+    SnapPlan,
     SnapResult,
 )
 from .picture import Picture
@@ -38,8 +43,12 @@ __all__ = [
     "IndexPath",
     "ElementKey",
     "Attributes",
+    "MovedElement",
     "OpenResult",
+    "MutationResult",
     "BoundsResult",
+    "BatchResult",
+    "SnapPlan",
     "SnapResult",
     "Picture",
     "find_daemon",

@@ -1,5 +1,5 @@
-"""The ``flowlayout`` command: a cover-flow demo, a JSON-RPC replayer and the
-web client's bridge."""
+"""The ``flowlayout`` command: a cover-flow demo, a JSON-RPC replayer, an SVG
+renderer of a session script's final viewport, and the web client's bridge."""
 
 from __future__ import annotations
 
@@ -9,15 +9,17 @@ import math
 import os
 import sys
 import threading
-from typing import IO, Any, List, Optional, Sequence, Tuple
+from collections import deque
+from typing import IO, Any, Callable, Deque, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import web
 from .client import Client, DaemonError, RPCError
-from .model import Attributes, IndexPath, Point, Rect
+from .model import Attributes, BatchResult, IndexPath, Point, Rect, SnapPlan
 from .picture import Picture
+from .svg import picture_svg
 from .wire import DaemonNotFound, ProtocolError, dumps, encode_frame, read_frame, spawn
 
-__all__ = ["main", "demo", "replay", "project_offset"]
+__all__ = ["main", "demo", "replay", "render_script", "project_offset"]
 
 # MARK: demo
 
@@ -32,6 +34,9 @@ DEMO_SECTIONS = [{"itemCount": 10}]
 DEMO_VIEWPORT = Rect(0, 0, 375, 300)
 DEMO_DRAG = (60.0, 120.0, 300.0)
 DEMO_FLING_VELOCITY = 1.5  # pt/ms, to the right
+#: The fling's animation sends setBounds at every this many trajectory
+#: samples (the daemon's default frame interval is 1000/60 ms), and at the end.
+DEMO_ANIMATION_STRIDE = 30
 
 #: UIScrollView.DecelerationRate.normal: the speed kept after each ms.
 DECELERATION_RATE = 0.998
@@ -97,9 +102,18 @@ def _card_row(a: Attributes, origin_x: float, width: int) -> str:
     return "".join(row)
 
 
-def render(step: int, title: str, picture: Picture, notes: Sequence[str] = ()) -> List[str]:
+def render(
+    step: int,
+    title: str,
+    picture: Picture,
+    notes: Sequence[str] = (),
+    extra: Sequence[Tuple[str, Attributes, str]] = (),
+) -> List[str]:
     """A text picture of the viewport: a header, any notes, a ruler in
-    viewport points, and one to-scale line per visible element."""
+    viewport points, and one to-scale line per visible element (the
+    centred card marked ``*``). ``extra`` adds rows ``(mark, attributes,
+    note)`` after them, such as the appearing (``+``) and disappearing
+    (``-``) elements of a batch update."""
     assert picture.bounds is not None and picture.content_size is not None
     bounds = picture.bounds
     width = _column(bounds.width)
@@ -125,23 +139,57 @@ def render(step: int, title: str, picture: Picture, notes: Sequence[str] = ()) -
             f"  {mark}{_label(a):>2} |{_card_row(a, bounds.x, width)}|"
             f"  scale {a.scale:.2f}  alpha {a.alpha:.2f}  z {a.z_index}"
         )
+    for mark, a, note in extra:
+        lines.append(
+            f"  {mark}{_label(a):>2} |{_card_row(a, bounds.x, width)}|"
+            f"  scale {a.scale:.2f}  alpha {a.alpha:.2f}  z {a.z_index}  {note}".rstrip()
+        )
     return lines
 
 
+def _span(a: Attributes) -> str:
+    return f"x={_num(a.frame.x)}..{_num(a.frame.max_x)}"
+
+
+def _trajectory_summary(plan: SnapPlan) -> str:
+    """``218 samples, one every 16.7 ms, over 3616.7 ms: x=230, 252.6, 274.5, …, 919.5, 920``"""
+    xs = [_num(p.x) for p in plan.trajectory]
+    shown = ", ".join(xs) if len(xs) <= 6 else ", ".join(xs[:3] + ["..."] + xs[-2:])
+    n = len(xs)
+    every = f", one every {_num(plan.frame_interval_ms)} ms" if n > 1 else ""
+    return f"trajectory: {n} sample{'s' if n != 1 else ''}{every}, over {_num(plan.duration_ms)} ms: x={shown}"
+
+
+def _moves(batch: BatchResult) -> str:
+    parts = []
+    for m in sorted(batch.moved, key=lambda m: m.key.document_order()):
+        name = str(m.item) if m.from_path == m.index_path else f"{m.from_path.item}->{m.item}"
+        parts.append(f"{name} (x={_num(m.from_frame.x)} -> {_num(m.frame.x)})")
+    return "moved: " + (", ".join(parts) if parts else "none")
+
+
 def demo(daemon: Optional[str] = None, out: Optional[IO[str]] = None) -> int:
-    """Drags the seeds' carousel, lets go gently, then flings it, printing
-    the viewport after each step."""
+    """Drags the seeds' carousel, lets go gently (it snaps back), flings it
+    (printing the daemon's snap plan and animating along its trajectory),
+    inserts a card at the centre, scrolls to it, and deletes it again,
+    printing the viewport after each step."""
     out = out or sys.stdout
     session = "demo"
     step = 0
     picture = Picture()
 
-    def show(title: str, notes: Sequence[str] = ()) -> None:
+    def show(
+        title: str, notes: Sequence[str] = (), extra: Sequence[Tuple[str, Attributes, str]] = ()
+    ) -> None:
         nonlocal step
         step += 1
         if step > 1:
             print(file=out)
-        print("\n".join(render(step, title, picture, notes)), file=out)
+        print("\n".join(render(step, title, picture, notes, extra)), file=out)
+
+    def centred() -> int:
+        c = picture.centered_item if picture.centered_item is not None else _nearest_item(picture)
+        return 0 if c is None else c.item
 
     with Client(daemon) as client:
         info = client.server_info
@@ -168,26 +216,82 @@ def demo(daemon: Optional[str] = None, out: Optional[IO[str]] = None) -> int:
             "release (v=0), snap",
             [
                 f"scrollEnded at x={_num(here.x)}, velocity 0 -> targetContentOffset "
-                f"x={_num(target.x)} (item {_item(snap.target_item)})"
+                f"x={_num(target.x)} (item {_item(snap.target_item)})",
+                f"plan: policy {snap.policy}, projected x={_num(snap.projected_content_offset.x)}, "
+                f"settles in {_num(snap.duration_ms)} ms",
+                _trajectory_summary(snap),
             ],
         )
 
-        # A fling: the client projects where deceleration would stop, as
-        # UIScrollView does before asking the layout for a target.
+        # A fling: the daemon projects where UIKit's deceleration would stop,
+        # snaps that to a card and plans the motion there.
         start = target
         v = DEMO_FLING_VELOCITY
-        proposed = Point(project_offset(start.x, v), start.y)
-        fling = client.scroll_ended(session, start, Point(v, 0), proposed)
-        target = fling.target_content_offset
-        picture.apply(client.set_bounds(session, DEMO_VIEWPORT.with_origin(target.x, target.y)))
+        plan = client.scroll_ended(session, start, Point(v, 0))
+        target = plan.target_content_offset
+        notes = [
+            f"scrollEnded at x={_num(start.x)}, velocity {_num(v)} pt/ms -> policy {plan.policy}",
+            f"projectedContentOffset x={_num(start.x)} + {_num(v)}*r/(1-r) = "
+            f"{_num(plan.projected_content_offset.x)} (r = {DECELERATION_RATE}/ms)",
+            f"targetContentOffset x={_num(target.x)} (item {_item(plan.target_item)}), "
+            f"durationMs {_num(plan.duration_ms)}",
+            _trajectory_summary(plan),
+            f"animation: setBounds at every {DEMO_ANIMATION_STRIDE}th sample and the last",
+        ]
+        times = plan.sample_times_ms()
+        last = len(plan.trajectory) - 1
+        for i in sorted(set(range(0, last, DEMO_ANIMATION_STRIDE)) | {last}):
+            p = plan.trajectory[i]
+            moved = client.set_bounds(session, DEMO_VIEWPORT.with_origin(p.x, p.y))
+            picture.apply(moved)
+            notes.append(
+                f"  t={_num(times[i]):>6} ms  x={_num(p.x):<6} centredItem={_item(moved.centered_item)}"
+                f"  ({len(moved.invalidated)} invalidated, {len(moved.removed)} removed)"
+            )
+        show(f"fling v={_num(v)} pt/ms", notes)
+
+        # An insert at the centred index: the new card appears (fading in
+        # from alpha 0) and the view stays anchored on the card that was
+        # centred, which moves up one index.
+        at = centred()
+        batch = client.perform_batch_updates(session, {"insertItems": [{"section": 0, "item": at}]})
+        picture.apply(batch)
         show(
-            f"fling v={_num(v)} pt/ms",
+            f"insert at item {at}",
             [
-                f"lift at x={_num(start.x)}; deceleration {DECELERATION_RATE}/ms projects "
-                f"x={_num(start.x)} + {_num(v)}*r/(1-r) = {_num(proposed.x)}",
-                f"scrollEnded -> targetContentOffset x={_num(target.x)} "
-                f"(item {_item(fling.target_item)})",
+                f"performBatchUpdates insertItems [0-{at}] -> bounds.x={_num(batch.bounds.x)}, "
+                f"anchored on the centred card, now item {_item(batch.centered_item)}",
+                "appearing: "
+                + (", ".join(f"{a.item} at {_span(a)}, alpha {_num(a.alpha)}" for a in batch.appearing)
+                   or "none"),
+                _moves(batch),
             ],
+            [("+", a, "appearing") for a in batch.appearing],
+        )
+
+        # Bring the new card to the centre.
+        offset = client.scroll_to_item(session, 0, at)
+        picture.apply(client.set_bounds(session, DEMO_VIEWPORT.with_origin(offset.x, offset.y)))
+        show(
+            f"scrollToItem {at}",
+            [f"scrollToItem item {at} (center) -> contentOffset x={_num(offset.x)}, then setBounds"],
+        )
+
+        # Delete the centred card: it fades out and the next takes its place.
+        at = centred()
+        batch = client.perform_batch_updates(session, {"deleteItems": [{"section": 0, "item": at}]})
+        picture.apply(batch)
+        show(
+            f"delete item {at}",
+            [
+                f"performBatchUpdates deleteItems [0-{at}] -> bounds.x={_num(batch.bounds.x)}, "
+                f"centredItem={_item(batch.centered_item)} (the next card takes its place)",
+                "disappearing: "
+                + (", ".join(f"{a.item} at {_span(a)}, alpha {_num(a.alpha)}" for a in batch.disappearing)
+                   or "none"),
+                _moves(batch),
+            ],
+            [("-", a, "disappearing") for a in batch.disappearing],
         )
         client.close(session)
     return 0
@@ -235,42 +339,47 @@ def _canonical(body: bytes) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def replay(
-    script: IO[str],
-    daemon: Optional[str] = None,
-    initialize: bool = True,
-    out: Optional[IO[str]] = None,
-) -> int:
-    """Sends a JSONL script to a fresh daemon and prints every response it
-    writes, one compact sorted-key JSON line each, until the daemon closes
-    its output (at ``exit``, or at the end of the script, when the client
-    closes the daemon's input)."""
-    out = out or sys.stdout
+def _read_script(script: IO[str]) -> Tuple[List[bytes], List[Any]]:
+    """The bodies to send, one per non-blank line, and the parsed messages
+    (None for lines that are not JSON)."""
     frames: List[bytes] = []
-    first: Any = None
+    messages: List[Any] = []
     for raw in script:
         line = raw.strip()
         if not line:
             continue
         body, message = _prepare(line)
-        if not frames:
-            first = message
         frames.append(body)
-    starts_with_initialize = isinstance(first, dict) and first.get("method") == "initialize"
+        messages.append(message)
+    return frames, messages
 
+
+def _run_script(
+    command: str,
+    frames: Sequence[bytes],
+    first: Any,
+    daemon: Optional[str],
+    initialize: bool,
+    on_response: Callable[[bytes], None],
+) -> int:
+    """Sends the frames to a fresh daemon (after ``initialize`` unless the
+    script starts with it or ``initialize`` is false) and hands every body
+    the daemon writes to ``on_response``, until it closes its output (at
+    ``exit``, or at the end of the script, when its input is closed)."""
+    starts_with_initialize = isinstance(first, dict) and first.get("method") == "initialize"
     process = spawn(daemon, stderr=None)  # the daemon's diagnostics go to our stderr
     stdin, stdout = process.stdin, process.stdout
     assert stdin is not None and stdout is not None
     try:
         if initialize and not starts_with_initialize:
-            init = {"jsonrpc": "2.0", "id": "replay:init", "method": "initialize", "params": {}}
+            init = {"jsonrpc": "2.0", "id": f"{command}:init", "method": "initialize", "params": {}}
             done = {"jsonrpc": "2.0", "method": "initialized", "params": {}}
             stdin.write(encode_frame(dumps(init)) + encode_frame(dumps(done)))
             stdin.flush()
             answer = read_frame(stdout)
             if answer is None or "error" in json.loads(answer):
                 why = _canonical(answer) if answer else "no response"
-                print(f"flowlayout replay: initialize failed: {why}", file=sys.stderr)
+                print(f"flowlayout {command}: initialize failed: {why}", file=sys.stderr)
                 return 1
 
         def write_all() -> None:
@@ -283,13 +392,13 @@ def replay(
             except (BrokenPipeError, ValueError):
                 pass  # the daemon exited mid-script (an `exit` line)
 
-        writer = threading.Thread(target=write_all, name="replay-writer", daemon=True)
+        writer = threading.Thread(target=write_all, name=f"{command}-writer", daemon=True)
         writer.start()
         while True:
             response = read_frame(stdout)
             if response is None:
                 break
-            print(_canonical(response), file=out, flush=True)
+            on_response(response)
         writer.join()
     finally:
         # Closing stdout too means a daemon still writing (after an error
@@ -301,8 +410,185 @@ def replay(
                 pass
         code = process.wait()
     if code < 0:
-        print(f"flowlayout replay: flowlayoutd died of signal {-code}", file=sys.stderr)
+        print(f"flowlayout {command}: flowlayoutd died of signal {-code}", file=sys.stderr)
         return 1
+    return 0
+
+
+def replay(
+    script: IO[str],
+    daemon: Optional[str] = None,
+    initialize: bool = True,
+    out: Optional[IO[str]] = None,
+) -> int:
+    """Sends a JSONL script to a fresh daemon and prints every response it
+    writes, one compact sorted-key JSON line each, until the daemon closes
+    its output (at ``exit``, or at the end of the script, when the client
+    closes the daemon's input)."""
+    sink = out or sys.stdout
+    frames, messages = _read_script(script)
+
+    def show(response: bytes) -> None:
+        print(_canonical(response), file=sink, flush=True)
+
+    return _run_script("replay", frames, messages[0] if messages else None, daemon, initialize, show)
+
+
+# MARK: render
+
+#: The methods whose answers carry a picture (layout/open) or a delta of it.
+_PICTURE_METHODS = frozenset(
+    {
+        "layout/open",
+        "layout/setBounds",
+        "layout/performBatchUpdates",
+        "layout/reloadData",
+        "layout/configure",
+        "layout/setItemSizes",
+    }
+)
+
+
+class _SessionView:
+    """What the client knows of one session from the script's answers."""
+
+    def __init__(self) -> None:
+        self.picture = Picture()
+        self.layout: Dict[str, Any] = {}
+        self.content_inset: Mapping[str, Any] = {}
+
+    def content_origin(self) -> Point:
+        """(0, 0), but W − contentSize.width across in right-to-left
+        horizontal layouts (protocol.md, flow geometry rule 10)."""
+        picture = self.picture
+        if picture.bounds is None or picture.content_size is None:
+            return Point(0, 0)
+        default = "horizontal" if self.layout.get("type") == "coverFlow" else "vertical"
+        horizontal = self.layout.get("scrollDirection", default) == "horizontal"
+        if self.layout.get("layoutDirection") != "rtl" or not horizontal:
+            return Point(0, 0)
+        inset = self.content_inset
+
+        def side(name: str) -> float:
+            v = inset.get(name, 0) if isinstance(inset, Mapping) else 0
+            return float(v) if isinstance(v, (int, float)) else 0.0
+
+        w = picture.bounds.width - side("left") - side("right")
+        return Point(w - picture.content_size.width, 0)
+
+
+def _id_key(value: Any) -> str:
+    """A request id as a dict key that keeps 1 and "1" apart."""
+    return json.dumps(value, sort_keys=True)
+
+
+def render_script(
+    script: IO[str],
+    out_path: str,
+    daemon: Optional[str] = None,
+    initialize: bool = True,
+    session: Optional[str] = None,
+    out: Optional[IO[str]] = None,
+) -> int:
+    """Runs a JSONL session script (as ``replay`` does) against a fresh
+    daemon, keeps the client's picture of each session from the answers to
+    ``layout/open`` and the methods that change a session, and draws the
+    final viewport of ``session`` (default: the session of the last such
+    answer) as SVG to ``out_path`` (``-``: standard output)."""
+    sink = out or sys.stdout
+    frames, messages = _read_script(script)
+
+    # Requests by id, in order: the daemon answers in order, so the first
+    # pending request with an id is the one an answer with that id is for.
+    pending: Dict[str, Deque[Tuple[str, Mapping[str, Any]]]] = {}
+    for message in messages:
+        for m in message if isinstance(message, list) else [message]:
+            if not isinstance(m, dict) or "id" not in m or not isinstance(m.get("method"), str):
+                continue
+            params = m.get("params")
+            entry = (m["method"], params if isinstance(params, Mapping) else {})
+            pending.setdefault(_id_key(m["id"]), deque()).append(entry)
+
+    views: Dict[str, _SessionView] = {}
+    last: List[str] = []
+    failures: List[str] = []
+
+    def handle(response: Any) -> None:
+        if not isinstance(response, dict) or "id" not in response:
+            return
+        queue = pending.get(_id_key(response["id"]))
+        if not queue:
+            return  # id null, or an answer to our own initialize
+        method, params = queue.popleft()
+        if "error" in response:
+            failures.append(f"{method}: {json.dumps(response['error'], sort_keys=True)}")
+            return
+        result = response.get("result")
+        name = params.get("session")
+        if method not in _PICTURE_METHODS or not isinstance(name, str) or not isinstance(result, dict):
+            return
+        if method == "layout/open":
+            view = views[name] = _SessionView()
+            view.layout = dict(params.get("layout") or {})
+            view.content_inset = params.get("contentInset") or {}
+        else:
+            view = views.setdefault(name, _SessionView())
+            if method == "layout/configure":
+                changes = params.get("layout")
+                if isinstance(changes, Mapping):
+                    new_type = changes.get("type")
+                    if new_type is not None and new_type != view.layout.get("type"):
+                        view.layout = dict(changes)  # a new type starts from its defaults
+                    else:
+                        view.layout.update(changes)
+                if "contentInset" in params:
+                    view.content_inset = params["contentInset"] or {}
+            if view.picture.bounds is None:
+                return  # no picture to patch: the open was not in the script
+        view.picture.apply(result)
+        last.append(name)
+
+    def on_response(body: bytes) -> None:
+        try:
+            value = json.loads(body)
+        except ValueError:
+            return
+        for response in value if isinstance(value, list) else [value]:
+            handle(response)
+
+    code = _run_script("render", frames, messages[0] if messages else None, daemon, initialize,
+                       on_response)
+    if code != 0:
+        return code
+    if failures:
+        print(
+            f"flowlayout render: {len(failures)} request(s) failed; the first: {failures[0]}",
+            file=sys.stderr,
+        )
+    chosen = session if session is not None else (last[-1] if last else None)
+    view = views.get(chosen) if chosen is not None else None
+    if view is None or view.picture.bounds is None:
+        what = f"session {chosen!r} has no picture" if chosen is not None else "no session was opened"
+        print(f"flowlayout render: {what} (a layout/open answer is needed)", file=sys.stderr)
+        return 1
+    svg = picture_svg(view.picture, title=f"flowlayout session {chosen}",
+                      content_origin=view.content_origin())
+    if out_path == "-":
+        sink.write(svg)
+        sink.flush()
+    else:
+        with open(out_path, "w", encoding="utf-8") as f:
+            f.write(svg)
+        picture = view.picture
+        assert picture.bounds is not None
+        c = picture.centered_item
+        print(
+            f"flowlayout render: wrote {out_path}: session {chosen!r}, {len(picture)} elements, "
+            f"bounds x={_num(picture.bounds.x)} y={_num(picture.bounds.y)} "
+            f"{_num(picture.bounds.width)}x{_num(picture.bounds.height)}, centred item "
+            f"{'-' if c is None else f'{c.section}-{c.item}'}",
+            file=sink,
+        )
     return 0
 
 
@@ -316,7 +602,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser = argparse.ArgumentParser(
         prog="flowlayout",
-        description="A cover-flow demo, a JSON-RPC replayer and a web client for flowlayoutd."
+        description="A cover-flow demo, a JSON-RPC replayer, an SVG renderer and a web client "
+        "for flowlayoutd."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -332,6 +619,23 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--no-initialize", action="store_true",
         help="do not send initialize first (to test the uninitialized server)",
+    )
+    rd = sub.add_parser(
+        "render", parents=[daemon],
+        help="run a JSONL session script, draw the final viewport as SVG",
+        description=render_script.__doc__,
+    )
+    rd.add_argument(
+        "--session-script", required=True, metavar="SCRIPT.jsonl",
+        help="one JSON request or notification per line (as replay); - for stdin",
+    )
+    rd.add_argument("--out", required=True, metavar="VIEW.svg", help="the SVG to write; - for stdout")
+    rd.add_argument(
+        "--session", metavar="NAME",
+        help="the session to draw (default: the one of the last answer that changed a picture)",
+    )
+    rd.add_argument(
+        "--no-initialize", action="store_true", help="do not send initialize first",
     )
     w = sub.add_parser(
         "web", parents=[daemon], help="serve the web client on 127.0.0.1, bridged to the daemon",
@@ -349,6 +653,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return demo(args.daemon)
         if args.command == "web":
             return web.serve(args.port, args.daemon, args.root, args.verbose)
+        if args.command == "render":
+            initialize = not args.no_initialize
+            if args.session_script == "-":
+                return render_script(sys.stdin, args.out, args.daemon, initialize, args.session)
+            with open(args.session_script, encoding="utf-8") as script:
+                return render_script(script, args.out, args.daemon, initialize, args.session)
         if args.script == "-":
             return replay(sys.stdin, args.daemon, initialize=not args.no_initialize)
         with open(args.script, encoding="utf-8") as script:

@@ -17,18 +17,22 @@ from typing import IO, Any, Deque, Iterable, List, Mapping, Optional, Tuple, Typ
 from ._version import __version__
 from .model import (
     Attributes,
-    BoundsResult,
+    BatchResult,
     IndexPath,
     InsetsLike,
     JSONDict,
+    MutationResult,
     OpenResult,
+    Point,
     PointLike,
     RectLike,
     Size,
-    SnapResult,
+    SnapPlan,
     insets_json,
+    item_sizes_json,
     point_json,
     rect_json,
+    updates_json,
 )
 from .wire import ProtocolError, dumps, encode_frame, find_daemon, read_frame, spawn, write_frame
 
@@ -48,6 +52,7 @@ class RPCError(Exception):
     REQUEST_CANCELLED = -32800
     UNKNOWN_SESSION = 1001
     SESSION_EXISTS = 1002
+    INVALID_BATCH_UPDATE = 1003
     LIMIT_EXCEEDED = 1004
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:
@@ -324,10 +329,12 @@ class Client:
         bounds: RectLike,
         sections: Iterable[Mapping[str, Any]],
         content_inset: Optional[InsetsLike] = None,
+        overscan: Optional[float] = None,
     ) -> OpenResult:
         """Creates a session. ``layout`` and ``sections`` are wire JSON,
         e.g. ``{"type": "flow", "itemSize": {...}}`` and
-        ``[{"itemCount": 10}]``."""
+        ``[{"itemCount": 10}]``. ``overscan`` (points) grows the visible
+        rect along the scroll axis."""
         params: JSONDict = {
             "session": session,
             "layout": dict(layout),
@@ -336,11 +343,14 @@ class Client:
         }
         if content_inset is not None:
             params["contentInset"] = insets_json(content_inset)
+        if overscan is not None:
+            params["overscan"] = overscan
         return OpenResult.from_json(self.request("layout/open", params))
 
-    def set_bounds(self, session: str, bounds: RectLike) -> BoundsResult:
-        """Reports the viewport after a scroll or resize."""
-        return BoundsResult.from_json(
+    def set_bounds(self, session: str, bounds: RectLike) -> MutationResult:
+        """Reports the viewport after a scroll or resize. After a resize
+        the answer's ``bounds`` is anchored: adopt it."""
+        return MutationResult.from_json(
             self.request("layout/setBounds", {"session": session, "bounds": rect_json(bounds)})
         )
 
@@ -350,10 +360,13 @@ class Client:
         content_offset: PointLike,
         velocity: PointLike,
         proposed_content_offset: Optional[PointLike] = None,
-    ) -> SnapResult:
-        """Asks where a scroll should settle. ``velocity`` is in points per
-        millisecond (UIKit's unit); ``proposed_content_offset`` is where
-        deceleration alone would stop (defaults to ``content_offset``)."""
+        frame_interval: Optional[float] = None,
+    ) -> SnapPlan:
+        """Asks where a scroll should settle, and how. ``velocity`` is in
+        points per millisecond (UIKit's unit); ``proposed_content_offset``,
+        when given, replaces the daemon's own projection of the release;
+        ``frame_interval`` is the time in ms between the plan's trajectory
+        samples (the daemon's default is 1000/60)."""
         params: JSONDict = {
             "session": session,
             "contentOffset": point_json(content_offset),
@@ -361,9 +374,76 @@ class Client:
         }
         if proposed_content_offset is not None:
             params["proposedContentOffset"] = point_json(proposed_content_offset)
-        return SnapResult.from_json(self.request("layout/scrollEnded", params))
+        if frame_interval is not None:
+            params["frameInterval"] = frame_interval
+        return SnapPlan.from_json(self.request("layout/scrollEnded", params))
+
+    def scroll_to_item(
+        self, session: str, section: int, item: int, position: Optional[str] = "center"
+    ) -> Point:
+        """The content offset that shows the item at ``position``
+        (``"center"``, ``"leading"`` or ``"trailing"``; None leaves it to
+        the daemon, whose default is ``"center"``), clamped to the offset
+        range. The session does not move: scroll there with
+        :meth:`set_bounds`."""
+        params: JSONDict = {"session": session, "section": section, "item": item}
+        if position is not None:
+            params["position"] = position
+        return Point.from_json(self.request("layout/scrollToItem", params)["contentOffset"])
+
+    def perform_batch_updates(self, session: str, updates: Mapping[str, Any]) -> BatchResult:
+        """UICollectionView's ``performBatchUpdates``. ``updates`` has the
+        wire shape (``deleteItems``, ``insertItems``, ``moveItems``,
+        ``reloadItems``, ``deleteSections``, ``insertSections``,
+        ``moveSections``, ``itemCounts``); item entries may also be
+        IndexPaths or ``(section, item)`` pairs and moves ``(from, to)``
+        pairs. A batch UIKit would reject raises :class:`RPCError` 1003
+        (``INVALID_BATCH_UPDATE``) and changes nothing."""
+        params = {"session": session, "updates": updates_json(updates)}
+        return BatchResult.from_json(self.request("layout/performBatchUpdates", params))
+
+    def reload_data(self, session: str, sections: Iterable[Mapping[str, Any]]) -> MutationResult:
+        """Replaces every section (wire JSON, as in :meth:`open`), anchoring
+        the view on its centred (carousel) or first visible (flow) item, by
+        ``id`` when the sections carry ids."""
+        params = {"session": session, "sections": [dict(s) for s in sections]}
+        return MutationResult.from_json(self.request("layout/reloadData", params))
+
+    def configure(
+        self,
+        session: str,
+        layout: Optional[Mapping[str, Any]] = None,
+        content_inset: Optional[InsetsLike] = None,
+        overscan: Optional[float] = None,
+        *,
+        content_insets: Optional[InsetsLike] = None,
+    ) -> MutationResult:
+        """Changes layout fields (those absent keep their values), the
+        content inset or the overscan. ``content_insets`` is accepted as
+        another spelling of ``content_inset``."""
+        if content_insets is not None:
+            if content_inset is not None:
+                raise TypeError("pass content_inset or content_insets, not both")
+            content_inset = content_insets
+        params: JSONDict = {"session": session}
+        if layout is not None:
+            params["layout"] = dict(layout)
+        if content_inset is not None:
+            params["contentInset"] = insets_json(content_inset)
+        if overscan is not None:
+            params["overscan"] = overscan
+        return MutationResult.from_json(self.request("layout/configure", params))
+
+    def set_item_sizes(self, session: str, sizes: Iterable[Any]) -> MutationResult:
+        """Self-sizing: reports measured item sizes. Each entry is
+        ``(section, item, size)`` or ``(IndexPath, size)``, with ``size`` a
+        :class:`Size`, a ``{"width", "height"}`` dict or ``(width,
+        height)``, or a wire dict ``{"section", "item", "size"}``."""
+        params = {"session": session, "sizes": item_sizes_json(sizes)}
+        return MutationResult.from_json(self.request("layout/setItemSizes", params))
 
     def attributes_in_rect(self, session: str, rect: RectLike) -> Tuple[Attributes, ...]:
+        """Every element whose frame overlaps ``rect``, in document order."""
         params = {"session": session, "rect": rect_json(rect)}
         result = self.request("layout/attributesInRect", params)
         return tuple(Attributes.from_json(a) for a in result["attributes"])
@@ -385,7 +465,8 @@ class Client:
         return None if a is None else Attributes.from_json(a)
 
     def item_at_point(self, session: str, point: PointLike) -> Optional[IndexPath]:
-        """The topmost cell whose frame contains ``point``, if any."""
+        """The topmost cell drawn over ``point`` (its transformed outline,
+        edges included), if any."""
         return IndexPath.from_json(
             self.request("layout/itemAtPoint", {"session": session, "point": point_json(point)})
         )

@@ -9,7 +9,7 @@ daemon, which names the offending field, stays the one validator.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 __all__ = [
     "Point",
@@ -19,16 +19,26 @@ __all__ = [
     "IndexPath",
     "ElementKey",
     "Attributes",
+    "MovedElement",
     "OpenResult",
+    "MutationResult",
     "BoundsResult",
+    "BatchResult",
+    "SnapPlan",
     "SnapResult",
     "JSONDict",
     "PointLike",
+    "SizeLike",
     "RectLike",
     "InsetsLike",
+    "IndexPathLike",
     "point_json",
+    "size_json",
     "rect_json",
     "insets_json",
+    "index_path_json",
+    "updates_json",
+    "item_sizes_json",
 ]
 
 JSON = Mapping[str, Any]
@@ -124,33 +134,85 @@ class IndexPath:
             return None
         return cls(int(d["section"]), int(d["item"]))
 
+    def to_json(self) -> JSONDict:
+        return {"section": self.section, "item": self.item}
+
 
 _KIND_ORDER = {"header": 0, "cell": 1, "footer": 2}
 
 
-class ElementKey(NamedTuple):
-    """An element's identity: a plain (kind, section, item) tuple, so that
-    ``("cell", 0, 3)`` works as a key too. ``item`` is 0 for headers and
-    footers."""
+def _lap(d: JSON) -> int:
+    """A key's ``lap`` (loop mode: which copy of the data the element
+    belongs to), 0 when absent or null."""
+    lap = d.get("lap")
+    return 0 if lap is None else int(lap)
 
-    kind: str
-    section: int
-    item: int
+
+class ElementKey(Tuple[Any, ...]):
+    """An element's identity: ``(kind, section, item)``, with ``item`` 0
+    for headers and footers, and a ``lap`` for looping carousels, where the
+    same item is drawn once per lap.
+
+    It is a plain tuple, so ``("cell", 0, 3)`` works as a key too: without
+    a lap (None or 0, the only lap outside loop mode) it is exactly the
+    3-tuple ``(kind, section, item)`` and equals and hashes like it; with
+    another lap it is the 4-tuple ``(kind, section, item, lap)``.
+    """
+
+    __slots__ = ()
+    _fields = ("kind", "section", "item", "lap")
+
+    def __new__(cls, kind: str, section: int, item: int, lap: Optional[int] = None) -> "ElementKey":
+        if lap:
+            return tuple.__new__(cls, (kind, section, item, lap))
+        return tuple.__new__(cls, (kind, section, item))
+
+    def __getnewargs__(self) -> Tuple[Any, ...]:  # copy and pickle
+        return tuple(self)
+
+    @property
+    def kind(self) -> str:
+        return str(self[0])
+
+    @property
+    def section(self) -> int:
+        return int(self[1])
+
+    @property
+    def item(self) -> int:
+        return int(self[2])
+
+    @property
+    def lap(self) -> int:
+        """0 outside loop mode."""
+        return int(self[3]) if len(self) > 3 else 0
+
+    def __repr__(self) -> str:
+        lap = f", lap={self.lap}" if self.lap else ""
+        return f"ElementKey(kind={self.kind!r}, section={self.section}, item={self.item}{lap})"
 
     @classmethod
     def from_json(cls, d: JSON) -> "ElementKey":
-        return cls(str(d["kind"]), int(d["section"]), int(d["item"]))
+        """``{kind, section, item, lap?}``, as in ``removed``."""
+        return cls(str(d["kind"]), int(d["section"]), int(d["item"]), _lap(d))
 
-    def document_order(self) -> Tuple[int, int, int]:
-        """The daemon's order: by section, then header, cells, footer."""
-        return (self.section, _KIND_ORDER.get(self.kind, 3), self.item)
+    def to_json(self) -> JSONDict:
+        out: JSONDict = {"kind": self.kind, "section": self.section, "item": self.item}
+        if self.lap:
+            out["lap"] = self.lap
+        return out
+
+    def document_order(self) -> Tuple[int, int, int, int]:
+        """The daemon's order: by lap, section, then header, cells, footer."""
+        return (self.lap, self.section, _KIND_ORDER.get(self.kind, 3), self.item)
 
 
 @dataclass(frozen=True)
 class Attributes:
     """UICollectionViewLayoutAttributes. ``size`` is the untransformed size
     and ``frame`` the bounding box after ``transform`` (16 CATransform3D
-    fields m11…m44, or None for the identity, which the daemon omits)."""
+    fields m11…m44, or None for the identity, which the daemon omits).
+    ``lap`` is 0 except in looping carousels."""
 
     kind: str
     section: int
@@ -161,6 +223,7 @@ class Attributes:
     transform: Optional[Tuple[float, ...]]
     alpha: float
     z_index: int
+    lap: int = 0
 
     @classmethod
     def from_json(cls, d: JSON) -> "Attributes":
@@ -175,11 +238,12 @@ class Attributes:
             transform=None if t is None else tuple(float(v) for v in t),
             alpha=float(d["alpha"]),
             z_index=int(d["zIndex"]),
+            lap=_lap(d),
         )
 
     @property
     def key(self) -> ElementKey:
-        return ElementKey(self.kind, self.section, self.item)
+        return ElementKey(self.kind, self.section, self.item, self.lap)
 
     @property
     def index_path(self) -> IndexPath:
@@ -191,19 +255,53 @@ class Attributes:
         uniformly, so this is the card's scale."""
         return 1.0 if self.transform is None else self.transform[0]
 
+    @property
+    def is_affine(self) -> bool:
+        """True when the transform maps the element's plane without a
+        perspective divide (m14 = m24 = 0, m44 = 1): a 2D affine map,
+        ``matrix(m11 m12 m21 m22 m41 m42)`` about the centre."""
+        t = self.transform
+        return t is None or (t[3] == 0 and t[7] == 0 and t[15] == 1)
 
-def _attributes_list(items: Sequence[JSON]) -> Tuple[Attributes, ...]:
+    def project(self, dx: float, dy: float) -> Point:
+        """Where the point (dx, dy) from the element's centre, in its
+        untransformed plane, is drawn in content coordinates: the
+        transform in CATransform3D's row-vector order, then the
+        perspective divide (x/w, y/w with w = dx·m14 + dy·m24 + m44)."""
+        t = self.transform
+        if t is None:
+            return Point(self.center.x + dx, self.center.y + dy)
+        x = dx * t[0] + dy * t[4] + t[12]
+        y = dx * t[1] + dy * t[5] + t[13]
+        w = dx * t[3] + dy * t[7] + t[15]
+        return Point(self.center.x + x / w, self.center.y + y / w)
+
+    def corners(self) -> Tuple[Point, Point, Point, Point]:
+        """The four corners as drawn (top-left, top-right, bottom-right,
+        bottom-left of the untransformed element), in content coordinates.
+        Their bounding box is ``frame``."""
+        hw, hh = self.size.width / 2, self.size.height / 2
+        return (
+            self.project(-hw, -hh),
+            self.project(hw, -hh),
+            self.project(hw, hh),
+            self.project(-hw, hh),
+        )
+
+
+def _attributes_list(items: Iterable[JSON]) -> Tuple[Attributes, ...]:
     return tuple(Attributes.from_json(a) for a in items)
 
 
 @dataclass(frozen=True)
 class OpenResult:
-    """``layout/open``: the content size and the elements visible in the
-    opening bounds."""
+    """``layout/open``: the content size, the bounds and the elements
+    visible in them (the session's first picture), and the centred item."""
 
     content_size: Size
     bounds: Rect
     attributes: Tuple[Attributes, ...]
+    centered_item: Optional[IndexPath] = None
 
     @classmethod
     def from_json(cls, d: JSON) -> "OpenResult":
@@ -211,13 +309,18 @@ class OpenResult:
             Size.from_json(d["contentSize"]),
             Rect.from_json(d["bounds"]),
             _attributes_list(d["attributes"]),
+            IndexPath.from_json(d.get("centeredItem")),
         )
 
 
 @dataclass(frozen=True)
-class BoundsResult:
-    """``layout/setBounds``: ``invalidated`` holds every element now visible
-    (with fresh attributes), ``removed`` those no longer visible."""
+class MutationResult:
+    """The answer of every method that changes a session (``setBounds``,
+    ``performBatchUpdates``, ``reloadData``, ``configure``,
+    ``setItemSizes``): a delta of the picture. ``invalidated`` holds every
+    element that became visible or changed (fresh attributes), ``removed``
+    the keys of those no longer visible or gone. ``bounds`` is what the
+    client adopts (a relayout may have anchored it)."""
 
     content_size: Size
     bounds: Rect
@@ -226,33 +329,132 @@ class BoundsResult:
     centered_item: Optional[IndexPath]
 
     @classmethod
-    def from_json(cls, d: JSON) -> "BoundsResult":
+    def from_json(cls, d: JSON) -> "MutationResult":
+        return cls(*_mutation_fields(d))
+
+
+#: ``layout/setBounds``'s answer (the name this package first used).
+BoundsResult = MutationResult
+
+
+def _mutation_fields(d: JSON) -> Tuple[Any, ...]:
+    return (
+        Size.from_json(d["contentSize"]),
+        Rect.from_json(d["bounds"]),
+        _attributes_list(d["invalidated"]),
+        tuple(ElementKey.from_json(k) for k in d["removed"]),
+        IndexPath.from_json(d.get("centeredItem")),
+    )
+
+
+@dataclass(frozen=True)
+class MovedElement:
+    """One entry of ``performBatchUpdates``' ``moved``: a surviving element
+    whose frame changed, now at ``(section, item)``, before at ``from_path``
+    (``from`` on the wire) and ``from_frame``."""
+
+    kind: str
+    section: int
+    item: int
+    from_path: IndexPath
+    from_frame: Rect
+    frame: Rect
+    lap: int = 0
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "MovedElement":
+        source = IndexPath.from_json(d["from"])
+        assert source is not None, "moved[].from is never null"
         return cls(
-            Size.from_json(d["contentSize"]),
-            Rect.from_json(d["bounds"]),
-            _attributes_list(d["invalidated"]),
-            tuple(ElementKey.from_json(k) for k in d["removed"]),
-            IndexPath.from_json(d.get("centeredItem")),
+            kind=str(d["kind"]),
+            section=int(d["section"]),
+            item=int(d["item"]),
+            from_path=source,
+            from_frame=Rect.from_json(d["fromFrame"]),
+            frame=Rect.from_json(d["frame"]),
+            lap=_lap(d),
+        )
+
+    @property
+    def key(self) -> ElementKey:
+        return ElementKey(self.kind, self.section, self.item, self.lap)
+
+    @property
+    def index_path(self) -> IndexPath:
+        return IndexPath(self.section, self.item)
+
+
+@dataclass(frozen=True)
+class BatchResult(MutationResult):
+    """``layout/performBatchUpdates``: the mutation fields, plus what to
+    animate as UICollectionView does. ``appearing``: each inserted element
+    visible after the update, at its final frame with alpha 0 (fade it in
+    to its ``invalidated`` attributes); ``disappearing``: each deleted
+    element that was in the picture, at its old frame with alpha 0 (fade it
+    out); ``moved``: each surviving element whose frame changed."""
+
+    appearing: Tuple[Attributes, ...] = ()
+    disappearing: Tuple[Attributes, ...] = ()
+    moved: Tuple[MovedElement, ...] = ()
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "BatchResult":
+        return cls(
+            *_mutation_fields(d),
+            appearing=_attributes_list(d["appearing"]),
+            disappearing=_attributes_list(d["disappearing"]),
+            moved=tuple(MovedElement.from_json(m) for m in d["moved"]),
         )
 
 
 @dataclass(frozen=True)
-class SnapResult:
-    """``layout/scrollEnded``: where the scroll view should come to rest."""
+class SnapPlan:
+    """``layout/scrollEnded``: where the scroll view comes to rest and how
+    it gets there. ``projected_content_offset`` is where deceleration alone
+    would stop (or the proposed offset sent), ``policy`` the snap policy
+    that chose ``target_item`` (``"free"`` for flow), and ``trajectory``
+    the offsets every frame interval from the release (the first is the
+    release offset, the last the target, at ``duration_ms``)."""
 
     target_content_offset: Point
     target_item: Optional[IndexPath]
+    projected_content_offset: Point
+    policy: str
+    duration_ms: float
+    trajectory: Tuple[Point, ...]
 
     @classmethod
-    def from_json(cls, d: JSON) -> "SnapResult":
+    def from_json(cls, d: JSON) -> "SnapPlan":
         return cls(
-            Point.from_json(d["targetContentOffset"]), IndexPath.from_json(d.get("targetItem"))
+            target_content_offset=Point.from_json(d["targetContentOffset"]),
+            target_item=IndexPath.from_json(d.get("targetItem")),
+            projected_content_offset=Point.from_json(d["projectedContentOffset"]),
+            policy=str(d["policy"]),
+            duration_ms=float(d["durationMs"]),
+            trajectory=tuple(Point.from_json(p) for p in d["trajectory"]),
         )
+
+    @property
+    def frame_interval_ms(self) -> float:
+        """The time between samples (0 when the plan is one sample)."""
+        n = len(self.trajectory) - 1
+        return self.duration_ms / n if n > 0 else 0.0
+
+    def sample_times_ms(self) -> List[float]:
+        """When each trajectory sample is reached, from the release."""
+        f = self.frame_interval_ms
+        return [i * f for i in range(len(self.trajectory))]
+
+
+#: ``layout/scrollEnded``'s answer (the name this package first used).
+SnapResult = SnapPlan
 
 
 PointLike = Union[Point, Mapping[str, Any], Sequence[float]]
+SizeLike = Union[Size, Mapping[str, Any], Sequence[float]]
 RectLike = Union[Rect, Mapping[str, Any], Sequence[float]]
 InsetsLike = Union[Insets, Mapping[str, Any], Sequence[float]]
+IndexPathLike = Union[IndexPath, Mapping[str, Any], Sequence[int]]
 
 
 def _convert(value: Any, cls: type, names: Tuple[str, ...]) -> JSONDict:
@@ -281,3 +483,91 @@ def rect_json(value: RectLike) -> JSONDict:
 def insets_json(value: InsetsLike) -> JSONDict:
     """Insets, a dict or ``(top, left, bottom, right)`` as wire JSON."""
     return _convert(value, Insets, ("top", "left", "bottom", "right"))
+
+
+def size_json(value: SizeLike) -> JSONDict:
+    """A Size, ``{"width", "height"}`` dict or ``(width, height)`` as wire JSON."""
+    return _convert(value, Size, ("width", "height"))
+
+
+def index_path_json(value: IndexPathLike) -> JSONDict:
+    """An IndexPath, ``{"section", "item"}`` dict or ``(section, item)``."""
+    return _convert(value, IndexPath, ("section", "item"))
+
+
+def _is_pair(value: Any) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes)) and len(value) == 2
+
+
+def _path_entry(entry: Any, extra: Tuple[str, ...] = ()) -> Any:
+    """An item entry of a batch update: an IndexPath, ``(section, item)``,
+    or a dict whose ``size`` may be a Size or a tuple. Anything else is sent
+    as it is, for the daemon to name what is wrong with it."""
+    if isinstance(entry, IndexPath) or _is_pair(entry):
+        return index_path_json(entry)
+    if isinstance(entry, Mapping):
+        out = dict(entry)
+        if "size" in extra and isinstance(out.get("size"), (Size, tuple, list)):
+            out["size"] = size_json(out["size"])
+        return out
+    return entry
+
+
+def _move_entry(entry: Any) -> Any:
+    """``(from, to)`` (IndexPaths or pairs) or ``{from, to}``."""
+    if _is_pair(entry) and not isinstance(entry, IndexPath):
+        source, dest = entry
+        if isinstance(source, (IndexPath, Mapping)) or _is_pair(source):
+            return {"from": _path_entry(source), "to": _path_entry(dest)}
+    if isinstance(entry, Mapping):
+        out = dict(entry)
+        for end in ("from", "to"):
+            if end in out:
+                out[end] = _path_entry(out[end])
+        return out
+    return entry
+
+
+def updates_json(updates: Mapping[str, Any]) -> JSONDict:
+    """``performBatchUpdates``' ``updates`` as wire JSON. It is the wire
+    shape (``deleteItems``, ``insertItems``, ``moveItems``, …); item
+    entries may also be IndexPaths or ``(section, item)`` pairs, moves
+    ``(from, to)`` pairs, and sizes Size or ``(width, height)``."""
+    out = dict(updates)
+    for name in ("deleteItems", "insertItems", "reloadItems"):
+        entries = out.get(name)
+        if isinstance(entries, (list, tuple)):
+            out[name] = [_path_entry(e, ("size",)) for e in entries]
+    moves = out.get("moveItems")
+    if isinstance(moves, (list, tuple)):
+        out["moveItems"] = [_move_entry(e) for e in moves]
+    for name in ("deleteSections", "insertSections", "moveSections", "itemCounts"):
+        entries = out.get(name)
+        if isinstance(entries, tuple):
+            out[name] = list(entries)
+    return out
+
+
+def item_sizes_json(sizes: Iterable[Any]) -> List[Any]:
+    """``setItemSizes``' ``sizes``: ``(section, item, size)`` or
+    ``(IndexPath, size)`` tuples, with the size a Size, dict or
+    ``(width, height)``, or wire dicts ``{section, item, size}``."""
+    out: List[Any] = []
+    for entry in sizes:
+        if isinstance(entry, Mapping):
+            out.append(_path_entry(entry, ("size",)))
+        elif isinstance(entry, Sequence) and not isinstance(entry, (str, bytes)) and len(entry) == 3:
+            section, item, size = entry
+            out.append({"section": section, "item": item, "size": _size_or_raw(size)})
+        elif _is_pair(entry) and isinstance(entry[0], IndexPath):
+            path, size = entry
+            out.append({"section": path.section, "item": path.item, "size": _size_or_raw(size)})
+        else:
+            out.append(entry)
+    return out
+
+
+def _size_or_raw(size: Any) -> Any:
+    if isinstance(size, (Size, Mapping)) or _is_pair(size):
+        return size_json(size)
+    return size

@@ -1,23 +1,34 @@
 """The client's copy of what is on screen, kept up to date incrementally.
 
 This is what a UICollectionView does with a layout's answers: it keeps the
-visible elements' attributes and patches them from each bounds change
-rather than asking for the whole viewport again.
+visible elements' attributes and patches them from each answer that
+changes the session rather than asking for the whole viewport again.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
-from .model import Attributes, BoundsResult, ElementKey, IndexPath, OpenResult, Rect, Size
+from .model import (
+    Attributes,
+    ElementKey,
+    IndexPath,
+    MutationResult,
+    OpenResult,
+    Rect,
+    Size,
+)
 
 __all__ = ["Picture"]
 
-KeyLike = Union[ElementKey, Tuple[str, int, int]]
+#: ``ElementKey``, or a plain ``(kind, section, item[, lap])`` tuple.
+KeyLike = Sequence[Any]
 
 
 class Picture:
-    """Visible elements keyed by ``(kind, section, item)``."""
+    """Visible elements keyed by ``(kind, section, item)`` (plus ``lap`` in
+    looping carousels), with the content size, bounds and centred item of
+    the last answer applied."""
 
     def __init__(self) -> None:
         self._elements: Dict[ElementKey, Attributes] = {}
@@ -32,13 +43,25 @@ class Picture:
         self._elements = {a.key: a for a in result.attributes}
         self.content_size = result.content_size
         self.bounds = result.bounds
-        self.centered_item = None  # open does not report it
+        self.centered_item = result.centered_item
 
-    def apply(self, result: Union[BoundsResult, Mapping[str, Any]]) -> None:
-        """Applies a ``layout/setBounds`` result: drops ``removed``, then
-        replaces or adds every ``invalidated`` element."""
-        if not isinstance(result, BoundsResult):
-            result = BoundsResult.from_json(result)
+    def apply(self, result: Union[MutationResult, OpenResult, Mapping[str, Any]]) -> None:
+        """Applies the answer of any method that changes the session
+        (``setBounds``, ``performBatchUpdates``, ``reloadData``,
+        ``configure``, ``setItemSizes``; typed or raw JSON): drops
+        ``removed``, then replaces or adds every ``invalidated`` element.
+        A ``layout/open`` result starts over, as :meth:`apply_open`.
+
+        ``appearing`` and ``disappearing`` are only for animating: the
+        final attributes of an inserted element are in ``invalidated``,
+        and a deleted one is in ``removed``."""
+        if isinstance(result, OpenResult) or (
+            isinstance(result, Mapping) and "attributes" in result and "invalidated" not in result
+        ):
+            self.apply_open(result)
+            return
+        if not isinstance(result, MutationResult):
+            result = MutationResult.from_json(result)
         for key in result.removed:
             self._elements.pop(key, None)
         for a in result.invalidated:
@@ -52,6 +75,12 @@ class Picture:
         then header, cells by item, footer."""
         return sorted(self._elements.values(), key=lambda a: a.key.document_order())
 
+    def painting_order(self) -> List[Attributes]:
+        """The elements back to front: by ``zIndex``, and for equal
+        ``zIndex`` in document order (a later item is drawn over an
+        earlier one, as UIKit adds it to the view hierarchy later)."""
+        return sorted(self._elements.values(), key=lambda a: (a.z_index, a.key.document_order()))
+
     def get(self, key: KeyLike) -> Optional[Attributes]:
         return self._elements.get(ElementKey(*key))
 
@@ -59,6 +88,8 @@ class Picture:
         return self._elements[ElementKey(*key)]
 
     def __contains__(self, key: object) -> bool:
+        if isinstance(key, tuple) and not isinstance(key, ElementKey) and len(key) in (3, 4):
+            key = ElementKey(*key)  # ("cell", 0, 3, 0) is ("cell", 0, 3)
         return key in self._elements
 
     def __len__(self) -> int:
