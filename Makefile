@@ -24,7 +24,7 @@ deps-system:
 
 # The test suite's PyPI packages (pytest and a third-party JSON-RPC client).
 deps-python:
-	@$(PYTHON) -c "import pytest, pylsp_jsonrpc" 2>/dev/null || \
+	@$(PYTHON) -c "import pytest, pylsp_jsonrpc, hypothesis" 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --disable-pip-version-check -r clients/python/tests/requirements.txt
 
 # The web client's browser tests: Debian's chromium and chromium-driver,

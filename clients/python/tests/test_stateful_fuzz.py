@@ -1,0 +1,454 @@
+"""A stateful fuzz of the daemon (issue #8): hypothesis drives one daemon per
+run through random sequences of valid and invalid requests on a few live
+sessions: opens, setBounds, batch updates, reloads, configures, item sizes
+and closes; unknown methods and garbage params (random JSON, or a valid
+request with one field replaced by garbage); JSON-RPC batches mixing
+requests, notifications and non-objects; notifications; cancellations;
+unparseable bodies.
+
+After every step:
+- every request got exactly one response, with its own id (ids are
+  tracked; a batch's answer lists its requests' ids in order);
+  notifications got none: a ping request's answer must be the next frame;
+- a session that no successful request (and no layout/* notification, which
+  is carried out unanswered) targeted is exactly as it was (contentSize and
+  attributesInRect over its whole content); in particular an error leaves
+  the targeted session unchanged;
+- the daemon is alive.
+
+FUZZ_EXAMPLES sets the number of runs (default 25), each of up to 30 steps;
+the examples are derandomized, so a run is reproducible. A failure is
+reported unshrunk; FUZZ_SHRINK=1 shrinks it (slowly).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from typing import Any, Optional
+
+import hypothesis.strategies as st
+from hypothesis import HealthCheck, Phase, event, settings
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from conftest import Daemon, assert_same_id, frame, note, req
+from hardening_util import session_state
+
+NAMES = ["s0", "s1", "s2"]
+METHODS = [
+    "layout/open",
+    "layout/setBounds",
+    "layout/scrollEnded",
+    "layout/attributesInRect",
+    "layout/attributesForItem",
+    "layout/attributesForSupplementary",
+    "layout/itemAtPoint",
+    "layout/contentSize",
+    "layout/close",
+    "layout/performBatchUpdates",
+    "layout/reloadData",
+    "layout/configure",
+    "layout/setItemSizes",
+]
+MUTATING = {
+    "layout/open",
+    "layout/setBounds",
+    "layout/performBatchUpdates",
+    "layout/reloadData",
+    "layout/configure",
+    "layout/setItemSizes",
+    "layout/close",
+}
+#: Requests the fuzz may send besides the layout methods (never shutdown or
+#: exit, which end the run).
+OTHER_METHODS = ["initialize", "initialized", "layout/twist", "layout/", "", "$/cancelRequest", "$/setTrace", "layout/open/x", "LAYOUT/OPEN"]
+FIELD_NAMES = [
+    "session", "layout", "type", "bounds", "rect", "point", "sections", "itemCount", "itemSizes", "width",
+    "height", "x", "y", "updates", "insertItems", "deleteItems", "section", "item", "sizes", "size", "kind",
+    "contentOffset", "velocity", "overscan", "contentInset", "scale", "ids", "itemCounts",
+]
+
+# -- strategies ----------------------------------------------------------------------
+
+INT64 = st.integers(min_value=-(2**63), max_value=2**63 - 1)
+# No U+0000: jansson refuses it in any string, so the whole message would be
+# a parse error (id null); protocol.md's `content.nul-in-string` row.
+TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=12)
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | INT64
+    | st.integers(-3, 400)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | TEXT
+    | st.sampled_from(NAMES + ["flow", "coverFlow", "header", "vertical", ""])
+)
+GARBAGE = st.recursive(
+    SCALARS,
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.sampled_from(FIELD_NAMES) | TEXT, children, max_size=5),
+    max_leaves=12,
+)
+
+SIZES = st.builds(dict, width=st.integers(0, 300), height=st.integers(0, 300))
+
+
+def bounds(width=st.integers(0, 500), height=st.integers(0, 400)):
+    return st.builds(dict, x=st.integers(-200, 3000), y=st.integers(-200, 3000), width=width, height=height)
+
+
+SECTION = st.one_of(
+    st.builds(dict, itemCount=st.integers(0, 40)),
+    st.builds(dict, itemSizes=st.lists(SIZES, max_size=12)),
+)
+FLOW_LAYOUT = st.fixed_dictionaries(
+    {"type": st.just("flow")},
+    optional={
+        "scrollDirection": st.sampled_from(["vertical", "horizontal"]),
+        "itemSize": SIZES,
+        "minimumLineSpacing": st.integers(0, 30),
+        "headerReferenceSize": SIZES,
+        "sectionHeadersPinToVisibleBounds": st.booleans(),
+        "layoutDirection": st.sampled_from(["ltr", "rtl"]),
+    },
+)
+COVER_LAYOUT = st.fixed_dictionaries(
+    {"type": st.just("coverFlow")},
+    optional={
+        "itemSize": SIZES,
+        "minimumLineSpacing": st.integers(0, 40),
+        "scale": st.fixed_dictionaries({}, optional={"factor": st.floats(0, 2), "minimum": st.floats(0, 0.5)}),
+        "distanceUnit": st.sampled_from(["viewport", "points", "pitch"]),
+    },
+)
+LAYOUT = FLOW_LAYOUT | COVER_LAYOUT
+
+
+def valid_params(method: str, name: str, count: Optional[int]) -> st.SearchStrategy:
+    """Params a request of `method` on session `name` may well accept (an
+    index may be out of range; `count` is section 0's item count if known)."""
+    item = st.integers(0, max((count or 0) + 1, 1))
+    path = st.builds(dict, section=st.just(0), item=item)
+    if method == "layout/open":
+        return st.builds(dict, session=st.just(name), layout=LAYOUT, bounds=bounds(), sections=st.lists(SECTION, min_size=1, max_size=3))
+    if method == "layout/setBounds":
+        return st.builds(dict, session=st.just(name), bounds=bounds())
+    if method == "layout/scrollEnded":
+        pt = st.builds(dict, x=st.integers(-500, 5000), y=st.integers(-500, 5000))
+        return st.builds(dict, session=st.just(name), contentOffset=pt, velocity=st.builds(dict, x=st.integers(-5, 5), y=st.just(0)))
+    if method == "layout/attributesInRect":
+        return st.builds(dict, session=st.just(name), rect=bounds(st.integers(0, 3000), st.integers(0, 3000)))
+    if method == "layout/attributesForItem":
+        return st.builds(dict, session=st.just(name), section=st.just(0), item=item)
+    if method == "layout/attributesForSupplementary":
+        return st.builds(dict, session=st.just(name), kind=st.sampled_from(["header", "footer"]), section=st.integers(0, 2))
+    if method == "layout/itemAtPoint":
+        return st.builds(dict, session=st.just(name), point=st.builds(dict, x=st.integers(-10, 600), y=st.integers(-10, 600)))
+    if method in ("layout/contentSize", "layout/close"):
+        return st.builds(dict, session=st.just(name))
+    if method == "layout/performBatchUpdates":
+        updates = st.fixed_dictionaries(
+            {},
+            optional={
+                "deleteItems": st.lists(path, max_size=3, unique_by=lambda p: p["item"]),
+                "insertItems": st.lists(path, max_size=3, unique_by=lambda p: p["item"]),
+                "reloadItems": st.lists(path, max_size=2, unique_by=lambda p: p["item"]),
+            },
+        )
+        return st.builds(dict, session=st.just(name), updates=updates)
+    if method == "layout/reloadData":
+        return st.builds(dict, session=st.just(name), sections=st.lists(SECTION, min_size=1, max_size=3))
+    if method == "layout/configure":
+        cfg = st.fixed_dictionaries(
+            {},
+            optional={
+                "minimumLineSpacing": st.integers(0, 30),
+                "itemSize": SIZES,
+                "estimatedItemSize": SIZES,
+                "layoutDirection": st.sampled_from(["ltr", "rtl"]),
+            },
+        )
+        return st.fixed_dictionaries({"session": st.just(name)}, optional={"layout": cfg, "overscan": st.integers(0, 50)})
+    if method == "layout/setItemSizes":
+        entry = st.builds(dict, section=st.just(0), item=item, size=SIZES)
+        return st.builds(dict, session=st.just(name), sizes=st.lists(entry, min_size=1, max_size=3))
+    raise AssertionError(method)
+
+
+def paths(value: Any, prefix: tuple = ()) -> list[tuple]:
+    out = [prefix]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += paths(v, prefix + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += paths(v, prefix + (i,))
+    return out
+
+
+def with_garbage(params: Any, path: tuple, garbage: Any) -> Any:
+    if not path:
+        return garbage
+    if isinstance(params, dict):
+        out = dict(params)
+    else:
+        out = list(params)
+    out[path[0]] = with_garbage(params[path[0]], path[1:], garbage)
+    return out
+
+
+# -- the machine ---------------------------------------------------------------------
+
+
+class DaemonMachine(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.d = Daemon()
+        self.d.initialize()
+        self.ids = itertools.count(1)
+        #: session -> its state as last seen after a change we caused
+        self.model: dict[str, Any] = {n: ("error", 1001) for n in NAMES}
+        self.counts: dict[str, Optional[int]] = {n: None for n in NAMES}
+        self.touched: set[str] = set()
+        self.steps = 0
+
+    @initialize(data=st.data())
+    def open_two_sessions(self, data):
+        """s0 (flow) and s1 (coverFlow) start open; s2 starts closed."""
+        for name, kind in (("s0", "flow"), ("s1", "coverFlow")):
+            params = data.draw(valid_params("layout/open", name, None), label="params")
+            params["layout"] = data.draw(FLOW_LAYOUT if kind == "flow" else COVER_LAYOUT, label="layout")
+            r = self.exchange("layout/open", params, self.new_id(data))
+            assert "result" in r, r
+
+    def teardown(self) -> None:
+        event(f"steps: {self.steps // 10 * 10}+")
+        alive = self.d.proc.poll() is None
+        code = self.d.finish()
+        assert alive and code in (0, 1), f"daemon ended with {code}; stderr {self.d.stderr_text()!r}"
+
+    # -- helpers -------------------------------------------------------------
+
+    def new_id(self, data) -> Any:
+        n = next(self.ids)
+        return data.draw(st.sampled_from([n, f"r{n}", f"r{n}\u00e9\u2028"]), label="id")
+
+    def outcome(self, method: str, params: Any, response: dict) -> None:
+        """Records which session a successful mutating request changed."""
+        event(f"{method if method in METHODS else 'other'}: {'result' if 'result' in response else response['error']['code']}")
+        if "result" in response and method in MUTATING and isinstance(params, dict):
+            s = params.get("session")
+            if isinstance(s, str):
+                self.touched.add(s)
+
+    def exchange(self, method: str, params: Any, rid: Any) -> dict:
+        msg = req(rid, method, None) if params is None else req(rid, method, params)
+        self.d.send(msg)
+        r = self.d.read()
+        assert isinstance(r, dict), r
+        assert_same_id(r["id"], rid)
+        self.outcome(method, params, r)
+        return r
+
+    def item_count(self, name: str) -> Optional[int]:
+        """Section 0's item count, from the daemon's own error message."""
+        r = self.d.request("layout/attributesForItem", {"session": name, "section": 0, "item": 2**62})
+        msg = r.get("error", {}).get("message", "")
+        if msg.startswith("params.item is out of range: section 0 has "):
+            return int(msg.split(" has ")[1].split(" ")[0])
+        return None
+
+    # -- rules: valid traffic on a few sessions --------------------------------
+
+    @rule(name=st.sampled_from(NAMES), data=st.data())
+    def open_session(self, name, data):
+        params = data.draw(valid_params("layout/open", name, None), label="params")
+        r = self.exchange("layout/open", params, self.new_id(data))
+        if self.model[name] != ("error", 1001):
+            assert r.get("error", {}).get("code") == 1002, r
+        else:
+            assert "result" in r, r
+
+    @rule(name=st.sampled_from(NAMES), method=st.sampled_from(METHODS[1:]), data=st.data())
+    def valid_request(self, name, method, data):
+        params = data.draw(valid_params(method, name, self.counts[name]), label="params")
+        r = self.exchange(method, params, self.new_id(data))
+        if self.model[name] == ("error", 1001):
+            assert r.get("error", {}).get("code") == 1001, r
+        elif "error" in r:
+            # Only a batch UIKit would reject, or an index out of range.
+            assert r["error"]["code"] in (1003, -32602), r
+
+    @rule(name=st.sampled_from(NAMES), data=st.data())
+    def scroll(self, name, data):
+        """A few scroll frames (and now and then a rotation)."""
+        for _ in range(data.draw(st.integers(1, 4), label="frames")):
+            r = self.exchange("layout/setBounds", data.draw(valid_params("layout/setBounds", name, None)), self.new_id(data))
+            assert "result" in r or r["error"]["code"] == 1001, r
+
+    @rule(name=st.sampled_from(NAMES), data=st.data())
+    def valid_batch_update(self, name, data):
+        """Deletes and inserts in section 0 that UIKit accepts."""
+        count = self.counts[name]
+        if count is None:
+            count = 0
+        deletes = data.draw(st.lists(st.integers(0, max(count - 1, 0)), max_size=min(count, 3), unique=True), label="deletes")
+        deletes = [i for i in deletes if i < count]
+        inserts_n = data.draw(st.integers(0, 3), label="inserts")
+        after = count - len(deletes) + inserts_n
+        inserts = data.draw(st.lists(st.integers(0, max(after - 1, 0)), min_size=inserts_n, max_size=inserts_n, unique=True), label="at") if after else []
+        updates = {
+            "deleteItems": [{"section": 0, "item": i} for i in deletes],
+            "insertItems": [{"section": 0, "item": i} for i in inserts],
+        }
+        r = self.exchange("layout/performBatchUpdates", {"session": name, "updates": updates}, self.new_id(data))
+        if self.model[name] == ("error", 1001):
+            assert r["error"]["code"] == 1001, r
+        elif self.counts[name] is not None:
+            assert "result" in r, (updates, r)
+
+    @rule(name=st.sampled_from(NAMES), method=st.sampled_from(["layout/reloadData", "layout/configure", "layout/setItemSizes"]), data=st.data())
+    def data_change(self, name, method, data):
+        params = data.draw(valid_params(method, name, self.counts[name]), label="params")
+        if method == "layout/setItemSizes" and self.counts[name]:
+            for e in params["sizes"]:
+                e["item"] %= self.counts[name]
+        r = self.exchange(method, params, self.new_id(data))
+        if self.model[name] == ("error", 1001):
+            assert r["error"]["code"] == 1001, r
+        elif method != "layout/setItemSizes" or self.counts[name]:
+            assert "result" in r, (params, r)
+
+    # -- rules: invalid traffic --------------------------------------------------
+
+    @rule(method=st.sampled_from(METHODS + OTHER_METHODS), params=GARBAGE, data=st.data())
+    def garbage_request(self, method, params, data):
+        self.exchange(method, params, self.new_id(data))
+
+    @rule(name=st.sampled_from(NAMES), method=st.sampled_from(METHODS), data=st.data())
+    def one_field_of_garbage(self, name, method, data):
+        params = data.draw(valid_params(method, name, self.counts[name]), label="params")
+        path = data.draw(st.sampled_from(paths(params)), label="path")
+        params = with_garbage(params, path, data.draw(GARBAGE, label="garbage"))
+        self.exchange(method, params, self.new_id(data))
+
+    def notified(self, method: str, params: Any) -> None:
+        """A layout/* notification is carried out, unanswered: the session
+        it names may change (so it is not compared this step)."""
+        if method in MUTATING and isinstance(params, dict) and isinstance(params.get("session"), str):
+            self.touched.add(params["session"])
+
+    @rule(method=st.sampled_from(METHODS + OTHER_METHODS), params=GARBAGE | st.none())
+    def notification(self, method, params):
+        # Never answered: the invariant's ping must be the next frame.
+        self.d.send(note(method, params))
+        self.notified(method, params)
+
+    @rule(name=st.sampled_from(NAMES), method=st.sampled_from(METHODS), data=st.data())
+    def valid_notification(self, name, method, data):
+        params = data.draw(valid_params(method, name, self.counts[name]), label="params")
+        self.d.send(note(method, params))
+        self.notified(method, params)
+
+    @rule(name=st.sampled_from(NAMES), method=st.sampled_from(METHODS), data=st.data())
+    def cancelled_request(self, name, method, data):
+        params = data.draw(valid_params(method, name, self.counts[name]) | GARBAGE, label="params")
+        rid = self.new_id(data)
+        other = self.new_id(data)  # an id nobody uses: ignored
+        self.d.write(
+            frame(req(rid, method, params))
+            + frame(note("$/cancelRequest", {"id": rid}))
+            + frame(note("$/cancelRequest", {"id": other}))
+        )
+        r = self.d.read()
+        assert_same_id(r["id"], rid)
+        if "error" in r and r["error"]["code"] == -32800:
+            assert r["error"]["message"] == "Request cancelled", r
+        self.outcome(method, params, r)
+
+    @rule(data=st.data())
+    def batch(self, data):
+        members = []
+        expected: list[Any] = []  # ids of the responses, in order (None: id null)
+        calls: dict[Any, tuple[str, Any]] = {}
+        for _ in range(data.draw(st.integers(0, 6), label="size")):
+            kind = data.draw(st.sampled_from(["valid", "garbage", "notification", "non-object"]), label="kind")
+            name = data.draw(st.sampled_from(NAMES), label="name")
+            method = data.draw(st.sampled_from(METHODS[1:]), label="method")
+            if kind == "valid":
+                rid = self.new_id(data)
+                params = data.draw(valid_params(method, name, self.counts[name]), label="params")
+                members.append(req(rid, method, params))
+                expected.append(rid)
+                calls[rid] = (method, params)
+            elif kind == "garbage":
+                rid = self.new_id(data)
+                params = data.draw(GARBAGE, label="params")
+                members.append(req(rid, method, params))
+                expected.append(rid)
+                calls[rid] = (method, params)
+            elif kind == "notification":
+                params = data.draw(GARBAGE | valid_params(method, name, self.counts[name]) | st.none(), label="params")
+                members.append(note(method, params))
+                self.notified(method, params)
+            else:
+                members.append(data.draw(st.sampled_from([1, "x", None, [], True]), label="member"))
+                expected.append(None)
+        self.d.write(frame(members))
+        if not members:
+            r = self.d.read()
+            assert r["id"] is None and r["error"]["code"] == -32600, r
+            return
+        if not expected:
+            return  # notifications only: no reply (the ping checks it)
+        r = self.d.read()
+        assert isinstance(r, list), f"a batch was answered with {r!r}"
+        got = [x["id"] for x in r]
+        assert len(got) == len(expected), f"{len(got)} responses for {len(expected)} requests: {got} vs {expected}"
+        for g, e in zip(got, expected):
+            if e is None:
+                assert g is None
+            else:
+                assert_same_id(g, e)
+        for x in r:
+            if x["id"] is not None:
+                self.outcome(*calls[x["id"]], x)
+
+    @rule(junk=st.binary(max_size=40).filter(lambda b: b"}" not in b))
+    def unparseable_body(self, junk):
+        # `{` without a closing brace is never JSON: one -32700, id null.
+        self.d.write(frame(b"{" + junk))
+        r = self.d.read()
+        assert r["id"] is None and r["error"]["code"] == -32700, r
+
+    # -- after every step ------------------------------------------------------------
+
+    @invariant()
+    def answered_exactly_once_and_sessions_intact(self):
+        self.steps += 1
+        assert self.d.proc.poll() is None, f"daemon exited {self.d.proc.poll()}: {self.d.stderr_text()!r}"
+        self.d.ping()
+        for name in NAMES:
+            state = session_state(self.d, name)
+            if name in self.touched:
+                self.model[name] = state
+                self.counts[name] = self.item_count(name) if state != ("error", 1001) else None
+            else:
+                assert state == self.model[name], f"session {name} changed without a successful request"
+        self.touched.clear()
+
+
+DaemonMachine.TestCase.settings = settings(
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "25")),
+    stateful_step_count=30,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+    database=None,
+    # Shrinking a failing run of a daemon takes minutes; the runs are
+    # derandomized, so FUZZ_SHRINK=1 reproduces a failure and shrinks it.
+    phases=[Phase.explicit, Phase.reuse, Phase.generate]
+    + ([Phase.shrink] if os.environ.get("FUZZ_SHRINK") else []),
+)
+
+TestStatefulFuzz = DaemonMachine.TestCase
