@@ -63,6 +63,8 @@ public struct Curve: Equatable, Sendable {
   /// negative factor has its pole inside the range (then only the clamps
   /// bound it). O(1).
   public func magnitudeBound(upTo dmax: Double) -> Double {
+    // A constant curve (also for dmax = ∞, where 0·∞ would be NaN).
+    if factor == 0 { return abs(value(at: 0)) }
     if let lo = minimum, let hi = maximum { return max(abs(lo), abs(hi)) }
     if shape == .reciprocal && factor < 0 && 1 + factor * dmax <= 0 { return .infinity }
     let m = max(abs(value(at: 0)), abs(value(at: dmax)))
@@ -152,6 +154,9 @@ public struct CoverFlowConfiguration: Equatable, Sendable {
   public var spacing = SpacingMode.flow
   public var ends = Ends.center
   public var snap = SnapConfiguration()
+  /// The content repeats without end along the scroll axis (see
+  /// `Layout.period`); `ends` no longer applies.
+  public var loop = false
 
   public init() {
     flow = FlowConfiguration()
@@ -183,21 +188,29 @@ public struct CoverFlowConfiguration: Equatable, Sendable {
     let n = section.count
     var lead = (W - (n > 0 ? mainExtent(0) : axes.main(flow.itemSize))) / 2
     var trail = (W - (n > 0 ? mainExtent(n - 1) : axes.main(flow.itemSize))) / 2
-    switch ends {
-    case .center: break
-    case .contain:
+    if loop {
+      // No ends: each section's last card is followed by its line spacing,
+      // which joins it to what comes next (the next section, or the next
+      // copy's first card).
       lead = 0
-      trail = 0
-    case .centerIfFits:
-      let gap = section.minimumLineSpacing ?? flow.minimumLineSpacing
-      var total = Double(max(n - 1, 0)) * gap
-      switch section.items {
-      case .uniform: total += Double(n) * axes.main(flow.itemSize)
-      case .sizes(let s): for size in s { total += axes.main(size) }
-      }
-      if total <= W {
-        lead = (W - total) / 2
-        trail = lead
+      trail = section.minimumLineSpacing ?? flow.minimumLineSpacing
+    } else {
+      switch ends {
+      case .center: break
+      case .contain:
+        lead = 0
+        trail = 0
+      case .centerIfFits:
+        let gap = section.minimumLineSpacing ?? flow.minimumLineSpacing
+        var total = Double(max(n - 1, 0)) * gap
+        switch section.items {
+        case .uniform: total += Double(n) * axes.main(flow.itemSize)
+        case .sizes(let s): for size in s { total += axes.main(size) }
+        }
+        if total <= W {
+          lead = (W - total) / 2
+          trail = lead
+        }
       }
     }
     let across = (D - axes.cross(flow.itemSize)) / 2

@@ -116,34 +116,40 @@ class Insets:
 class IndexPath:
     section: int
     item: int
+    #: The copy of a looping carousel's content (``loop: true``); else None.
+    lap: Optional[int] = None
 
     @classmethod
     def from_json(cls, d: Optional[JSON]) -> Optional["IndexPath"]:
-        """``{section, item}`` or null (no item)."""
+        """``{section, item, lap?}`` or null (no item)."""
         if d is None:
             return None
-        return cls(int(d["section"]), int(d["item"]))
+        lap = d.get("lap")
+        return cls(int(d["section"]), int(d["item"]), None if lap is None else int(lap))
 
 
 _KIND_ORDER = {"header": 0, "cell": 1, "footer": 2}
 
 
 class ElementKey(NamedTuple):
-    """An element's identity: a plain (kind, section, item) tuple, so that
-    ``("cell", 0, 3)`` works as a key too. ``item`` is 0 for headers and
-    footers."""
+    """An element's identity: a plain (kind, section, item, lap) tuple, so
+    that ``ElementKey(*("cell", 0, 3))`` works as a key too. ``item`` is 0
+    for headers and footers; ``lap`` is the copy in a looping carousel and
+    None otherwise."""
 
     kind: str
     section: int
     item: int
+    lap: Optional[int] = None
 
     @classmethod
     def from_json(cls, d: JSON) -> "ElementKey":
-        return cls(str(d["kind"]), int(d["section"]), int(d["item"]))
+        lap = d.get("lap")
+        return cls(str(d["kind"]), int(d["section"]), int(d["item"]), None if lap is None else int(lap))
 
-    def document_order(self) -> Tuple[int, int, int]:
-        """The daemon's order: by section, then header, cells, footer."""
-        return (self.section, _KIND_ORDER.get(self.kind, 3), self.item)
+    def document_order(self) -> Tuple[int, int, int, int]:
+        """The daemon's order: by lap, then section, then header, cells, footer."""
+        return (self.lap or 0, self.section, _KIND_ORDER.get(self.kind, 3), self.item)
 
 
 @dataclass(frozen=True)
@@ -161,10 +167,13 @@ class Attributes:
     transform: Optional[Tuple[float, ...]]
     alpha: float
     z_index: int
+    #: The copy of a looping carousel's content; None without loop.
+    lap: Optional[int] = None
 
     @classmethod
     def from_json(cls, d: JSON) -> "Attributes":
         t = d.get("transform")
+        lap = d.get("lap")
         return cls(
             kind=str(d["kind"]),
             section=int(d["section"]),
@@ -175,15 +184,16 @@ class Attributes:
             transform=None if t is None else tuple(float(v) for v in t),
             alpha=float(d["alpha"]),
             z_index=int(d["zIndex"]),
+            lap=None if lap is None else int(lap),
         )
 
     @property
     def key(self) -> ElementKey:
-        return ElementKey(self.kind, self.section, self.item)
+        return ElementKey(self.kind, self.section, self.item, self.lap)
 
     @property
     def index_path(self) -> IndexPath:
-        return IndexPath(self.section, self.item)
+        return IndexPath(self.section, self.item, self.lap)
 
     @property
     def scale(self) -> float:
