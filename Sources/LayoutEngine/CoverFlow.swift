@@ -186,14 +186,15 @@ public struct CoverFlowConfiguration: Equatable, Sendable {
       }
     }
     let n = section.count
-    var lead = (W - (n > 0 ? mainExtent(0) : axes.main(flow.itemSize))) / 2
-    var trail = (W - (n > 0 ? mainExtent(n - 1) : axes.main(flow.itemSize))) / 2
+    // An empty section has no card to centre: it adds no space of its own.
+    var lead = n > 0 ? (W - mainExtent(0)) / 2 : 0
+    var trail = n > 0 ? (W - mainExtent(n - 1)) / 2 : 0
     if loop {
       // No ends: each section's last card is followed by its line spacing,
       // which joins it to what comes next (the next section, or the next
       // copy's first card).
       lead = 0
-      trail = section.minimumLineSpacing ?? flow.minimumLineSpacing
+      trail = n > 0 ? section.minimumLineSpacing ?? flow.minimumLineSpacing : 0
     } else {
       switch ends {
       case .center: break
@@ -205,7 +206,7 @@ public struct CoverFlowConfiguration: Equatable, Sendable {
         var total = Double(max(n - 1, 0)) * gap
         switch section.items {
         case .uniform: total += Double(n) * axes.main(flow.itemSize)
-        case .sizes(let s): for size in s { total += axes.main(size) }
+        case .sizes: for i in 0..<n { total += mainExtent(i) }
         }
         if total <= W {
           lead = (W - total) / 2

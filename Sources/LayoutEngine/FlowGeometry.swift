@@ -309,7 +309,9 @@ public struct FlowGeometry: Sendable {
   /// The size of the content: the main extent of all sections, and D across.
   /// O(1).
   public var contentSize: Size {
-    let main = sections.last?.end ?? 0
+    // Negative insets (a card wider than the viewport) must not make the
+    // content negative.
+    let main = max(0, sections.last?.end ?? 0)
     return axes.direction == .vertical
       ? Size(width: crossExtent, height: main) : Size(width: main, height: crossExtent)
   }

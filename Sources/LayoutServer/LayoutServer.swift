@@ -124,7 +124,13 @@ public final class LayoutServer: RPCHandler {
     try handler(self)(try Fields.params(params), &w)
   }
 
-  public func handleNotification(method: String, params: JSONValue?) {}
+  /// A `layout/*` method sent as a notification is carried out, as
+  /// JSON-RPC requires, and its result or error is dropped.
+  public func handleNotification(method: String, params: JSONValue?) {
+    guard let handler = Self.table[method], let fields = try? Fields.params(params) else { return }
+    var discard = JSONWriter()
+    try? handler(self)(fields, &discard)
+  }
 
   public func shutdown() { sessions.removeAll() }
 

@@ -1,4 +1,5 @@
-"""The ``flowlayout`` command: a cover-flow demo and a JSON-RPC replayer."""
+"""The ``flowlayout`` command: a cover-flow demo, a JSON-RPC replayer and the
+web client's bridge."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 import threading
 from typing import IO, Any, List, Optional, Sequence, Tuple
 
+from . import web
 from .client import Client, DaemonError, RPCError
 from .model import Attributes, IndexPath, Point, Rect
 from .picture import Picture
@@ -313,7 +315,8 @@ def _parser() -> argparse.ArgumentParser:
         "--daemon", metavar="PATH", help="flowlayoutd to run (default: $FLOWLAYOUTD, .build/, PATH)"
     )
     parser = argparse.ArgumentParser(
-        prog="flowlayout", description="A cover-flow demo and a JSON-RPC replayer for flowlayoutd."
+        prog="flowlayout",
+        description="A cover-flow demo, a JSON-RPC replayer and a web client for flowlayoutd."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -330,6 +333,12 @@ def _parser() -> argparse.ArgumentParser:
         "--no-initialize", action="store_true",
         help="do not send initialize first (to test the uninitialized server)",
     )
+    w = sub.add_parser(
+        "web", parents=[daemon], help="serve the web client on 127.0.0.1, bridged to the daemon",
+        description="Serves the web client (clients/web) on 127.0.0.1 and relays its JSON-RPC "
+        "messages (POST /rpc) to one flowlayoutd, which it spawns, initializes and shuts down.",
+    )
+    web.add_arguments(w)
     return parser
 
 
@@ -338,6 +347,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         if args.command == "demo":
             return demo(args.daemon)
+        if args.command == "web":
+            return web.serve(args.port, args.daemon, args.root, args.verbose)
         if args.script == "-":
             return replay(sys.stdin, args.daemon, initialize=not args.no_initialize)
         with open(args.script, encoding="utf-8") as script:

@@ -30,7 +30,7 @@ from .model import (
     point_json,
     rect_json,
 )
-from .wire import ProtocolError, dumps, find_daemon, read_frame, spawn, write_frame
+from .wire import ProtocolError, dumps, encode_frame, find_daemon, read_frame, spawn, write_frame
 
 __all__ = ["Client", "RPCError", "DaemonError", "find_daemon"]
 
@@ -92,6 +92,9 @@ class Client:
     here). Either way the LSP handshake (``initialize``, ``initialized``)
     is done before the constructor returns. Use it as a context manager so
     that ``shutdown`` and ``exit`` are sent and the process reaped.
+    ``new_session`` keeps a spawned daemon out of the terminal's process
+    group, so that Ctrl-C reaches only this process, which then shuts the
+    daemon down in order.
     """
 
     def __init__(
@@ -100,6 +103,7 @@ class Client:
         args: Iterable[str] = (),
         stdin: Optional[IO[bytes]] = None,
         stdout: Optional[IO[bytes]] = None,
+        new_session: bool = False,
     ) -> None:
         if (stdin is None) != (stdout is None):
             raise ValueError("pass both stdin and stdout, or neither")
@@ -114,7 +118,7 @@ class Client:
         if stdin is not None and stdout is not None:
             self._in, self._out = stdin, stdout
         else:
-            self.process = spawn(daemon, args)
+            self.process = spawn(daemon, args, new_session=new_session)
             assert self.process.stdin and self.process.stdout and self.process.stderr
             self._in, self._out = self.process.stdin, self.process.stdout
             self._stderr_thread = threading.Thread(
@@ -258,6 +262,50 @@ class Client:
                 if rid_back is None:
                     continue
                 return response.get("result")
+
+    def exchange(self, body: bytes) -> List[bytes]:
+        """Forwards one raw message body (a request, a notification, a
+        batch, or even bytes that are not JSON) and returns the bodies the
+        daemon writes in answer, unparsed: one, or none for notifications
+        and batches of notifications.
+
+        The end of the answer is found without guessing what the daemon
+        will reply to: a request of the client's own (``$/sync``, which the
+        daemon answers with "method not found") is written right behind the
+        message, and since the daemon answers in order, every frame before
+        the answer to it belongs to the message. This is what a bridge
+        (``flowlayout web``) needs to relay messages it does not interpret.
+        """
+        with self._lock:
+            # Unguessable, so that no relayed message can pass for it.
+            sync_id = f"flowlayout:sync:{self._next_id}:{os.urandom(6).hex()}"
+            self._next_id += 1
+            sync = dumps({"jsonrpc": "2.0", "id": sync_id, "method": "$/sync"})
+            if self._closed:
+                raise DaemonError("the client is shut down")
+            try:
+                self._in.write(encode_frame(body) + encode_frame(sync))
+                self._in.flush()
+            except (BrokenPipeError, ValueError) as e:
+                raise self._daemon_error(f"cannot write to flowlayoutd: {e}") from None
+            answers: List[bytes] = []
+            while True:
+                try:
+                    frame = read_frame(self._out)
+                except ProtocolError as e:
+                    raise self._daemon_error(f"bad frame from flowlayoutd: {e}") from None
+                except ValueError as e:
+                    raise self._daemon_error(f"cannot read from flowlayoutd: {e}") from None
+                if frame is None:
+                    raise self._daemon_error("flowlayoutd closed its output")
+                if sync_id.encode() in frame:
+                    try:
+                        parsed = json.loads(frame)
+                    except ValueError:
+                        parsed = None
+                    if isinstance(parsed, dict) and parsed.get("id") == sync_id:
+                        return answers
+                answers.append(frame)
 
     def notify(self, method: str, params: Optional[Mapping[str, Any]] = None) -> None:
         """Sends a notification (no response is ever read)."""

@@ -116,40 +116,34 @@ class Insets:
 class IndexPath:
     section: int
     item: int
-    #: The copy of a looping carousel's content (``loop: true``); else None.
-    lap: Optional[int] = None
 
     @classmethod
     def from_json(cls, d: Optional[JSON]) -> Optional["IndexPath"]:
-        """``{section, item, lap?}`` or null (no item)."""
+        """``{section, item}`` or null (no item)."""
         if d is None:
             return None
-        lap = d.get("lap")
-        return cls(int(d["section"]), int(d["item"]), None if lap is None else int(lap))
+        return cls(int(d["section"]), int(d["item"]))
 
 
 _KIND_ORDER = {"header": 0, "cell": 1, "footer": 2}
 
 
 class ElementKey(NamedTuple):
-    """An element's identity: a plain (kind, section, item, lap) tuple, so
-    that ``ElementKey(*("cell", 0, 3))`` works as a key too. ``item`` is 0
-    for headers and footers; ``lap`` is the copy in a looping carousel and
-    None otherwise."""
+    """An element's identity: a plain (kind, section, item) tuple, so that
+    ``("cell", 0, 3)`` works as a key too. ``item`` is 0 for headers and
+    footers."""
 
     kind: str
     section: int
     item: int
-    lap: Optional[int] = None
 
     @classmethod
     def from_json(cls, d: JSON) -> "ElementKey":
-        lap = d.get("lap")
-        return cls(str(d["kind"]), int(d["section"]), int(d["item"]), None if lap is None else int(lap))
+        return cls(str(d["kind"]), int(d["section"]), int(d["item"]))
 
-    def document_order(self) -> Tuple[int, int, int, int]:
-        """The daemon's order: by lap, then section, then header, cells, footer."""
-        return (self.lap or 0, self.section, _KIND_ORDER.get(self.kind, 3), self.item)
+    def document_order(self) -> Tuple[int, int, int]:
+        """The daemon's order: by section, then header, cells, footer."""
+        return (self.section, _KIND_ORDER.get(self.kind, 3), self.item)
 
 
 @dataclass(frozen=True)
@@ -167,13 +161,10 @@ class Attributes:
     transform: Optional[Tuple[float, ...]]
     alpha: float
     z_index: int
-    #: The copy of a looping carousel's content; None without loop.
-    lap: Optional[int] = None
 
     @classmethod
     def from_json(cls, d: JSON) -> "Attributes":
         t = d.get("transform")
-        lap = d.get("lap")
         return cls(
             kind=str(d["kind"]),
             section=int(d["section"]),
@@ -184,16 +175,15 @@ class Attributes:
             transform=None if t is None else tuple(float(v) for v in t),
             alpha=float(d["alpha"]),
             z_index=int(d["zIndex"]),
-            lap=None if lap is None else int(lap),
         )
 
     @property
     def key(self) -> ElementKey:
-        return ElementKey(self.kind, self.section, self.item, self.lap)
+        return ElementKey(self.kind, self.section, self.item)
 
     @property
     def index_path(self) -> IndexPath:
-        return IndexPath(self.section, self.item, self.lap)
+        return IndexPath(self.section, self.item)
 
     @property
     def scale(self) -> float:

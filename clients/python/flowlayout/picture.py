@@ -13,12 +13,11 @@ from .model import Attributes, BoundsResult, ElementKey, IndexPath, OpenResult, 
 
 __all__ = ["Picture"]
 
-KeyLike = Union[ElementKey, Tuple[str, int, int], Tuple[str, int, int, Optional[int]]]
+KeyLike = Union[ElementKey, Tuple[str, int, int]]
 
 
 class Picture:
-    """Visible elements keyed by ``(kind, section, item, lap)`` (``lap`` is
-    None unless the carousel loops)."""
+    """Visible elements keyed by ``(kind, section, item)``."""
 
     def __init__(self) -> None:
         self._elements: Dict[ElementKey, Attributes] = {}
@@ -49,8 +48,8 @@ class Picture:
         self.centered_item = result.centered_item
 
     def elements(self) -> List[Attributes]:
-        """The visible elements in the daemon's document order: by lap (in a
-        loop), then section, then header, cells by item, footer."""
+        """The visible elements in the daemon's document order: by section,
+        then header, cells by item, footer."""
         return sorted(self._elements.values(), key=lambda a: a.key.document_order())
 
     def get(self, key: KeyLike) -> Optional[Attributes]:
@@ -60,8 +59,6 @@ class Picture:
         return self._elements[ElementKey(*key)]
 
     def __contains__(self, key: object) -> bool:
-        if isinstance(key, tuple) and not isinstance(key, ElementKey):
-            key = ElementKey(*key)
         return key in self._elements
 
     def __len__(self) -> int:

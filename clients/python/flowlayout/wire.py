@@ -121,10 +121,19 @@ def find_daemon(daemon: Optional[str] = None) -> str:
 
 
 def spawn(
-    daemon: Optional[str] = None, args: Iterable[str] = (), stderr: Optional[int] = subprocess.PIPE
+    daemon: Optional[str] = None,
+    args: Iterable[str] = (),
+    stderr: Optional[int] = subprocess.PIPE,
+    new_session: bool = False,
 ) -> "subprocess.Popen[bytes]":
     """Starts the daemon with stdin and stdout piped; stderr is piped too
     unless ``stderr=None`` passes it through. Streams are buffered (reads
-    need it); every frame written is flushed."""
+    need it); every frame written is flushed. ``new_session`` starts it in
+    a session of its own, out of reach of the terminal's Ctrl-C, for a
+    parent that shuts it down itself (it still ends at EOF on stdin when
+    the parent dies)."""
     argv: Sequence[str] = [find_daemon(daemon), *args]
-    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+    return subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+        start_new_session=new_session,
+    )

@@ -14,7 +14,10 @@ import json
 import math
 import os
 import queue
+import re
+import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -384,3 +387,81 @@ def server(spawn) -> Daemon:
     d = spawn()
     d.initialize()
     return d
+
+
+# MARK: the web bridge (`flowlayout web`), for test_web_bridge.py and test_web.py
+
+
+class WebBridge:
+    """`python3 -m flowlayout web --port 0` in a subprocess (the client
+    package from this checkout), started and known to be serving when the
+    constructor returns. Its first stdout line names the URL and the
+    daemon's pid."""
+
+    def __init__(self) -> None:
+        if not os.access(DAEMON, os.X_OK):
+            pytest.fail(f"daemon not found or not executable: {DAEMON} (set FLOWLAYOUTD)")
+        env = dict(os.environ)
+        package = str(REPO / "clients" / "python")
+        env["PYTHONPATH"] = package + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "flowlayout", "web", "--port", "0", "--daemon", DAEMON],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            text=True,
+        )
+        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self.stderr: list[str] = []
+        threading.Thread(target=self._read, args=(self.proc.stdout, self.lines.put), daemon=True).start()
+        threading.Thread(target=self._read, args=(self.proc.stderr, self.stderr.append), daemon=True).start()
+        first = self.next_line(timeout=3 * TIMEOUT)
+        m = re.search(r"serving (http://127\.0\.0\.1:(\d+)/) .*pid (\d+)", first or "")
+        if not m:
+            self.proc.kill()
+            pytest.fail(f"flowlayout web did not start: {first!r}; stderr: {''.join(self.stderr)!r}")
+        self.url = m.group(1)
+        self.port = int(m.group(2))
+        self.daemon_pid = int(m.group(3))
+
+    @staticmethod
+    def _read(stream: Any, put: Any) -> None:
+        for line in stream:
+            put(line)
+        put(None)
+
+    def next_line(self, timeout: float = TIMEOUT) -> Optional[str]:
+        try:
+            return self.lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def stop(self, sig: int = signal.SIGINT) -> tuple[int, str]:
+        """Sends `sig` (Ctrl-C by default) and returns the exit code and
+        the rest of stdout. Kills the bridge if it does not stop in time."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            code = self.proc.wait(timeout=2 * TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError("flowlayout web did not stop on a signal") from None
+        rest = []
+        while (line := self.next_line(timeout=1.0)) is not None:
+            rest.append(line)
+        return code, "".join(rest)
+
+
+def daemon_gone(pid: int, timeout: float = TIMEOUT) -> bool:
+    """True once no process has this pid, not even a zombie: the bridge
+    must have reaped the daemon it spawned."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False

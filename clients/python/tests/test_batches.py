@@ -26,11 +26,15 @@ def test_notifications_get_no_reply(server):
     server.ping()
 
 
-def test_notification_does_not_run_a_method(server):
-    # layout/* sent as notifications are ignored: they must not open a session.
+def test_notification_runs_the_method_without_an_answer(server):
+    # JSON-RPC: a notification is carried out, just not answered.
     server.send(note("layout/open", SEED_OPEN))
     server.ping()
-    assert server.error("layout/contentSize", {"session": "s"})["code"] == 1001
+    assert server.call("layout/contentSize", {"session": "s"}) == {"contentSize": {"width": 2445, "height": 300}}
+    # A failing notification is not answered either, and changes nothing.
+    server.send(note("layout/open", SEED_OPEN))
+    server.ping()
+    assert server.call("layout/contentSize", {"session": "s"}) == {"contentSize": {"width": 2445, "height": 300}}
 
 
 # -- batches ---------------------------------------------------------------
@@ -193,3 +197,15 @@ def test_malformed_cancel_is_ignored(server):
     r = server.read()
     assert r["id"] == 8 and r["error"]["code"] == 1001
     server.ping()
+
+
+def test_layout_methods_sent_as_notifications_are_carried_out(server):
+    """JSON-RPC: a notification is executed, just not answered."""
+    server.send({"jsonrpc": "2.0", "method": "layout/open", "params": {
+        "session": "n", "layout": {"type": "flow"}, "bounds": {"x": 0, "y": 0, "width": 100, "height": 100},
+        "sections": [{"itemCount": 3}]}})
+    r = server.request("layout/contentSize", {"session": "n"})
+    # 50x50 items, one per 100-wide row (50 + 10 + 50 > 100): 3 rows, 170 tall.
+    assert r["result"] == {"contentSize": {"width": 100, "height": 170}}
+    server.send({"jsonrpc": "2.0", "method": "layout/close", "params": {"session": "n"}})
+    assert server.request("layout/contentSize", {"session": "n"})["error"]["code"] == 1001

@@ -1,0 +1,440 @@
+"""The web client (clients/web) in headless Chromium, through `flowlayout web`.
+
+The page must draw the daemon's attributes and nothing else, so every check
+compares what Chromium computed for the DOM against what the daemon says:
+
+(a) the page opens on card 0, centred;
+(b) a slow drag of 250 px snaps to card 1, a fling travels further;
+(c) every card's computed transform, bounding box, opacity and z-index
+    equal the daemon's `layout/attributesInRect` for the viewport, at rest,
+    mid-drag and after the controls re-open the session;
+(d) a card inserted at the centre (layout/performBatchUpdates) fades in
+    while its neighbour glides aside; a deleted one fades out.
+
+Needs Debian's chromium and chromium-driver and PyPI's selenium
+(`make deps-web`); skips with the reason when any is missing. Saves
+artifacts/web-client.png and copies it to docs/web-client.png.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import time
+from typing import Any, Callable, Optional
+
+import pytest
+
+from conftest import REPO, WebBridge
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+    from selenium.webdriver.common.by import By
+except ImportError:  # pragma: no cover - depends on the machine
+    pytest.skip(
+        "selenium is not installed (make deps-web, or pip install selenium)", allow_module_level=True
+    )
+
+CHROMIUM = next(
+    (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
+)
+CHROMEDRIVER = shutil.which("chromedriver")
+if CHROMIUM is None or CHROMEDRIVER is None:  # pragma: no cover - depends on the machine
+    missing = " and ".join(n for n, p in (("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER)) if not p)
+    pytest.skip(f"{missing} not found (make deps-web: apt-get install chromium chromium-driver)",
+                allow_module_level=True)
+
+WINDOW = (1100, 720)
+IDENTITY = [1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0]
+#: The seed carousel's pitch: a 200-point card and 30 points of spacing.
+PITCH = 230
+#: A config that shows cover flow's overlap (the centred card in front):
+#: cards grow to 1.3 at the centre and shrink with distance.
+SHOWCASE = {
+    "viewportWidth": 700, "viewportHeight": 360, "itemWidth": 180, "itemHeight": 240,
+    "spacing": 0, "curve": "linear", "factor": 1, "peak": 1.3,
+}
+
+
+# MARK: fixtures
+
+
+@pytest.fixture(scope="module")
+def bridge():
+    b = WebBridge()
+    yield b
+    code, rest = b.stop()
+    assert code == 0 and "flowlayoutd exited with status 0" in rest, rest
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in (
+        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+        f"--window-size={WINDOW[0]},{WINDOW[1]}", "--force-device-scale-factor=1",
+        "--hide-scrollbars", "--no-first-run", "--disable-extensions",
+    ):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_script_timeout(15)
+    yield driver
+    driver.quit()
+
+
+class Page:
+    """The loaded page, with waits and the checks every test shares."""
+
+    def __init__(self, driver: Any) -> None:
+        self.d = driver
+
+    def js(self, script: str, *args: Any) -> Any:
+        return self.d.execute_script(script, *args)
+
+    def js_async(self, script: str, *args: Any) -> Any:
+        """Runs `script` with `done` bound to the completion callback."""
+        wrapped = "const done = arguments[arguments.length - 1];\n" + script
+        result = self.d.execute_async_script(wrapped, *args)
+        if isinstance(result, dict) and "error" in result and len(result) == 1:
+            raise AssertionError(f"page script failed: {result['error']}")
+        return result
+
+    def wait(self, what: str, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                errors = self.js("return document.getElementById('error').textContent")
+                raise AssertionError(f"timed out waiting for {what}; page error: {errors!r}")
+            time.sleep(0.02)
+
+    def wait_idle(self, timeout: float = 5.0) -> None:
+        """Until nothing moves or is pending, twice in a row."""
+        def idle_twice() -> bool:
+            if not self.js("return !!(window.flowlayout && window.flowlayout.idle())"):
+                return False
+            time.sleep(0.03)
+            return bool(self.js("return window.flowlayout.idle()"))
+        self.wait("the page to come to rest", idle_twice, timeout)
+
+    def wait_synced(self) -> None:
+        self.wait("the picture to catch up", lambda: self.js("return window.flowlayout.synced()"))
+
+    def centred(self) -> Optional[int]:
+        c = self.js("return window.flowlayout.centeredItem()")
+        return None if c is None else c["item"]
+
+    def offset(self) -> float:
+        return self.js("return window.flowlayout.offset().x")
+
+    @property
+    def viewport(self) -> Any:
+        return self.d.find_element(By.ID, "viewport")
+
+    def drag(self, dx: int, pause: float = 0.3, start: int = 150, move_ms: int = 250) -> None:
+        """Presses at `start` px right of the viewport's centre, moves by
+        `dx` over `move_ms`, rests `pause` s, and lifts."""
+        chain = ActionChains(self.d, duration=move_ms)
+        chain.move_to_element_with_offset(self.viewport, start, 0).click_and_hold().move_by_offset(dx, 0)
+        if pause:
+            chain.pause(pause)
+        chain.release().perform()
+
+    def set_control(self, name: str, value: Any) -> None:
+        """Sets a control as a user would and lets the session re-open."""
+        self.js(
+            "const el = document.querySelector(`#controls [name='${arguments[0]}']`);"
+            "el.value = String(arguments[1]);"
+            "el.dispatchEvent(new Event('change', {bubbles: true}));",
+            name, value,
+        )
+        self.wait_idle()
+        assert self.js("return window.flowlayout.config()[arguments[0]]", name) == value
+
+    # MARK: (c) the DOM against the daemon
+
+    def snapshot(self) -> dict:
+        """The DOM's cards as Chromium computed them, the page's picture,
+        and the daemon's attributesInRect over the drawn viewport."""
+        return self.js_async(
+            """
+            const fl = window.flowlayout;
+            const bounds = fl.bounds();
+            const view = document.getElementById('viewport');
+            fl.request('layout/attributesInRect', {session: fl.session, rect: bounds}).then((r) => {
+              const v = view.getBoundingClientRect();
+              const cards = [...view.querySelectorAll('.card:not(.ghost)')].map((el) => {
+                const cs = getComputedStyle(el);
+                const box = el.getBoundingClientRect();
+                return {
+                  kind: el.dataset.kind, section: Number(el.dataset.section), item: Number(el.dataset.item),
+                  label: el.querySelector('.index').textContent,
+                  transform: cs.transform,
+                  opacity: Number(cs.opacity), zIndex: cs.zIndex,
+                  box: {x: box.left - v.left - view.clientLeft, y: box.top - v.top - view.clientTop,
+                        width: box.width, height: box.height},
+                };
+              });
+              done({bounds, attributes: r.attributes, picture: fl.picture(), cards});
+            }, (e) => done({error: String(e)}));
+            """
+        )
+
+    def assert_matches_daemon(self) -> dict:
+        snap = self.snapshot()
+        bounds, attributes, cards = snap["bounds"], snap["attributes"], snap["cards"]
+        key = lambda a: (a["kind"], a["section"], a["item"])  # noqa: E731
+        # The picture, patched from setBounds answers, is exactly the daemon's
+        # answer for the whole viewport.
+        assert snap["picture"] == attributes
+        by_key = {key(a): a for a in attributes}
+        assert sorted(key(c) for c in cards) == sorted(by_key), (cards, attributes)
+        assert attributes, "nothing visible"
+        for c in cards:
+            a = by_key[key(c)]
+            where = f"item {a['item']} at bounds.x={bounds['x']}"
+            expected = a.get("transform", IDENTITY)
+            assert_matrix(parse_matrix(c["transform"]), expected, where)
+            frame = a["frame"]
+            for axis, origin in (("x", bounds["x"]), ("y", bounds["y"])):
+                assert abs(c["box"][axis] - (frame[axis] - origin)) <= 0.5, (where, c["box"], frame)
+            for side in ("width", "height"):
+                assert abs(c["box"][side] - frame[side]) <= 0.5, (where, c["box"], frame)
+            assert abs(c["opacity"] - a["alpha"]) <= 1e-6, where
+            assert c["zIndex"] == str(a["zIndex"]), where
+            assert c["label"] == str(a["item"]), where
+        return snap
+
+
+def parse_matrix(css: str) -> list[float]:
+    """A CSS transform value as 16 column-major numbers (CATransform3D's
+    m11…m44 order): matrix3d(16), matrix(a, b, c, d, e, f), or none."""
+    if css == "none":
+        return list(IDENTITY)
+    m = re.fullmatch(r"(matrix3d|matrix)\((.*)\)", css.strip())
+    assert m, f"not a matrix: {css!r}"
+    v = [float(x) for x in m.group(2).split(",")]
+    if m.group(1) == "matrix3d":
+        assert len(v) == 16, css
+        return v
+    assert len(v) == 6, css
+    a, b, c, d, e, f = v
+    return [a, b, 0, 0, c, d, 0, 0, 0, 0, 1, 0, e, f, 0, 1]
+
+
+def assert_matrix(actual: list[float], expected: list[float], where: str) -> None:
+    """Entry by entry, to 1e-6. Chromium prints computed (and even inline)
+    transforms with 6 significant digits, so 1e-6 is as close as the DOM
+    can tell for entries up to 1 (every entry of the seed carousel); above
+    1 the tolerance is one unit of the 6th digit."""
+    for i, (x, e) in enumerate(zip(actual, expected)):
+        t = max(1e-6, 10.0 ** (math.floor(math.log10(abs(e))) - 5) if e else 0.0)
+        assert abs(x - e) <= t, f"{where}: transform[{i}] is {x}, the daemon says {e} (±{t})"
+
+
+@pytest.fixture
+def page(bridge, browser) -> Page:
+    browser.get(bridge.url)
+    p = Page(browser)
+    p.wait("the page to open its session", lambda: p.js("return !!window.flowlayout"))
+    p.wait_idle()
+    return p
+
+
+# MARK: tests
+
+
+def test_opens_on_card_0_centred(page):
+    assert page.centred() == 0
+    assert page.offset() == 0
+    assert page.js("return document.getElementById('centred').textContent") == "0"
+    assert page.js("return window.flowlayout.cards().length") == 10
+    snap = page.assert_matches_daemon()
+    card0 = next(c for c in snap["cards"] if c["item"] == 0)
+    # Unscaled, centred in the 375×300 viewport, in front.
+    assert card0["box"] == {"x": 87.5, "y": 0, "width": 200, "height": 300}
+    assert card0["transform"] in ("none", "matrix(1, 0, 0, 1, 0, 0)")
+    assert page.js("return document.querySelector('.card.centred').dataset.item") == "0"
+
+
+def test_each_page_load_has_its_own_session_and_closes_it(page):
+    first = page.js("return window.flowlayout.session")
+    page.d.refresh()
+    page.wait("the reloaded page", lambda: page.js("return !!window.flowlayout"))
+    page.wait_idle()
+    assert page.js("return window.flowlayout.session") != first
+
+    def closed() -> bool:
+        out = page.js_async(
+            "window.flowlayout.request('layout/contentSize', {session: arguments[0]})"
+            ".then(() => done(0), (e) => done(e.code));",
+            first,
+        )
+        return out == 1001  # unknown session
+
+    page.wait("the old session to be closed", closed)
+
+
+def test_drag_snaps_to_the_next_card_and_a_fling_goes_further(page):
+    page.drag(-250)  # rests before lifting: no velocity
+    page.wait_idle()
+    release = page.js("return window.flowlayout.lastRelease()")
+    assert release["input"] == "mouse"
+    assert release["velocity"] == 0 and release["contentOffset"] == 250
+    assert release["target"] == PITCH and release["targetItem"]["item"] == 1
+    assert page.centred() == 1 and page.offset() == PITCH
+    assert page.js("return document.getElementById('centred').textContent") == "1"
+    page.assert_matches_daemon()
+
+    page.drag(-150, pause=0, move_ms=50)  # a flick: lifted while moving
+    page.wait_idle()
+    fling = page.js("return window.flowlayout.lastRelease()")
+    assert fling["velocity"] > 1, fling  # pt/ms
+    r = 0.998
+    assert math.isclose(fling["proposed"], fling["contentOffset"] + fling["velocity"] * r / (1 - r))
+    assert page.centred() >= 3, fling  # further than the one card a drag reaches
+    assert page.offset() == page.centred() * PITCH
+    page.assert_matches_daemon()
+
+
+def test_a_touch_drag_works_too(page):
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    touch = ActionBuilder(page.d, mouse=finger, duration=250)
+    touch.pointer_action.move_to(page.viewport, 150, 0).pointer_down().move_by(-250, 0).pause(0.3).pointer_up()
+    touch.perform()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.lastRelease().input") == "touch"
+    assert page.centred() == 1 and page.offset() == PITCH
+    page.assert_matches_daemon()
+
+
+def test_the_wheel_scrolls_then_snaps(page):
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 250, 0).perform()
+    page.wait_idle()
+    release = page.js("return window.flowlayout.lastRelease()")
+    assert release["input"] == "wheel"
+    assert release["contentOffset"] == 250 and release["velocity"] == 0
+    assert page.centred() == 1 and page.offset() == PITCH
+    page.assert_matches_daemon()
+
+
+def test_every_card_is_drawn_as_the_daemon_says(page):
+    page.assert_matches_daemon()  # at rest on card 0
+    # Held still mid-drag, half-way between cards 0 and 1: both scaled.
+    chain = ActionChains(page.d, duration=200)
+    chain.move_to_element_with_offset(page.viewport, 150, 0).click_and_hold().move_by_offset(-115, 0).perform()
+    page.wait_synced()
+    assert page.offset() == 115
+    snap = page.assert_matches_daemon()
+    assert all("transform" in a for a in snap["attributes"])
+    ActionChains(page.d).pause(0.2).release().perform()
+    page.wait_idle()
+    page.assert_matches_daemon()
+    # The controls re-open the session; the centred card stays centred.
+    centred = page.centred()
+    page.set_control("curve", "reciprocal")
+    page.set_control("viewportWidth", 600)
+    page.set_control("itemHeight", 260)
+    assert page.centred() == centred
+    assert page.js("return document.getElementById('viewport').getBoundingClientRect().width") == 600
+    page.assert_matches_daemon()
+    page.drag(-300)
+    page.wait_idle()
+    assert page.centred() == centred + 1
+    snap = page.assert_matches_daemon()
+    assert len(snap["cards"]) >= 3
+
+
+def test_an_insert_at_the_centre_animates_in(page):
+    """layout/performBatchUpdates: the new card fades in at the centre while
+    the centred card glides aside; a delete fades it out and the next card
+    takes the centre."""
+    page.drag(-250)
+    page.wait_idle()
+    assert page.centred() == 1
+    before = page.js("return window.flowlayout.cards()")
+    offset = page.offset()
+    # Click, then sample on every frame for 1 s: the new card's opacity, and
+    # where the card that was centred stands.
+    out = page.js_async(
+        """
+        const fl = window.flowlayout;
+        const known = new Set(fl.cards().map((id) => `card-${id}`));
+        const old = document.querySelector(`.card[data-id='card-${fl.cards()[1]}']`);
+        document.getElementById('insert').click();
+        const samples = [];
+        let start = null;
+        function tick(now) {
+          if (start === null) start = now;
+          const el = [...document.querySelectorAll('#viewport .card')].find((e) => !known.has(e.dataset.id));
+          samples.push({t: now - start, opacity: el ? Number(getComputedStyle(el).opacity) : null,
+                        item: el ? Number(el.dataset.item) : null, id: el ? el.dataset.id : null,
+                        oldLeft: old.getBoundingClientRect().left});
+          if (now - start < 1000) requestAnimationFrame(tick); else done({samples});
+        }
+        requestAnimationFrame(tick);
+        """
+    )
+    page.wait_idle()
+    seen = [s for s in out["samples"] if s["id"] is not None]
+    assert seen, "no new card appeared"
+    opacities = [s["opacity"] for s in seen]
+    assert opacities[0] < 0.5, opacities
+    assert opacities[-1] == 1, opacities
+    assert any(0 < o < 1 for o in opacities), f"a jump, not an animation: {opacities}"
+    assert all(b >= a - 1e-9 for a, b in zip(opacities, opacities[1:])), opacities
+    first_full = next(s["t"] for s in seen if s["opacity"] == 1)
+    assert first_full - seen[0]["t"] >= 200, seen
+    # The card that was centred glides one pitch to the right, not jumps.
+    lefts = [s["oldLeft"] for s in out["samples"]]
+    assert lefts[-1] - lefts[0] > PITCH / 2, lefts
+    assert any(lefts[0] + 5 < x < lefts[-1] - 5 for x in lefts), f"a jump, not a move: {lefts}"
+    # Inserted at the centred index, and centred: the old card 1 is card 2 now.
+    assert {s["item"] for s in seen} == {1}
+    after = page.js("return window.flowlayout.cards()")
+    assert len(after) == 11 and after[:1] == before[:1] and after[2:] == before[1:]
+    assert page.centred() == 1 and page.offset() == offset
+    assert page.js("return document.querySelector(`#controls [name='count']`).value") == "11"
+    page.assert_matches_daemon()
+
+    page.js("document.getElementById('delete').click()")
+    page.wait_idle()
+    assert page.js("return window.flowlayout.cards()") == before
+    assert page.centred() == 1 and page.offset() == offset  # the next card took the centre
+    assert page.js("return document.querySelector(`.card[data-id='${arguments[0]}']`)", seen[0]["id"]) is None
+    page.assert_matches_daemon()
+
+
+def test_screenshot_of_the_cover_flow(page):
+    for name, value in SHOWCASE.items():
+        page.set_control(name, value)
+    page.set_control("count", 12)
+    page.drag(-3 * SHOWCASE["itemWidth"], start=320)  # to card 3, at rest
+    page.wait_idle()
+    assert page.centred() == 3
+    snap = page.assert_matches_daemon()
+    cards = {c["item"]: c for c in snap["cards"]}
+    # Cover flow: the centred card is the largest, in front, and overlaps
+    # both neighbours, which are smaller and behind it.
+    centre, left, right = cards[3], cards[2], cards[4]
+    assert centre["box"]["width"] > left["box"]["width"] > cards[1]["box"]["width"]
+    assert int(centre["zIndex"]) > int(left["zIndex"]) and int(centre["zIndex"]) > int(right["zIndex"])
+    assert left["box"]["x"] + left["box"]["width"] > centre["box"]["x"]
+    assert right["box"]["x"] < centre["box"]["x"] + centre["box"]["width"]
+    artifacts = REPO / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    shot = artifacts / "web-client.png"
+    assert page.d.save_screenshot(str(shot)), "no screenshot"
+    docs = REPO / "docs"
+    docs.mkdir(exist_ok=True)
+    shutil.copyfile(shot, docs / "web-client.png")

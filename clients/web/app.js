@@ -1,0 +1,855 @@
+// The flowlayoutd web client: a thin page that draws the daemon's layout
+// attributes and nothing else. No layout logic lives here: every card's
+// position, size, transform, opacity and stacking come from the daemon's
+// answers, and where a scroll settles is the daemon's call
+// (layout/scrollEnded). What the page does is what UIScrollView does: it
+// turns pointer and wheel input into content offsets, sends each frame's
+// bounds (layout/setBounds, at most one per animation frame), projects a
+// release's deceleration and animates to the target it gets back.
+//
+// JSON-RPC goes through the bridge (`flowlayout web`): POST /rpc with one
+// message; the bridge owns the daemon and its initialize/shutdown.
+'use strict';
+
+(function () {
+  /** One session per page load, so that tabs and reloads never collide;
+   *  closed when the page goes away. */
+  const SESSION = `web-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  /** UIScrollView.DecelerationRate.normal: the fraction of speed kept per ms. */
+  const DECELERATION_RATE = 0.998;
+  /** Pointer samples this recent (ms) make the release velocity. */
+  const VELOCITY_WINDOW_MS = 100;
+  /** How far from the edge a drag may pull, as UIScrollView's rubber band. */
+  const RUBBER_BAND = 0.55;
+  /** A wheel gesture ends when no event came for this long (ms). */
+  const WHEEL_IDLE_MS = 160;
+  const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  const KIND_ORDER = { header: 0, cell: 1, footer: 2 };
+  /** The page keeps an id per card (its data source), so it stops here;
+   *  the daemon itself takes up to 100 million. */
+  const MAX_CARDS = 100000;
+  /** How long a batch update's moves take (style.css says the same). */
+  const UPDATE_MS = 300;
+  /** How long an inserted card takes to fade in (style.css: .inserting). */
+  const FADE_MS = 450;
+
+  const $ = (id) => document.getElementById(id);
+  const view = $('viewport');
+  const form = $('controls');
+
+  // MARK: JSON-RPC over the bridge
+
+  let nextId = 1;
+
+  /** Sends one request; resolves with its result, rejects with its error. */
+  async function request(method, params) {
+    const id = nextId++;
+    const message = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) message.params = params;
+    const response = await fetch('/rpc', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(message),
+    });
+    const text = await response.text();
+    let answer = null;
+    try {
+      answer = text ? JSON.parse(text) : null;
+    } catch (_) {
+      /* reported below */
+    }
+    if (!answer || typeof answer !== 'object') {
+      throw new Error(`${method}: HTTP ${response.status} ${text.trim()}`);
+    }
+    if (answer.error) {
+      const error = new Error(`${method}: ${answer.error.message} (${answer.error.code})`);
+      error.code = answer.error.code;
+      error.data = answer.error.data;
+      throw error;
+    }
+    return answer.result;
+  }
+
+  // MARK: state
+
+  /** The controls' values: what the current session was opened with. */
+  let config = readForm();
+
+  const state = {
+    sessionOpen: false, // the daemon holds the session
+    live: false, //        frames may be sent (false while re-opening)
+    generation: 0, //      bumps on every re-open; older answers are dropped
+    cards: [], //          the data source: a stable id per item
+    nextCardId: 0,
+    offset: { x: 0, y: 0 }, // the content offset the page wants on screen
+    // The picture: the daemon's attributes of every visible element, as
+    // of its last answer, patched with invalidated/removed.
+    picture: new Map(),
+    bounds: null,
+    contentSize: null,
+    centered: null,
+    lastRelease: null,
+    busy: 0, //            re-opens queued or running
+  };
+  /** Card elements by data identity, so a card keeps its element (and an
+   *  inserted one gets a new one) whatever its index. */
+  const nodes = new Map();
+  /** Ids of cards to fade in when they are first drawn. */
+  let fadeIds = new Set();
+
+  function keyOf(a) {
+    return `${a.kind}/${a.section}/${a.item}`;
+  }
+
+  function applyOpen(result) {
+    state.picture = new Map(result.attributes.map((a) => [keyOf(a), a]));
+    state.bounds = result.bounds;
+    state.contentSize = result.contentSize;
+    state.centered = result.centeredItem === undefined ? null : result.centeredItem;
+  }
+
+  function applyBounds(result) {
+    for (const k of result.removed) state.picture.delete(keyOf(k));
+    for (const a of result.invalidated) state.picture.set(keyOf(a), a);
+    state.bounds = result.bounds;
+    state.contentSize = result.contentSize;
+    state.centered = result.centeredItem;
+  }
+
+  // MARK: drawing
+
+  function identity(a) {
+    if (a.kind !== 'cell') return `${a.kind}-${a.section}`;
+    const id = a.section === 0 ? state.cards[a.item] : undefined;
+    return id === undefined ? `item-${a.section}-${a.item}` : `card-${id}`;
+  }
+
+  function hueOf(id) {
+    const n = Number(String(id).replace(/\D+/g, '')) || 0;
+    return (n * 137.508 + 205) % 360;
+  }
+
+  function makeCard(id, a) {
+    const el = document.createElement('div');
+    el.className = 'card';
+    el.dataset.id = id;
+    el.style.setProperty('--hue', hueOf(id).toFixed(1));
+    const index = document.createElement('div');
+    index.className = 'index';
+    const caption = document.createElement('div');
+    caption.className = 'caption';
+    caption.textContent = a.kind === 'cell' ? 'item' : a.kind;
+    el.append(index, caption);
+    return el;
+  }
+
+  /** Puts a card where the attributes say: its centre at center − bounds
+   *  origin, its untransformed size, the transform about its centre. */
+  function place(el, a, bounds) {
+    const s = el.style;
+    s.width = `${a.size.width}px`;
+    s.height = `${a.size.height}px`;
+    s.left = `${a.center.x - bounds.x - a.size.width / 2}px`;
+    s.top = `${a.center.y - bounds.y - a.size.height / 2}px`;
+    s.transform = `matrix3d(${(a.transform || IDENTITY).join(', ')})`;
+    s.zIndex = String(a.zIndex);
+    if (!el.fadePending) s.opacity = String(a.alpha);
+    const side = Math.min(a.size.width, a.size.height);
+    s.setProperty('--index-size', `${(side * 0.42).toFixed(1)}px`);
+    s.setProperty('--caption-size', `${Math.max(6, side * 0.07).toFixed(1)}px`);
+    el.dataset.kind = a.kind;
+    el.dataset.section = String(a.section);
+    el.dataset.item = String(a.item);
+    el.firstChild.textContent =
+      a.kind === 'cell' ? String(a.item) : `${a.kind[0].toUpperCase()}${a.section}`;
+  }
+
+  /** "An insert animates in": from opacity 0 to the daemon's alpha. */
+  function fadeIn(el, alpha) {
+    el.fadePending = false;
+    el.classList.add('inserting');
+    getComputedStyle(el).opacity; // commit opacity 0 before the change
+    el.style.opacity = String(alpha);
+    setTimeout(() => el.classList.remove('inserting'), FADE_MS + 40);
+  }
+
+  /** A card that left during an update fades out where it stands. */
+  function fadeOut(el) {
+    el.classList.remove('updating');
+    el.classList.add('ghost');
+    getComputedStyle(el).opacity;
+    el.style.opacity = '0';
+    setTimeout(() => el.remove(), UPDATE_MS + 40);
+  }
+
+  /** A card that scrolled into view with an update starts from where the
+   *  daemon says it was (`moved`: its frame before, in the old bounds). */
+  function placeAtFrame(el, a, frame, bounds) {
+    const s = el.style;
+    s.width = `${a.size.width}px`;
+    s.height = `${a.size.height}px`;
+    s.left = `${frame.x + frame.width / 2 - bounds.x - a.size.width / 2}px`;
+    s.top = `${frame.y + frame.height / 2 - bounds.y - a.size.height / 2}px`;
+    const sx = a.size.width ? frame.width / a.size.width : 1;
+    const sy = a.size.height ? frame.height / a.size.height : 1;
+    s.transform = `matrix3d(${sx}, 0, 0, 0, 0, ${sy}, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)`;
+    getComputedStyle(el).left; // commit the start before the transition
+  }
+
+  let updateTimer = 0;
+
+  /** Ends an update's transitions at once (a drag must not lag behind). */
+  function finishUpdate() {
+    if (!updateTimer) return;
+    clearTimeout(updateTimer);
+    updateTimer = 0;
+    for (const el of nodes.values()) el.classList.remove('updating');
+  }
+
+  /**
+   * Draws the picture. With `update` (the answer to a batch update: its
+   * `moved` list and the bounds before it), every card that stays on screen
+   * glides from where it was to where it now is, cards that come into view
+   * start from their old frame, inserted cards fade in and cards that leave
+   * fade out, as UICollectionView animates performBatchUpdates.
+   */
+  function render(update) {
+    const bounds = state.bounds;
+    if (!bounds) return;
+    const centred = state.centered;
+    const movedFrom = new Map(update ? update.moved.map((m) => [keyOf(m), m.fromFrame]) : []);
+    const seen = new Set();
+    const fresh = [];
+    for (const a of state.picture.values()) {
+      const id = identity(a);
+      seen.add(id);
+      let el = nodes.get(id);
+      if (!el) {
+        el = makeCard(id, a);
+        nodes.set(id, el);
+        view.appendChild(el);
+        if (fadeIds.has(id)) {
+          el.fadePending = true;
+          el.style.opacity = '0';
+          fresh.push([el, a]);
+        } else if (update && movedFrom.has(keyOf(a))) {
+          placeAtFrame(el, a, movedFrom.get(keyOf(a)), update.bounds);
+        }
+      }
+      if (update && !el.fadePending) el.classList.add('updating');
+      place(el, a, bounds);
+      el.classList.toggle(
+        'centred',
+        a.kind === 'cell' && centred !== null && a.section === centred.section && a.item === centred.item,
+      );
+    }
+    for (const [id, el] of nodes) {
+      if (!seen.has(id)) {
+        nodes.delete(id);
+        if (update) fadeOut(el);
+        else el.remove();
+      }
+    }
+    for (const [el, a] of fresh) fadeIn(el, a.alpha);
+    if (update) {
+      clearTimeout(updateTimer);
+      updateTimer = setTimeout(
+        () => {
+          updateTimer = 0;
+          for (const el of nodes.values()) el.classList.remove('updating');
+        },
+        (fresh.length ? Math.max(UPDATE_MS, FADE_MS) : UPDATE_MS) + 40,
+      );
+    }
+    updateHud();
+  }
+
+  const fmt = (v) => (Math.round(v * 10) / 10).toFixed(1).replace(/\.0$/, '').replace(/^-0$/, '0');
+
+  function updateHud() {
+    $('centred').textContent = state.centered ? String(state.centered.item) : '–';
+    $('offset').textContent = state.bounds ? `x ${fmt(state.bounds.x)}` : '–';
+    $('content').textContent = state.contentSize
+      ? `${fmt(state.contentSize.width)} × ${fmt(state.contentSize.height)}`
+      : '–';
+    $('cardcount').textContent = String(state.cards.length);
+    const r = state.lastRelease;
+    $('release').textContent = r
+      ? `v ${r.velocity.toFixed(2)} pt/ms → x ${fmt(r.proposed)} → x ${fmt(r.target)}` +
+        (r.targetItem ? ` (item ${r.targetItem.item})` : '')
+      : '–';
+    $('delete').disabled = state.cards.length === 0;
+  }
+
+  function showError(error) {
+    const el = $('error');
+    el.textContent = String(error && error.message ? error.message : error);
+    el.hidden = false;
+    console.error(error);
+  }
+
+  function clearError() {
+    $('error').hidden = true;
+  }
+
+  // MARK: frames: one setBounds per animation frame, one in flight
+
+  const pump = { frame: false, dirty: false, inFlight: null };
+
+  function viewportRect(x, c) {
+    return { x, y: 0, width: c.viewportWidth, height: c.viewportHeight };
+  }
+
+  function requestFrame() {
+    if (!pump.frame) {
+      pump.frame = true;
+      requestAnimationFrame(onFrame);
+    }
+  }
+
+  /** The offset changed: its bounds go out with the next frame. */
+  function offsetChanged() {
+    pump.dirty = true;
+    requestFrame();
+  }
+
+  function onFrame(now) {
+    pump.frame = false;
+    if (anim) stepAnimation(now);
+    if (pump.dirty && !pump.inFlight && state.live) sendBounds();
+  }
+
+  function sendBounds() {
+    pump.dirty = false;
+    const generation = state.generation;
+    pump.inFlight = request('layout/setBounds', {
+      session: SESSION,
+      bounds: viewportRect(state.offset.x, config),
+    })
+      .then((result) => {
+        if (generation === state.generation) {
+          applyBounds(result);
+          render();
+        }
+      })
+      .catch(showError)
+      .finally(() => {
+        pump.inFlight = null;
+        if (pump.dirty) requestFrame(); // the latest offset, next frame
+      });
+  }
+
+  // MARK: settling: scrollEnded, then an ease-out to the target
+
+  let anim = null;
+  let settling = 0;
+  let settleToken = 0;
+
+  function animateTo(x) {
+    const from = state.offset.x;
+    const distance = Math.abs(x - from);
+    if (distance < 1e-9) {
+      anim = null;
+      state.offset.x = x;
+      offsetChanged();
+      return;
+    }
+    anim = { from, to: x, start: null, duration: Math.min(500, Math.max(300, 250 + distance * 0.25)) };
+    requestFrame();
+  }
+
+  function stepAnimation(now) {
+    if (anim.start === null) anim.start = now;
+    const t = Math.min(1, (now - anim.start) / anim.duration);
+    const eased = 1 - Math.pow(1 - t, 3); // ease-out cubic
+    state.offset.x = t >= 1 ? anim.to : anim.from + (anim.to - anim.from) * eased;
+    pump.dirty = true;
+    if (t >= 1) anim = null;
+    else requestFrame();
+  }
+
+  function stopMotion() {
+    finishUpdate();
+    anim = null;
+    settleToken++;
+    if (wheelTimer) {
+      clearTimeout(wheelTimer);
+      wheelTimer = 0;
+    }
+  }
+
+  /** The finger lifted (or the wheel stopped) at velocity v (pt/ms);
+   *  `input` is the pointer type or "wheel". */
+  async function settle(v, input) {
+    if (!state.live) return;
+    const token = ++settleToken;
+    const generation = state.generation;
+    const from = state.offset.x;
+    // Where UIScrollView's deceleration would stop: v·r + v·r² + … = v·r/(1−r).
+    const proposed = from + (v * DECELERATION_RATE) / (1 - DECELERATION_RATE);
+    settling++;
+    try {
+      const snap = await request('layout/scrollEnded', {
+        session: SESSION,
+        contentOffset: { x: from, y: 0 },
+        velocity: { x: v, y: 0 },
+        proposedContentOffset: { x: proposed, y: 0 },
+      });
+      if (token !== settleToken || generation !== state.generation) return;
+      const target = snap.targetContentOffset.x;
+      state.lastRelease = {
+        input,
+        contentOffset: from,
+        velocity: v,
+        proposed,
+        target,
+        targetItem: snap.targetItem,
+      };
+      updateHud();
+      animateTo(target);
+    } catch (error) {
+      showError(error);
+    } finally {
+      settling--;
+    }
+  }
+
+  // MARK: input: pointer drags and the wheel
+
+  function offsetRange() {
+    const width = state.contentSize ? state.contentSize.width : 0;
+    return { min: 0, max: Math.max(0, width - config.viewportWidth) };
+  }
+
+  /** UIScrollView's rubber band past either end. */
+  function rubberBand(x) {
+    const { min, max } = offsetRange();
+    const w = config.viewportWidth;
+    const band = (d) => (1 - 1 / ((d * RUBBER_BAND) / w + 1)) * w;
+    if (x < min) return min - band(min - x);
+    if (x > max) return max + band(x - max);
+    return x;
+  }
+
+  let drag = null;
+
+  view.addEventListener('pointerdown', (e) => {
+    if (!e.isPrimary || (e.pointerType === 'mouse' && e.button !== 0) || !state.live) return;
+    e.preventDefault();
+    stopMotion();
+    drag = {
+      id: e.pointerId,
+      type: e.pointerType,
+      x0: e.clientX,
+      offset0: state.offset.x,
+      samples: [{ t: e.timeStamp, x: e.clientX }],
+    };
+    try {
+      view.setPointerCapture(e.pointerId);
+    } catch (_) {
+      /* synthetic pointers may not be capturable */
+    }
+    view.classList.add('dragging');
+  });
+
+  view.addEventListener('pointermove', (e) => {
+    if (!drag || e.pointerId !== drag.id) return;
+    const events = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [];
+    for (const c of events.length ? events : [e]) drag.samples.push({ t: c.timeStamp, x: c.clientX });
+    const old = e.timeStamp - 4 * VELOCITY_WINDOW_MS;
+    while (drag.samples.length > 2 && drag.samples[0].t < old) drag.samples.shift();
+    state.offset.x = rubberBand(drag.offset0 - (e.clientX - drag.x0));
+    offsetChanged();
+  });
+
+  /** Points per ms of the content (against the finger), from the samples of
+   *  the last VELOCITY_WINDOW_MS; 0 when the finger rested before lifting. */
+  function releaseVelocity(samples, now) {
+    const recent = samples.filter((s) => now - s.t <= VELOCITY_WINDOW_MS);
+    if (recent.length < 2) return 0;
+    const first = recent[0];
+    const last = recent[recent.length - 1];
+    const dt = last.t - first.t;
+    return dt > 0 ? -(last.x - first.x) / dt : 0;
+  }
+
+  function endDrag(e) {
+    if (!drag || e.pointerId !== drag.id) return;
+    let v = 0;
+    if (e.type === 'pointerup') {
+      drag.samples.push({ t: e.timeStamp, x: e.clientX });
+      v = releaseVelocity(drag.samples, e.timeStamp);
+    }
+    const input = drag.type;
+    drag = null;
+    view.classList.remove('dragging');
+    settle(v, input);
+  }
+
+  view.addEventListener('pointerup', endDrag);
+  view.addEventListener('pointercancel', endDrag);
+
+  let wheelTimer = 0;
+
+  view.addEventListener(
+    'wheel',
+    (e) => {
+      if (!state.live || drag) return;
+      e.preventDefault();
+      let d = Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.deltaY;
+      if (e.deltaMode === 1) d *= 16; // lines
+      else if (e.deltaMode === 2) d *= config.viewportWidth; // pages
+      stopMotion();
+      const { min, max } = offsetRange();
+      state.offset.x = Math.min(max, Math.max(min, state.offset.x + d));
+      offsetChanged();
+      wheelTimer = setTimeout(() => {
+        wheelTimer = 0;
+        settle(0, 'wheel');
+      }, WHEEL_IDLE_MS);
+    },
+    { passive: false },
+  );
+
+  // MARK: sessions: open, and re-open for every change of data or layout
+
+  function readForm() {
+    const f = form.elements;
+    const num = (name) => (f[name].value.trim() === '' ? NaN : Number(f[name].value));
+    return {
+      count: num('count'),
+      itemWidth: num('itemWidth'),
+      itemHeight: num('itemHeight'),
+      spacing: num('spacing'),
+      curve: f.curve.value,
+      factor: num('factor'),
+      peak: num('peak'),
+      viewportWidth: num('viewportWidth'),
+      viewportHeight: num('viewportHeight'),
+    };
+  }
+
+  function writeForm(c) {
+    const f = form.elements;
+    for (const [name, value] of Object.entries(c)) if (f[name]) f[name].value = String(value);
+  }
+
+  function layoutJSON(c) {
+    return {
+      type: 'coverFlow',
+      itemSize: { width: c.itemWidth, height: c.itemHeight },
+      minimumLineSpacing: c.spacing,
+      scale: { curve: c.curve, factor: c.factor, peak: c.peak },
+    };
+  }
+
+  let queue = Promise.resolve();
+
+  /** Runs re-opens one after another, never beside a setBounds. */
+  function exclusive(job) {
+    state.busy++;
+    const run = queue.then(job).finally(() => state.busy--);
+    queue = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * Closes the session and opens it again as plan() says, evaluated when
+   * the re-open's turn comes: {config, cards, keep: {item} | {offset}}.
+   * keep.item puts that item at the centre (the
+   * daemon's attributes say where it is); keep.offset keeps the offset.
+   * Either way the offset is then settled through layout/scrollEnded, so
+   * it is valid for the new layout. Resolves true, or false on an error
+   * (shown on the page).
+   */
+  function reopen(plan) {
+    return exclusive(async () => {
+      const p = plan();
+      if (!p) return true;
+      stopMotion();
+      state.live = false;
+      const generation = ++state.generation;
+      if (pump.inFlight) await pump.inFlight;
+      const next = p.config;
+      try {
+        if (state.sessionOpen) {
+          state.sessionOpen = false;
+          await request('layout/close', { session: SESSION });
+        }
+        let x = p.keep.offset !== undefined ? p.keep.offset : state.offset.x;
+        const opened = await request('layout/open', {
+          session: SESSION,
+          layout: layoutJSON(next),
+          bounds: viewportRect(x, next),
+          sections: [{ itemCount: p.cards.length }],
+        });
+        state.sessionOpen = true;
+        config = next;
+        state.cards = p.cards;
+        applyOpen(opened);
+        view.style.width = `${next.viewportWidth}px`;
+        view.style.height = `${next.viewportHeight}px`;
+        if (p.keep.item !== undefined && p.cards.length > 0) {
+          const item = Math.min(Math.max(p.keep.item, 0), p.cards.length - 1);
+          const found = await request('layout/attributesForItem', { session: SESSION, section: 0, item });
+          x = found.attributes.center.x - next.viewportWidth / 2;
+        }
+        const snap = await request('layout/scrollEnded', {
+          session: SESSION,
+          contentOffset: { x, y: 0 },
+          velocity: { x: 0, y: 0 },
+        });
+        const target = snap.targetContentOffset.x;
+        if (p.keep.item !== undefined) x = target; // jump there: nothing moved on screen
+        if (x !== opened.bounds.x) {
+          const bounds = viewportRect(x, next);
+          applyBounds(await request('layout/setBounds', { session: SESSION, bounds }));
+        }
+        if (generation !== state.generation) return false;
+        state.offset = { x, y: 0 };
+        render();
+        pump.dirty = false; // the bounds just set are the offset's
+        state.live = true;
+        clearError();
+        if (target !== x) animateTo(target); // e.g. the last card was deleted
+        return true;
+      } catch (error) {
+        showError(error);
+        return false;
+      }
+    });
+  }
+
+  function newCardIds(n) {
+    const ids = [];
+    for (let i = 0; i < n; i++) ids.push(state.nextCardId++);
+    return ids;
+  }
+
+  function centredIndex() {
+    return state.centered ? state.centered.item : 0;
+  }
+
+  function valid(c) {
+    for (const [name, value] of Object.entries(c)) {
+      if (name !== 'curve' && !Number.isFinite(value)) return `${name} must be a number`;
+    }
+    if (!Number.isInteger(c.count) || c.count < 0 || c.count > MAX_CARDS) {
+      return `cards must be a whole number from 0 to ${MAX_CARDS}`;
+    }
+    return null;
+  }
+
+  /** A control changed: re-open with it, keeping the centred card. */
+  async function applyForm() {
+    const previous = config;
+    const next = readForm();
+    const problem = valid(next);
+    if (problem) {
+      showError(problem);
+      writeForm(previous);
+      return;
+    }
+    const ok = await reopen(() => {
+      const cards = state.cards.slice(0, next.count);
+      cards.push(...newCardIds(next.count - cards.length));
+      return { config: next, cards, keep: { item: Math.min(centredIndex(), Math.max(0, next.count - 1)) } };
+    });
+    if (!ok) {
+      // The daemon refused the new values (the message says why): go back.
+      writeForm(previous);
+      const cards = state.cards.slice();
+      await reopen(() => ({ config: previous, cards, keep: { item: centredIndex() } }));
+      $('error').hidden = false; // keep the reason on screen
+    }
+  }
+
+  form.addEventListener('change', (e) => {
+    if (e.target.name) applyForm();
+  });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    applyForm();
+  });
+
+  /**
+   * A data change through layout/performBatchUpdates, as plan() says when
+   * its turn comes: {updates, cards, centre?}. The answer is adopted (its
+   * bounds are anchored on the centred card) and, with `centre`, the view
+   * then scrolls so that that item is centred (where the daemon says it
+   * is). Everything is drawn once, animated (see render).
+   */
+  function mutate(plan) {
+    return exclusive(async () => {
+      if (!state.sessionOpen) return false;
+      const p = plan();
+      if (!p) return true;
+      stopMotion();
+      state.live = false;
+      if (pump.inFlight) await pump.inFlight;
+      const before = state.bounds;
+      let applied = false;
+      try {
+        const result = await request('layout/performBatchUpdates', {
+          session: SESSION,
+          updates: p.updates,
+        });
+        state.cards = p.cards;
+        config = { ...config, count: p.cards.length };
+        writeForm(config);
+        applyBounds(result);
+        applied = true;
+        let x = result.bounds.x;
+        state.offset = { x, y: 0 };
+        if (p.centre !== undefined) {
+          const found = await request('layout/attributesForItem', {
+            session: SESSION,
+            section: 0,
+            item: p.centre,
+          });
+          const snap = await request('layout/scrollEnded', {
+            session: SESSION,
+            contentOffset: { x, y: 0 },
+            velocity: { x: 0, y: 0 },
+            proposedContentOffset: { x: found.attributes.center.x - config.viewportWidth / 2, y: 0 },
+          });
+          if (snap.targetContentOffset.x !== x) {
+            x = snap.targetContentOffset.x;
+            const bounds = viewportRect(x, config);
+            applyBounds(await request('layout/setBounds', { session: SESSION, bounds }));
+          }
+        }
+        state.offset = { x, y: 0 };
+        fadeIds = new Set(result.appearing.map(identity));
+        render({ moved: result.moved, bounds: before });
+        fadeIds = new Set();
+        clearError();
+        return true;
+      } catch (error) {
+        showError(error);
+        if (applied) render(); // the update happened; what followed did not
+        return false;
+      } finally {
+        pump.dirty = false;
+        state.live = state.sessionOpen;
+      }
+    });
+  }
+
+  /** Inserts a card at the centred index; it fades in at the centre while
+   *  the cards after it make room. */
+  function insertAtCentre() {
+    return mutate(() => {
+      const at = state.cards.length ? centredIndex() : 0;
+      const cards = state.cards.slice();
+      cards.splice(at, 0, ...newCardIds(1));
+      return {
+        updates: { insertItems: [{ section: 0, item: at }], itemCounts: [cards.length] },
+        cards,
+        centre: at,
+      };
+    });
+  }
+
+  /** Deletes the centred card; it fades out and the next one takes its
+   *  place (the daemon's anchoring). */
+  function deleteAtCentre() {
+    return mutate(() => {
+      if (!state.cards.length) return null;
+      const at = centredIndex();
+      const cards = state.cards.slice();
+      cards.splice(at, 1);
+      return { updates: { deleteItems: [{ section: 0, item: at }], itemCounts: [cards.length] }, cards };
+    });
+  }
+
+  $('insert').addEventListener('click', insertAtCentre);
+  $('delete').addEventListener('click', deleteAtCentre);
+
+  // MARK: start
+
+  fetch('/info')
+    .then((r) => r.json())
+    .then((info) => {
+      const s = info.serverInfo || {};
+      $('server').textContent = `${s.name || 'flowlayoutd'} ${s.version || ''} via flowlayout web`;
+    })
+    .catch(() => {
+      $('server').textContent = 'no bridge: run `flowlayout web`';
+    });
+
+  // Leaving (or reloading) closes the session; `keepalive` lets the
+  // request outlive the page. A request, not a notification: the daemon
+  // drops layout/* notifications unexecuted. Nobody reads the answer.
+  window.addEventListener('pagehide', () => {
+    if (!state.sessionOpen) return;
+    state.sessionOpen = false;
+    state.live = false;
+    fetch('/rpc', {
+      method: 'POST',
+      keepalive: true,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: 'layout/close',
+        params: { session: SESSION },
+      }),
+    }).catch(() => {});
+  });
+  // Back from the back-forward cache: open again where it was.
+  window.addEventListener('pageshow', (e) => {
+    if (e.persisted && !state.sessionOpen) {
+      reopen(() => ({ config, cards: state.cards.slice(), keep: { offset: state.offset.x } }));
+    }
+  });
+
+  const ready = reopen(() => ({ config, cards: newCardIds(config.count), keep: { offset: 0 } }));
+
+  function documentOrder(a, b) {
+    return a.section - b.section || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.item - b.item;
+  }
+
+  const copy = (v) => (v === null || v === undefined ? null : JSON.parse(JSON.stringify(v)));
+
+  /** For tests and the console. */
+  window.flowlayout = {
+    session: SESSION,
+    ready,
+    /** The visible elements' attributes, in document order. */
+    picture: () => copy([...state.picture.values()].sort(documentOrder)),
+    /** The content offset the page is showing or about to show. */
+    offset: () => ({ ...state.offset }),
+    /** The bounds of the daemon's last answer (what is drawn). */
+    bounds: () => copy(state.bounds),
+    centeredItem: () => copy(state.centered),
+    request: (method, params) => request(method, params),
+    cards: () => state.cards.slice(),
+    config: () => ({ ...config }),
+    lastRelease: () => copy(state.lastRelease),
+    insertAtCentre,
+    deleteAtCentre,
+    /** The picture is the daemon's answer for the current offset (a drag
+     *  may be holding still). */
+    synced: () =>
+      state.live &&
+      !state.busy &&
+      !pump.dirty &&
+      !pump.inFlight &&
+      state.bounds !== null &&
+      state.bounds.x === state.offset.x,
+    /** Nothing moving, nothing pending, the picture up to date. */
+    idle: () =>
+      state.live &&
+      !state.busy &&
+      !drag &&
+      !anim &&
+      !settling &&
+      !wheelTimer &&
+      !updateTimer &&
+      !pump.dirty &&
+      !pump.inFlight &&
+      state.bounds !== null &&
+      state.bounds.x === state.offset.x,
+  };
+})();
