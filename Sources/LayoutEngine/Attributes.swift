@@ -12,6 +12,10 @@ public struct LayoutAttributes: Equatable, Sendable {
   public var section: Int
   /// The item index; 0 for headers and footers.
   public var item: Int
+  /// The copy of the content the element belongs to in a looping carousel
+  /// (0 is the original, k is shifted by k periods along the scroll axis);
+  /// nil when the layout does not loop.
+  public var lap: Int?
   public var center: Point
   /// The untransformed size.
   public var size: Size
@@ -26,6 +30,7 @@ public struct LayoutAttributes: Equatable, Sendable {
     self.kind = kind
     self.section = section
     self.item = item
+    self.lap = nil
     self.center = frame.center
     self.size = frame.size
     self.frame = frame

@@ -63,6 +63,8 @@ public struct Curve: Equatable, Sendable {
   /// negative factor has its pole inside the range (then only the clamps
   /// bound it). O(1).
   public func magnitudeBound(upTo dmax: Double) -> Double {
+    // A constant curve (also for dmax = ∞, where 0·∞ would be NaN).
+    if factor == 0 { return abs(value(at: 0)) }
     if let lo = minimum, let hi = maximum { return max(abs(lo), abs(hi)) }
     if shape == .reciprocal && factor < 0 && 1 + factor * dmax <= 0 { return .infinity }
     let m = max(abs(value(at: 0)), abs(value(at: dmax)))
@@ -152,6 +154,9 @@ public struct CoverFlowConfiguration: Equatable, Sendable {
   public var spacing = SpacingMode.flow
   public var ends = Ends.center
   public var snap = SnapConfiguration()
+  /// The content repeats without end along the scroll axis (see
+  /// `Layout.period`); `ends` no longer applies.
+  public var loop = false
 
   public init() {
     flow = FlowConfiguration()
@@ -184,21 +189,29 @@ public struct CoverFlowConfiguration: Equatable, Sendable {
     // An empty section has no card to centre: it adds no space of its own.
     var lead = n > 0 ? (W - mainExtent(0)) / 2 : 0
     var trail = n > 0 ? (W - mainExtent(n - 1)) / 2 : 0
-    switch ends {
-    case .center: break
-    case .contain:
+    if loop {
+      // No ends: each section's last card is followed by its line spacing,
+      // which joins it to what comes next (the next section, or the next
+      // copy's first card).
       lead = 0
-      trail = 0
-    case .centerIfFits:
-      let gap = section.minimumLineSpacing ?? flow.minimumLineSpacing
-      var total = Double(max(n - 1, 0)) * gap
-      switch section.items {
-      case .uniform: total += Double(n) * axes.main(flow.itemSize)
-      case .sizes: for i in 0..<n { total += mainExtent(i) }
-      }
-      if total <= W {
-        lead = (W - total) / 2
-        trail = lead
+      trail = n > 0 ? section.minimumLineSpacing ?? flow.minimumLineSpacing : 0
+    } else {
+      switch ends {
+      case .center: break
+      case .contain:
+        lead = 0
+        trail = 0
+      case .centerIfFits:
+        let gap = section.minimumLineSpacing ?? flow.minimumLineSpacing
+        var total = Double(max(n - 1, 0)) * gap
+        switch section.items {
+        case .uniform: total += Double(n) * axes.main(flow.itemSize)
+        case .sizes: for i in 0..<n { total += mainExtent(i) }
+        }
+        if total <= W {
+          lead = (W - total) / 2
+          trail = lead
+        }
       }
     }
     let across = (D - axes.cross(flow.itemSize)) / 2

@@ -179,6 +179,9 @@ public struct FlowGeometry: Sendable {
   /// The cross-axis extent D of the content.
   public let crossExtent: Double
   var sections: [SectionGeometry]
+  /// The main-axis span every element lies within (pinned ones included):
+  /// [0, contentSize] unless negative insets reach beyond it.
+  var elementSpan: (lo: Double, hi: Double) = (0, 0)
 
   /// Lays out every section. O(number of sections + items in sections with
   /// varied sizes); sections of uniform items cost O(1) each.
@@ -222,6 +225,12 @@ public struct FlowGeometry: Sendable {
       sections.append(g)
     }
     self.sections = sections
+    var span = (lo: 0.0, hi: m)
+    for g in sections {
+      span.lo = min(span.lo, g.start, g.itemsStart, g.end)
+      span.hi = max(span.hi, g.start + g.headerThickness, g.itemsEnd, g.end)
+    }
+    elementSpan = span
   }
 
   /// Greedy line breaking (rule 2). Sizes become (cross, main) pairs.

@@ -212,10 +212,15 @@ public struct Layout: Sendable {
     return (lo, hi)
   }
 
-  /// Clamps an offset into `offsetRange`. O(1).
+  /// Clamps an offset into `offsetRange`; a looping carousel's offsets
+  /// are not clamped along the scroll axis. O(1).
   public func clampOffset(_ p: Point) -> Point {
     let (lo, hi) = offsetRange
-    return Point(x: min(max(p.x, lo.x), hi.x), y: min(max(p.y, lo.y), hi.y))
+    var q = Point(x: min(max(p.x, lo.x), hi.x), y: min(max(p.y, lo.y), hi.y))
+    if loops {
+      if scrollDirection == .horizontal { q.x = p.x } else { q.y = p.y }
+    }
+    return q
   }
 
   // MARK: Right-to-left
@@ -263,6 +268,9 @@ public struct Layout: Sendable {
   /// `rect`, as seen when the viewport is `bounds`. O(log n + k) for k
   /// results, plus the items of the lines the rect crosses.
   public func attributes(in rect: Rect, bounds: Rect) -> [LayoutAttributes] {
+    if loops, case .coverFlow(let cf) = type {
+      return loopAttributes(in: rect, bounds: bounds, cf)
+    }
     let rect = toLTR(rect)
     let bounds = toLTR(bounds)
     let pin = pinning(bounds)
@@ -293,7 +301,7 @@ public struct Layout: Sendable {
   /// Pinned headers and footers float above the cells, as in UIKit.
   static let pinnedZIndex = 1024
 
-  private static func plain(
+  static func plain(
     _ kind: ElementKind, _ s: Int, _ i: Int, _ frame: Rect, pinned: Pinning?
   )
     -> LayoutAttributes
@@ -306,11 +314,20 @@ public struct Layout: Sendable {
   }
 
   /// layoutAttributesForItem(at:), or nil when the path is out of range.
-  /// O(items in its line), plus O(log lines) for sections of varied sizes.
-  public func attributesForItem(_ path: IndexPath, bounds: Rect) -> LayoutAttributes? {
+  /// In a looping carousel, the copy `lap`, or when nil the copy whose
+  /// centre is nearest the viewport's centre (ties: the earlier lap);
+  /// `lap` is ignored otherwise. O(items in its line), plus O(log lines)
+  /// for sections of varied sizes.
+  public func attributesForItem(_ path: IndexPath, lap: Int? = nil, bounds: Rect)
+    -> LayoutAttributes?
+  {
     guard path.section >= 0, path.section < sections.count, path.item >= 0,
       path.item < geometry.itemCount(inSection: path.section)
     else { return nil }
+    if loops, case .coverFlow(let cf) = type {
+      return loopElement(
+        .cell, path.section, path.item, geometry.frameForItem(path), lap: lap, bounds: bounds, cf)
+    }
     var a = LayoutAttributes(
       kind: .cell, section: path.section, item: path.item, frame: geometry.frameForItem(path))
     if case .coverFlow(let cf) = type {
@@ -325,10 +342,20 @@ public struct Layout: Sendable {
 
   /// layoutAttributesForSupplementaryView(ofKind:at:), or nil when the
   /// section is out of range or the element has zero thickness. Pinned
-  /// elements are placed for `bounds`. O(1).
-  public func attributesForSupplementary(_ kind: ElementKind, section: Int, bounds: Rect)
+  /// elements are placed for `bounds`. In a looping carousel, the copy
+  /// `lap`, or when nil the copy whose unpinned centre is nearest the
+  /// viewport's centre. O(1).
+  public func attributesForSupplementary(
+    _ kind: ElementKind, section: Int, lap: Int? = nil, bounds: Rect
+  )
     -> LayoutAttributes?
   {
+    if loops, case .coverFlow(let cf) = type {
+      guard section >= 0, section < sections.count,
+        let frame = geometry.frameForSupplementary(kind, section: section)
+      else { return nil }
+      return loopElement(kind, section, 0, frame, lap: lap, bounds: bounds, cf)
+    }
     let pin = pinning(toLTR(bounds))
     guard section >= 0, section < sections.count,
       let frame = geometry.frameForSupplementary(kind, section: section, pin: pin)
@@ -342,6 +369,7 @@ public struct Layout: Sendable {
   /// scroll axis for carousels, in the plane for flow. Ties go to the
   /// earlier item; nil without items. O(log n) plus the few lines examined.
   public func centeredItem(in bounds: Rect) -> IndexPath? {
+    if loops { return centeredCard(in: bounds)?.path }
     let center = toLTR(bounds).center
     if case .coverFlow = type {
       return geometry.nearestItem(to: center, mainAxisOnly: true)
@@ -354,11 +382,17 @@ public struct Layout: Sendable {
   /// `point`: highest zIndex, and for equal zIndex the later item, which
   /// UIKit adds later and so draws on top. O(log n + k).
   public func itemAtPoint(_ point: Point, bounds: Rect) -> IndexPath? {
+    cardAtPoint(point, bounds: bounds)?.path
+  }
+
+  /// `itemAtPoint` with the card's lap in a looping carousel (where of two
+  /// copies at the same zIndex the later lap is drawn on top). O(log n + k).
+  public func cardAtPoint(_ point: Point, bounds: Rect) -> Card? {
     let probe = Rect(x: point.x - 0.5, y: point.y - 0.5, width: 1, height: 1)
     return attributes(in: probe, bounds: bounds)
       .filter { $0.kind == .cell && $0.outlineContains(point) }
-      .max { ($0.zIndex, $0.indexPath) < ($1.zIndex, $1.indexPath) }?
-      .indexPath
+      .max { ($0.zIndex, $0.lap ?? 0, $0.indexPath) < ($1.zIndex, $1.lap ?? 0, $1.indexPath) }
+      .map { Card(path: $0.indexPath, lap: $0.lap) }
   }
 
   /// targetContentOffset(forProposedContentOffset:withScrollingVelocity:)
@@ -378,7 +412,8 @@ public struct Layout: Sendable {
     -> (scale: Double, w: Double)
   {
     let contentMain = axes.main(contentSize)
-    let far = max(abs(center), abs(center - contentMain))
+    // A loop has cards at every distance.
+    let far = loops ? .infinity : max(abs(center), abs(center - contentMain))
     let unit: Double
     switch cf.distanceUnit {
     case .viewport: unit = extent

@@ -55,7 +55,11 @@ public enum ItemPosition: String, Sendable, CaseIterable {
 public struct ScrollPlan: Equatable, Sendable {
   public var targetContentOffset: Point
   public var targetItem: IndexPath?
-  /// Where deceleration alone would stop, clamped to the offset range.
+  /// The target card's lap in a looping carousel; nil otherwise.
+  public var targetLap: Int? = nil
+  /// Where deceleration alone would stop, clamped to the offset range (in
+  /// a loop, along the scroll axis, to ±1e15, the protocol's coordinate
+  /// bound).
   public var projectedContentOffset: Point
   public var policy: SnapPolicy
   public var durationMs: Double
@@ -164,10 +168,29 @@ extension Layout {
     let snap = snapConfiguration
     let r = snap.decelerationRate
     let k = r / (1 - r)
-    let projected = clampOffset(proposed ?? Point(x: o.x + v.x * k, y: o.y + v.y * k))
+    var projected = clampOffset(proposed ?? Point(x: o.x + v.x * k, y: o.y + v.y * k))
+    if loops {
+      if scrollDirection == .horizontal {
+        projected.x = min(max(projected.x, -Self.maxLoopOffset), Self.maxLoopOffset)
+      } else {
+        projected.y = min(max(projected.y, -Self.maxLoopOffset), Self.maxLoopOffset)
+      }
+    }
     var target = projected
     var item: IndexPath? = nil
-    if case .coverFlow = type, itemCount > 0 {
+    var lap: Int? = nil
+    if loops, itemCount > 0, period > 0 {
+      // Reduced by the release's lap; the plan's offsets are absolute.
+      let (K, shift) = loopBase(axes.main(o))
+      let main = loopSnapTarget(
+        snap, offset: ltrMain(axes.main(o) - shift),
+        projected: ltrMain(axes.main(projected) - shift),
+        velocity: (isRTL && scrollDirection == .horizontal ? -1 : 1) * axes.main(v))
+      item = indexPath(global: main.card.index)
+      lap = K + main.card.lap
+      let m = ltrMain(main.offset) + shift
+      if scrollDirection == .horizontal { target.x = m } else { target.y = m }
+    } else if case .coverFlow = type, itemCount > 0 {
       let main = snapTarget(
         snap, offset: ltrMain(axes.main(o)), projected: ltrMain(axes.main(projected)),
         velocity: (isRTL && scrollDirection == .horizontal ? -1 : 1) * axes.main(v))
@@ -180,9 +203,13 @@ extension Layout {
     let (duration, samples) = Self.decelerate(
       from: o, to: target, rate: r, frameInterval: frameInterval)
     return ScrollPlan(
-      targetContentOffset: target, targetItem: item, projectedContentOffset: projected,
-      policy: snap.policy, durationMs: duration, trajectory: samples)
+      targetContentOffset: target, targetItem: item, targetLap: lap,
+      projectedContentOffset: projected, policy: snap.policy, durationMs: duration,
+      trajectory: samples)
   }
+
+  /// A looping projection stays within the protocol's coordinate bound.
+  static let maxLoopOffset = 1e15
 
   /// The policy's card and offset along the scroll axis, in the
   /// left-to-right space. O(log n).
@@ -260,9 +287,25 @@ extension Layout {
   public func contentOffset(for path: IndexPath, position: ItemPosition, crossOffset: Double)
     -> Point?
   {
+    scrollTarget(for: path, position: position, from: crossAxisOrigin(crossOffset))?.offset
+  }
+
+  private func crossAxisOrigin(_ cross: Double) -> Point {
+    scrollDirection == .horizontal ? Point(x: 0, y: cross) : Point(x: cross, y: 0)
+  }
+
+  /// scrollToItem from the content offset `current` (the session's bounds'
+  /// origin): `contentOffset(for:position:crossOffset:)` with `current`'s
+  /// cross-axis offset, and in a looping carousel the shortest way round:
+  /// of the item's copies, the one whose offset is nearest `current`'s
+  /// (ties: the later lap, forward), with that lap. O(log lines).
+  public func scrollTarget(for path: IndexPath, position: ItemPosition, from current: Point)
+    -> (offset: Point, lap: Int?)?
+  {
     guard path.section >= 0, path.section < sections.count, path.item >= 0,
       path.item < geometry.itemCount(inSection: path.section)
     else { return nil }
+    let crossOffset = scrollDirection == .horizontal ? current.y : current.x
     let (lo, hi, _, _) = axes.spans(geometry.frameForItem(path))
     var inset = contentInset
     if isRTL { swap(&inset.left, &inset.right) }
@@ -274,9 +317,23 @@ extension Layout {
     case .leading: main = lo - lead
     case .trailing: main = hi + trail - W
     }
-    let m = ltrMain(main)
+    var m = ltrMain(main)
+    var lap: Int? = nil
+    if loops, period > 0 {
+      // Reduced by the current lap: u is the current offset and main the
+      // lap-0 copy's, left to right; copy k is k·P further.
+      let P = period
+      let (K, shift) = loopBase(axes.main(current))
+      let u = ltrMain(axes.main(current) - shift)
+      let q = ((u - main) / P).rounded(.down)
+      var k = Int(min(max(q, -4e18), 4e18))
+      // Of copies k and k + 1 (either side of u), the nearer; ties forward.
+      if abs(main + Double(k + 1) * P - u) <= abs(main + Double(k) * P - u) { k += 1 }
+      m = ltrMain(main + Double(k) * P) + shift
+      lap = K + k
+    }
     let p =
       scrollDirection == .horizontal ? Point(x: m, y: crossOffset) : Point(x: crossOffset, y: m)
-    return clampOffset(p)
+    return (clampOffset(p), lap)
   }
 }

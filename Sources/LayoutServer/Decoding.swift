@@ -68,7 +68,7 @@ private let flowKeys: Set<String> = [
 
 private let coverFlowKeys = flowKeys.union([
   "scale", "alpha", "distanceUnit", "rotation", "sideShift", "spacingMode", "overlap", "ends",
-  "snap",
+  "snap", "loop",
 ])
 
 /// Reads the flow fields into `c`, leaving unset fields at their defaults.
@@ -222,6 +222,7 @@ func readLayoutType(_ f: Fields, base: LayoutType? = nil) throws(RPCError) -> La
       c.ends = Ends(rawValue: e)!
     }
     if let s = try f.optionalObject("snap") { c.snap = try readSnap(s, base: c.snap) }
+    if let v = try f.optionalBool("loop") { c.loop = v }
     return .coverFlow(c)
   default:
     throw .invalidParams(f.path("type"), "must be one of \"flow\", \"coverFlow\"")

@@ -45,8 +45,29 @@ extension JSONWriter {
     endObject()
   }
 
-  /// `{kind, section, item, center, size, frame, transform?, alpha, zIndex}`;
-  /// the transform is omitted when it is the identity.
+  /// `{section, item, lap?}` or null; `lap` only in a looping carousel.
+  mutating func card(_ c: Card?) {
+    guard let c else { return null() }
+    card(c.path, lap: c.lap)
+  }
+
+  mutating func card(_ p: IndexPath?, lap: Int?) {
+    guard let p else { return null() }
+    beginObject()
+    key("section")
+    int(p.section)
+    key("item")
+    int(p.item)
+    if let lap {
+      key("lap")
+      int(lap)
+    }
+    endObject()
+  }
+
+  /// `{kind, section, item, lap?, center, size, frame, transform?, alpha,
+  /// zIndex}`; the transform is omitted when it is the identity, `lap` when
+  /// the layout does not loop.
   mutating func attributes(_ a: LayoutAttributes) {
     beginObject()
     key("kind")
@@ -55,6 +76,10 @@ extension JSONWriter {
     int(a.section)
     key("item")
     int(a.item)
+    if let lap = a.lap {
+      key("lap")
+      int(lap)
+    }
     key("center")
     point(a.center)
     key("size")
@@ -87,7 +112,7 @@ extension JSONWriter {
     key("targetContentOffset")
     point(p.targetContentOffset)
     key("targetItem")
-    indexPath(p.targetItem)
+    card(p.targetItem, lap: p.targetLap)
     key("projectedContentOffset")
     point(p.projectedContentOffset)
     key("policy")

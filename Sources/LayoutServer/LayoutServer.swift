@@ -16,6 +16,8 @@ public struct Limits: Sendable {
   public var maxSections = 1_000_000
   public var maxSessionIdBytes = 256
   public var maxMessageBytes = 64 << 20
+  /// Copies of a looping carousel's content one query may examine.
+  public var maxLapsPerQuery = 100_000
   public init() {}
 }
 
@@ -65,6 +67,8 @@ public final class LayoutServer: RPCHandler {
     strings(["scale", "alpha", "rotation", "sideShift"], &w)
     w.key("itemPositions")
     strings(ItemPosition.allCases.map(\.rawValue), &w)
+    w.key("loop")
+    w.bool(true)
     w.key("methods")
     strings(Self.methods.map(\.0), &w)
     w.key("limits")
@@ -79,6 +83,8 @@ public final class LayoutServer: RPCHandler {
     w.int(limits.maxSessionIdBytes)
     w.key("maxMessageBytes")
     w.int(limits.maxMessageBytes)
+    w.key("maxLapsPerQuery")
+    w.int(limits.maxLapsPerQuery)
     w.endObject()
     w.endObject()
     w.endObject()
@@ -175,6 +181,7 @@ public final class LayoutServer: RPCHandler {
       type: type, sections: sections, contentInset: inset, viewportSize: bounds.size)
     try checkTilt(layout, field: "params.layout.rotation.perspective")
     var session = Session(layout: layout, bounds: bounds, overscan: overscan)
+    try checkLoop(session, field: "params.layout.loop", lapsField: "params.bounds")
     let delta = session.refresh()
     sessions[id] = session
     w.beginObject()
@@ -185,7 +192,7 @@ public final class LayoutServer: RPCHandler {
     w.key("attributes")
     w.attributesArray(delta.invalidated)
     w.key("centeredItem")
-    w.indexPath(layout.centeredItem(in: bounds))
+    w.card(layout.centeredCard(in: bounds))
     w.endObject()
   }
 
@@ -207,6 +214,7 @@ public final class LayoutServer: RPCHandler {
       session.bounds = requested
     }
     try checkTilt(session.layout, field: "params.bounds")
+    try checkLoop(session, field: "params.bounds")
     let delta = session.refresh()
     sessions[id] = session
     w.beginObject()
@@ -223,6 +231,42 @@ public final class LayoutServer: RPCHandler {
       field.hasSuffix("perspective")
         ? "must exceed half the largest card extent times the largest scale times sin(maxAngle)"
         : "makes a tilted card reach the eye (see params.layout.rotation.perspective)")
+  }
+
+  /// A loop that cannot be laid out, or whose visible rect spans more
+  /// copies than the limit, is refused (before the session changes).
+  func checkLoop(_ session: Session, field: String, lapsField: String? = nil) throws(RPCError) {
+    switch session.layout.loopProblem {
+    case nil:
+      break
+    case .unboundedScale:
+      throw .invalidParams(
+        "params.layout.scale",
+        "must stay bounded when loop is on: a linear curve needs a minimum (a maximum for a "
+          + "negative factor), a reciprocal one with a negative factor both")
+    case .period(let P):
+      throw .invalidParams(
+        field,
+        "leaves the loop a period of \(P == P.rounded() && abs(P) < 1e15 ? "\(Int(P))" : "\(P)") "
+          + "points (one copy's extent along the scroll axis); "
+          + "it must be at least 1")
+    case .overlappingCopies:
+      throw .invalidParams(
+        field, "makes a copy's last card come after the next copy's first (negative insets)")
+    }
+    try checkLaps(session.layout, session.visibleRect, session.bounds, field: lapsField ?? field)
+  }
+
+  /// A loop query over more copies than `maxLapsPerQuery` is error 1004.
+  func checkLaps(_ layout: Layout, _ rect: Rect, _ bounds: Rect, field: String) throws(RPCError) {
+    let laps = layout.lapsExamined(in: rect, bounds: bounds)
+    guard laps > Double(limits.maxLapsPerQuery) else { return }
+    throw RPCError(
+      code: ErrorCode.limitExceeded,
+      message:
+        "\(field) makes one query span more than \(limits.maxLapsPerQuery) copies of the "
+        + "looping content, the limit",
+      field: field)
   }
 
   /// layout/scrollEnded {session, contentOffset, velocity, proposedContentOffset?, frameInterval?}
@@ -242,20 +286,24 @@ public final class LayoutServer: RPCHandler {
         contentOffset: offset, velocity: velocity, proposed: proposed, frameInterval: frame))
   }
 
-  /// layout/scrollToItem {session, section, item, position?} → {contentOffset}.
+  /// layout/scrollToItem {session, section, item, position?} → {contentOffset,
+  /// lap?}: in a loop, the shortest way round from the session's bounds.
   /// O(log lines).
   private func scrollToItem(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     try p.rejectUnknown(["session", "section", "item", "position"])
     let (_, session) = try existing(p)
     let path = try indexPath(p, session.layout)
     let position = try p.optionalChoice("position", ItemPosition.allCases.map(\.rawValue))
-    let cross =
-      session.layout.scrollDirection == .horizontal ? session.bounds.y : session.bounds.x
-    let offset = session.layout.contentOffset(
-      for: path, position: ItemPosition(rawValue: position ?? "center")!, crossOffset: cross)!
+    let target = session.layout.scrollTarget(
+      for: path, position: ItemPosition(rawValue: position ?? "center")!,
+      from: session.bounds.origin)!
     w.beginObject()
     w.key("contentOffset")
-    w.point(offset)
+    w.point(target.offset)
+    if let lap = target.lap {
+      w.key("lap")
+      w.int(lap)
+    }
     w.endObject()
   }
 
@@ -264,6 +312,7 @@ public final class LayoutServer: RPCHandler {
     try p.rejectUnknown(["session", "rect"])
     let (_, session) = try existing(p)
     let rect = try p.rect("rect")
+    try checkLaps(session.layout, rect, session.bounds, field: p.path("rect"))
     w.beginObject()
     w.key("attributes")
     w.attributesArray(session.layout.attributes(in: rect, bounds: session.bounds))
@@ -285,20 +334,31 @@ public final class LayoutServer: RPCHandler {
     return IndexPath(section: section, item: item)
   }
 
-  /// layout/attributesForItem {session, section, item} → {attributes}.
+  /// The optional `lap` of a looping carousel's element queries.
+  private func lap(_ p: Fields, _ layout: Layout) throws(RPCError) -> Int? {
+    guard p.optional("lap") != nil else { return nil }
+    let lap = try p.integer("lap", in: -(1 << 53)...(1 << 53))
+    guard layout.loops else {
+      throw .invalidParams(p.path("lap"), "is only accepted when the layout loops")
+    }
+    return lap
+  }
+
+  /// layout/attributesForItem {session, section, item, lap?} → {attributes}.
   private func attributesForItem(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "section", "item"])
+    try p.rejectUnknown(["session", "section", "item", "lap"])
     let (_, session) = try existing(p)
     let path = try indexPath(p, session.layout)
+    let lap = try lap(p, session.layout)
     w.beginObject()
     w.key("attributes")
-    w.attributes(session.layout.attributesForItem(path, bounds: session.bounds)!)
+    w.attributes(session.layout.attributesForItem(path, lap: lap, bounds: session.bounds)!)
     w.endObject()
   }
 
-  /// layout/attributesForSupplementary {session, kind, section} → {attributes|null}.
+  /// layout/attributesForSupplementary {session, kind, section, lap?} → {attributes|null}.
   private func attributesForSupplementary(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "kind", "section"])
+    try p.rejectUnknown(["session", "kind", "section", "lap"])
     let (_, session) = try existing(p)
     let kind = try p.optionalChoice("kind", ["header", "footer"])
     guard let kind else { throw .invalidParams(p.path("kind"), "is required") }
@@ -308,10 +368,11 @@ public final class LayoutServer: RPCHandler {
         p.path("section"),
         "is out of range: the session has \(session.layout.sections.count) sections")
     }
+    let lap = try lap(p, session.layout)
     w.beginObject()
     w.key("attributes")
     if let a = session.layout.attributesForSupplementary(
-      ElementKind(rawValue: kind)!, section: section, bounds: session.bounds)
+      ElementKind(rawValue: kind)!, section: section, lap: lap, bounds: session.bounds)
     {
       w.attributes(a)
     } else {
@@ -320,13 +381,15 @@ public final class LayoutServer: RPCHandler {
     w.endObject()
   }
 
-  /// layout/itemAtPoint {session, point} → {section, item} | null: the
+  /// layout/itemAtPoint {session, point} → {section, item, lap?} | null: the
   /// topmost cell whose frame contains the point. O(log n + k).
   private func itemAtPoint(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     try p.rejectUnknown(["session", "point"])
     let (_, session) = try existing(p)
     let point = try p.point("point")
-    w.indexPath(session.layout.itemAtPoint(point, bounds: session.bounds))
+    let probe = Rect(x: point.x - 0.5, y: point.y - 0.5, width: 1, height: 1)
+    try checkLaps(session.layout, probe, session.bounds, field: p.path("point"))
+    w.card(session.layout.cardAtPoint(point, bounds: session.bounds))
   }
 
   /// layout/contentSize {session} → {contentSize}. O(1).

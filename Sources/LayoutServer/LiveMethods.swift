@@ -43,6 +43,7 @@ extension LayoutServer {
       result.newPath(of: path, deleted: deleted)
         ?? nearestSurvivor(of: path, in: old.layout) { result.newPath(of: $0, deleted: deleted) }
     }
+    try checkLoop(session, field: p.path("updates"))
     let delta = session.refresh()
 
     // What a client needs to animate the change as UICollectionView does.
@@ -85,6 +86,10 @@ extension LayoutServer {
       w.int(after.section)
       w.key("item")
       w.int(after.item)
+      if let lap = after.lap {
+        w.key("lap")
+        w.int(lap)
+      }
       w.key("from")
       w.indexPath(before.indexPath)
       w.key("fromFrame")
@@ -104,10 +109,10 @@ extension LayoutServer {
   {
     if a.kind == .cell {
       guard let from = r.oldPath(of: a.indexPath) else { return nil }
-      return old.layout.attributesForItem(from, bounds: old.bounds)
+      return old.layout.attributesForItem(from, lap: a.lap, bounds: old.bounds)
     }
     guard let s = r.oldSection(of: a.section) else { return nil }
-    return old.layout.attributesForSupplementary(a.kind, section: s, bounds: old.bounds)
+    return old.layout.attributesForSupplementary(a.kind, section: s, lap: a.lap, bounds: old.bounds)
   }
 
   /// The attributes after the batch of the element `a` described before
@@ -117,10 +122,10 @@ extension LayoutServer {
   ) -> LayoutAttributes? {
     if a.kind == .cell {
       guard let to = r.newPath(of: a.indexPath, deleted: deleted) else { return nil }
-      return new.layout.attributesForItem(to, bounds: new.bounds)
+      return new.layout.attributesForItem(to, lap: a.lap, bounds: new.bounds)
     }
     guard let s = r.newSection(of: a.section) else { return nil }
-    return new.layout.attributesForSupplementary(a.kind, section: s, bounds: new.bounds)
+    return new.layout.attributesForSupplementary(a.kind, section: s, lap: a.lap, bounds: new.bounds)
   }
 
   /// layout/reloadData {session, sections} → the mutation fields. Items
@@ -141,6 +146,7 @@ extension LayoutServer {
       }
       return clampPath(path, in: sections)
     }
+    try checkLoop(session, field: p.path("sections"))
     respond(id, &session, &w)
   }
 
@@ -160,6 +166,7 @@ extension LayoutServer {
     }
     try checkTilt(session.layout, field: "params.layout.rotation.perspective")
     session.bounds = reanchor(old, into: session) { $0 }
+    try checkLoop(session, field: "params.layout")
     respond(id, &session, &w)
   }
 
@@ -193,6 +200,7 @@ extension LayoutServer {
     session.layout.setItemSizes(sizes)
     try checkTilt(session.layout, field: p.path("sizes"))
     session.bounds = reanchor(old, into: session) { $0 }
+    try checkLoop(session, field: p.path("sizes"))
     respond(id, &session, &w)
   }
 

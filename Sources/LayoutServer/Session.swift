@@ -1,20 +1,22 @@
 import JSONRPC
 import LayoutEngine
 
-/// An element's identity in a session's picture: its kind and index path.
+/// An element's identity in a session's picture: its kind, index path and,
+/// in a looping carousel, its lap (each copy is a distinct element).
 struct ElementKey: Hashable, Comparable {
   var kind: ElementKind
   var section: Int
   var item: Int
+  var lap: Int?
 
-  /// Document order: by section, then header, cells, footer.
+  /// Document order: by lap, then section, then header, cells, footer.
   static func < (a: ElementKey, b: ElementKey) -> Bool {
-    (a.section, a.kind.order, a.item) < (b.section, b.kind.order, b.item)
+    (a.lap ?? 0, a.section, a.kind.order, a.item) < (b.lap ?? 0, b.section, b.kind.order, b.item)
   }
 }
 
 extension LayoutAttributes {
-  var key: ElementKey { ElementKey(kind: kind, section: section, item: item) }
+  var key: ElementKey { ElementKey(kind: kind, section: section, item: item, lap: lap) }
 }
 
 extension ElementKind {
@@ -39,6 +41,8 @@ struct Delta {
 /// after a change the viewport can be moved to keep it there.
 struct Anchor {
   var path: IndexPath
+  /// The anchor's lap in a looping carousel: the copy that stays in place.
+  var lap: Int?
   /// Main-axis distance from the reference point (the viewport's centre for
   /// carousels, its origin for flow) to the element's centre.
   var offset: Double
@@ -107,15 +111,16 @@ struct Session {
   /// The element the user is looking at: the centred card of a carousel,
   /// the first visible item of a flow layout. O(log n + k).
   func anchor() -> Anchor? {
-    let path: IndexPath?
+    let card: Card?
     if isCarousel {
-      path = layout.centeredItem(in: bounds)
+      card = layout.centeredCard(in: bounds)
     } else {
-      path = layout.attributes(in: bounds, bounds: bounds).lazy.filter { $0.kind == .cell }
-        .map(\.indexPath).min()
+      card = layout.attributes(in: bounds, bounds: bounds).lazy.filter { $0.kind == .cell }
+        .map(\.indexPath).min().map { Card(path: $0) }
     }
-    guard let path, let a = layout.attributesForItem(path, bounds: bounds) else { return nil }
-    return Anchor(path: path, offset: main(a.center) - reference(bounds))
+    guard let card, let a = layout.attributesForItem(card.path, lap: card.lap, bounds: bounds)
+    else { return nil }
+    return Anchor(path: card.path, lap: card.lap, offset: main(a.center) - reference(bounds))
   }
 
   /// Bounds of `size` whose origin keeps the element now at `path` where
@@ -123,7 +128,10 @@ struct Session {
   /// `proposed`'s. O(items in the element's line).
   func anchoredBounds(_ anchor: Anchor, at path: IndexPath, proposed: Rect) -> Rect {
     var b = proposed
-    guard let a = layout.attributesForItem(path, bounds: b) else { return clamped(b) }
+    // In a loop the anchor keeps its lap: the same copy stays in place.
+    guard let a = layout.attributesForItem(path, lap: anchor.lap, bounds: b) else {
+      return clamped(b)
+    }
     let extent = layout.scrollDirection == .vertical ? b.height : b.width
     let origin = main(a.center) - anchor.offset - (isCarousel ? extent / 2 : 0)
     if layout.scrollDirection == .vertical { b.y = origin } else { b.x = origin }
@@ -144,6 +152,10 @@ extension JSONWriter {
     int(k.section)
     key("item")
     int(k.item)
+    if let lap = k.lap {
+      key("lap")
+      int(lap)
+    }
     endObject()
   }
 
@@ -161,6 +173,6 @@ extension JSONWriter {
     for k in delta.removed { elementKey(k) }
     endArray()
     key("centeredItem")
-    indexPath(session.layout.centeredItem(in: session.bounds))
+    card(session.layout.centeredCard(in: session.bounds))
   }
 }

@@ -177,6 +177,164 @@ final class PropertyTests: XCTestCase {
     }
   }
 
+  // MARK: Loops
+
+  /// A random looping carousel with at least one item: random sections
+  /// (few items, so several copies are often visible), headers, pinning,
+  /// rtl, bounded scale curves, tilt, side shift and spacing modes.
+  func randomLoop(_ g: inout SplitMix) -> Layout {
+    func v(_ r: ClosedRange<Int>) -> Double { Double(Int.random(in: r, using: &g)) }
+    while true {
+      var cf = CoverFlowConfiguration()
+      cf.loop = true
+      cf.flow.scrollDirection = Bool.random(using: &g) ? .vertical : .horizontal
+      cf.flow.itemSize = Size(width: v(20...120), height: v(20...120))
+      cf.flow.minimumLineSpacing = v(0...20)
+      cf.flow.layoutDirection = Bool.random(using: &g) ? .ltr : .rtl
+      cf.flow.headerReferenceSize = Size(width: v(0...1) * v(0...40), height: v(0...1) * v(0...40))
+      cf.flow.footerReferenceSize = Size(width: v(0...1) * v(0...40), height: v(0...1) * v(0...40))
+      cf.flow.sectionHeadersPinToVisibleBounds = Bool.random(using: &g)
+      switch Int.random(in: 0...2, using: &g) {
+      case 0: cf.scale = Curve(peak: v(5...15) / 10, factor: v(0...10) / 10, minimum: v(2...5) / 10)
+      case 1: cf.scale = Curve(shape: .reciprocal, peak: v(5...15) / 10, factor: v(0...10) / 100)
+      default: cf.scale = .constant(1)
+      }
+      cf.distanceUnit = DistanceUnit.allCases.randomElement(using: &g)!
+      if Bool.random(using: &g) { cf.tilt = Tilt(maxAngle: v(0...80), perspective: v(400...2000)) }
+      if Bool.random(using: &g) {
+        cf.sideShift = SideShift(factor: v(-50...50), maximum: v(0...40))
+      }
+      switch Int.random(in: 0...2, using: &g) {
+      case 0: cf.spacing = .flow
+      case 1: cf.spacing = .fixed
+      default: cf.spacing = .overlap(visibleOffset: v(40...300))
+      }
+      var sections: [Section] = []
+      for _ in 0..<Int.random(in: 1...3, using: &g) {
+        let n = Int.random(in: 0...4, using: &g)
+        sections.append(
+          Bool.random(using: &g)
+            ? .uniform(n)
+            : .sizes((0..<n).map { _ in Size(width: v(20...120), height: v(20...120)) }))
+      }
+      let layout = Layout(
+        type: .coverFlow(cf), sections: sections,
+        viewportSize: Size(width: v(100...400), height: v(100...400)))
+      if layout.itemCount > 0 && layout.loopProblem == nil && layout.tiltIsDrawable {
+        return layout
+      }
+    }
+  }
+
+  /// Bounds somewhere in the loop: near 0 or ±1e9, in any lap.
+  func randomLoopBounds(_ layout: Layout, _ g: inout SplitMix) -> Rect {
+    let base = [0, 1e9, -1e9][Int.random(in: 0...2, using: &g)]
+    let main = base + Double.random(in: -3 * layout.period...3 * layout.period, using: &g)
+    let cross = Double.random(in: -50...50, using: &g)
+    return layout.scrollDirection == .horizontal
+      ? Rect(origin: Point(x: main, y: cross), size: layout.viewportSize)
+      : Rect(origin: Point(x: cross, y: main), size: layout.viewportSize)
+  }
+
+  /// Every element of laps `laps`, in lap then document order.
+  func everything(_ layout: Layout, laps: ClosedRange<Int>, bounds: Rect) -> [LayoutAttributes] {
+    var all: [LayoutAttributes] = []
+    for lap in laps {
+      for s in 0..<layout.sections.count {
+        if let h = layout.attributesForSupplementary(.header, section: s, lap: lap, bounds: bounds)
+        {
+          all.append(h)
+        }
+        for i in 0..<layout.sections[s].count {
+          all.append(
+            layout.attributesForItem(IndexPath(section: s, item: i), lap: lap, bounds: bounds)!)
+        }
+        if let f = layout.attributesForSupplementary(.footer, section: s, lap: lap, bounds: bounds)
+        {
+          all.append(f)
+        }
+      }
+    }
+    return all
+  }
+
+  /// The lap the bounds' origin lies in, roughly.
+  func lapNear(_ layout: Layout, _ bounds: Rect) -> Int {
+    let main = layout.scrollDirection == .horizontal ? bounds.x : bounds.y
+    let sign = layout.isRTL && layout.scrollDirection == .horizontal ? -1.0 : 1.0
+    return Int((sign * main / layout.period).rounded(.down))
+  }
+
+  func testLoopAttributesInRectMatchBruteForceOverLaps() {
+    var g = SplitMix(state: 2024)
+    for _ in 0..<120 {
+      let layout = randomLoop(&g)
+      for _ in 0..<4 {
+        let bounds = randomLoopBounds(layout, &g)
+        let rect = Rect(
+          x: bounds.x + Double.random(in: -500...500, using: &g),
+          y: bounds.y + Double.random(in: -500...500, using: &g),
+          width: Double.random(in: 0...400, using: &g),
+          height: Double.random(in: 0...400, using: &g))
+        // Cards drawn within the rect lie within a few thousand points of
+        // it (overlap spacing draws a card `off` away at most pitch/40·off
+        // closer): enumerate every lap within 8000 points.
+        let K = lapNear(layout, bounds)
+        let L = Int((8000 / layout.period).rounded(.up)) + 2
+        let slow = everything(layout, laps: (K - L)...(K + L), bounds: bounds)
+          .filter { $0.frame.intersects(rect) }
+        XCTAssertEqual(
+          layout.attributes(in: rect, bounds: bounds), slow, "\(rect) in \(layout.type)")
+      }
+    }
+  }
+
+  func testLoopCenteredCardMatchesBruteForce() {
+    var g = SplitMix(state: 77)
+    for _ in 0..<200 {
+      let layout = randomLoop(&g)
+      for _ in 0..<5 {
+        let bounds = randomLoopBounds(layout, &g)
+        let centre = layout.scrollDirection == .horizontal ? bounds.midX : bounds.midY
+        // The lap of the viewport's centre: the nearest copy is within a period of it.
+        let sign = layout.isRTL && layout.scrollDirection == .horizontal ? -1.0 : 1.0
+        let K = Int((sign * centre / layout.period).rounded(.down))
+        // The untransformed centre of each copy, nearest first; ties to the
+        // earlier (lap, item).
+        var best: (Double, Int, IndexPath)? = nil
+        for lap in (K - 3)...(K + 3) {
+          for s in 0..<layout.sections.count {
+            for i in 0..<layout.sections[s].count {
+              let path = IndexPath(section: s, item: i)
+              var c = layout.geometry.frameForItem(path).center
+              let main = layout.scrollDirection == .horizontal ? c.x : c.y
+              let shifted = main + Double(lap) * layout.period
+              if layout.scrollDirection == .horizontal { c.x = shifted } else { c.y = shifted }
+              if layout.isRTL && layout.scrollDirection == .horizontal {
+                c.x = layout.mirrorWidth - c.x
+              }
+              let d = abs((layout.scrollDirection == .horizontal ? c.x : c.y) - centre)
+              if best == nil || d < best!.0 - 1e-6 { best = (d, lap, path) }
+            }
+          }
+        }
+        let got = layout.centeredCard(in: bounds)!
+        let a = layout.attributesForItem(got.path, lap: got.lap, bounds: bounds)!
+        XCTAssertEqual(a.lap, got.lap)
+        if got != Card(path: best!.2, lap: best!.1) {
+          // Only a tie (to rounding at ±1e9) may resolve differently.
+          let c = layout.geometry.frameForItem(got.path).center
+          let main = (layout.scrollDirection == .horizontal ? c.x : c.y)
+          let ltrCentre =
+            layout.isRTL && layout.scrollDirection == .horizontal
+            ? layout.mirrorWidth - centre : centre
+          let d = abs(main + Double(got.lap!) * layout.period - ltrCentre)
+          XCTAssertEqual(d, best!.0, accuracy: 1e-5, "\(bounds) in \(layout.type)")
+        }
+      }
+    }
+  }
+
   func testSectionOfEqualSizesMatchesUniformSection() {
     var c = FlowConfiguration()
     c.itemSize = Size(width: 70, height: 30)

@@ -24,7 +24,7 @@ def open_params(session, **layout):
     ({"rotation": {"perspective": 50}}, "params.layout.rotation.perspective",
      "must exceed half the largest card extent times the largest scale times sin(maxAngle)"),
     ({"ends": "both"}, "params.layout.ends", 'must be one of "center", "contain", "centerIfFits"'),
-    ({"loop": True}, "params.layout.loop", "is not a known field"),
+    ({"loop": "yes"}, "params.layout.loop", "must be a boolean"),
 ])
 def test_bad_carousel_options(server, layout, field, message):
     e = server.error("layout/open", open_params("c", **layout), code=-32602)

@@ -70,7 +70,9 @@ def test_initialize_result(spawn):
         "maxSections": 1000000,
         "maxSessionIdBytes": 256,
         "maxMessageBytes": 99999,
+        "maxLapsPerQuery": 100000,
     }
+    assert caps["loop"] is True
 
 
 def test_initialize_defaults(daemon):
