@@ -206,12 +206,14 @@ public final class LayoutServer: RPCHandler {
     let (id, current) = try existing(p)
     var session = current
     let requested = try p.rect("bounds")
-    if requested.size != session.bounds.size, let anchor = session.anchor() {
-      session.layout.setViewportSize(requested.size)
+    let anchor = requested.size != session.bounds.size ? session.anchor() : nil
+    session.layout.setViewportSize(requested.size)
+    if requested.size == current.bounds.size {
+      session.bounds = requested  // a scroll: the client's bounds are the law
+    } else if let anchor {
       session.bounds = session.anchoredBounds(anchor, at: anchor.path, proposed: requested)
     } else {
-      session.layout.setViewportSize(requested.size)
-      session.bounds = requested
+      session.bounds = session.clamped(requested)  // a size change with nothing to anchor
     }
     try checkTilt(session.layout, field: "params.bounds")
     try checkLoop(session, field: "params.bounds")
