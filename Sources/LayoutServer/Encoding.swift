@@ -65,21 +65,27 @@ extension JSONWriter {
     endObject()
   }
 
+  /// The members that name an element, inside an object the caller opened:
+  /// kind, section, item, and lap in a looping carousel.
+  mutating func identity(_ kind: ElementKind, _ section: Int, _ item: Int, _ lap: Int?) {
+    key("kind")
+    string(kind.rawValue)
+    key("section")
+    int(section)
+    key("item")
+    int(item)
+    if let lap {
+      key("lap")
+      int(lap)
+    }
+  }
+
   /// `{kind, section, item, lap?, center, size, frame, transform?, alpha,
   /// zIndex}`; the transform is omitted when it is the identity, `lap` when
   /// the layout does not loop.
   mutating func attributes(_ a: LayoutAttributes) {
     beginObject()
-    key("kind")
-    string(a.kind.rawValue)
-    key("section")
-    int(a.section)
-    key("item")
-    int(a.item)
-    if let lap = a.lap {
-      key("lap")
-      int(lap)
-    }
+    identity(a.kind, a.section, a.item, a.lap)
     key("center")
     point(a.center)
     key("size")

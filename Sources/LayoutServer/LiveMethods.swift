@@ -80,16 +80,7 @@ extension LayoutServer {
     w.beginArray()
     for (before, after) in moved {
       w.beginObject()
-      w.key("kind")
-      w.string(after.kind.rawValue)
-      w.key("section")
-      w.int(after.section)
-      w.key("item")
-      w.int(after.item)
-      if let lap = after.lap {
-        w.key("lap")
-        w.int(lap)
-      }
+      w.identity(after.kind, after.section, after.item, after.lap)
       w.key("from")
       w.indexPath(before.indexPath)
       w.key("fromFrame")

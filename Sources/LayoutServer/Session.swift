@@ -146,16 +146,7 @@ struct Session {
 extension JSONWriter {
   mutating func elementKey(_ k: ElementKey) {
     beginObject()
-    key("kind")
-    string(k.kind.rawValue)
-    key("section")
-    int(k.section)
-    key("item")
-    int(k.item)
-    if let lap = k.lap {
-      key("lap")
-      int(lap)
-    }
+    identity(k.kind, k.section, k.item, k.lap)
     endObject()
   }
 
