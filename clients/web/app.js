@@ -4,8 +4,10 @@
 // answers, and where a scroll settles is the daemon's call
 // (layout/scrollEnded). What the page does is what UIScrollView does: it
 // turns pointer and wheel input into content offsets, sends each frame's
-// bounds (layout/setBounds, at most one per animation frame), projects a
-// release's deceleration and animates to the target it gets back.
+// bounds (layout/setBounds, at most one per animation frame), reports a
+// release's velocity and plays back the deceleration the daemon plans
+// (its trajectory, one sample a frame). The snap policy, deceleration
+// rate, tilt and loop are the layout's settings, sent to the daemon.
 //
 // JSON-RPC goes through the bridge (`flowlayout web`): POST /rpc with one
 // message; the bridge owns the daemon and its initialize/shutdown.
@@ -15,8 +17,9 @@
   /** One session per page load, so that tabs and reloads never collide;
    *  closed when the page goes away. */
   const SESSION = `web-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  /** UIScrollView.DecelerationRate.normal: the fraction of speed kept per ms. */
-  const DECELERATION_RATE = 0.998;
+  /** The spacing (ms) of the trajectory samples asked of layout/scrollEnded:
+   *  one per frame of a 60 Hz display. */
+  const FRAME_INTERVAL_MS = 16.67;
   /** Pointer samples this recent (ms) make the release velocity. */
   const VELOCITY_WINDOW_MS = 100;
   /** How far from the edge a drag may pull, as UIScrollView's rubber band. */
@@ -97,8 +100,11 @@
   /** Ids of cards to fade in when they are first drawn. */
   let fadeIds = new Set();
 
+  /** An element's key: (kind, section, item), and its lap when the
+   *  layout loops (each copy of an item is an element of its own). */
   function keyOf(a) {
-    return `${a.kind}/${a.section}/${a.item}`;
+    const key = `${a.kind}/${a.section}/${a.item}`;
+    return a.lap === undefined ? key : `${key}/${a.lap}`;
   }
 
   function applyOpen(result) {
@@ -118,10 +124,19 @@
 
   // MARK: drawing
 
-  function identity(a) {
+  /** The data the element shows: the card's id in the data source, so a
+   *  card keeps its colour (and element) whatever its index. */
+  function dataIdentity(a) {
     if (a.kind !== 'cell') return `${a.kind}-${a.section}`;
     const id = a.section === 0 ? state.cards[a.item] : undefined;
     return id === undefined ? `item-${a.section}-${a.item}` : `card-${id}`;
+  }
+
+  /** The element's identity: its data, and in a loop its lap, since every
+   *  copy of a card is drawn by an element of its own. */
+  function identity(a) {
+    const data = dataIdentity(a);
+    return a.lap === undefined ? data : `${data}@lap${a.lap}`;
   }
 
   function hueOf(id) {
@@ -129,16 +144,19 @@
     return (n * 137.508 + 205) % 360;
   }
 
+  const signed = (n) => String(n).replace('-', '\u2212');
+
   function makeCard(id, a) {
     const el = document.createElement('div');
     el.className = 'card';
     el.dataset.id = id;
-    el.style.setProperty('--hue', hueOf(id).toFixed(1));
+    el.style.setProperty('--hue', hueOf(dataIdentity(a)).toFixed(1));
     const index = document.createElement('div');
     index.className = 'index';
     const caption = document.createElement('div');
     caption.className = 'caption';
-    caption.textContent = a.kind === 'cell' ? 'item' : a.kind;
+    caption.textContent =
+      a.kind !== 'cell' ? a.kind : a.lap === undefined ? 'item' : `item \u00b7 lap ${signed(a.lap)}`;
     el.append(index, caption);
     return el;
   }
@@ -160,6 +178,8 @@
     el.dataset.kind = a.kind;
     el.dataset.section = String(a.section);
     el.dataset.item = String(a.item);
+    if (a.lap === undefined) delete el.dataset.lap;
+    else el.dataset.lap = String(a.lap);
     el.firstChild.textContent =
       a.kind === 'cell' ? String(a.item) : `${a.kind[0].toUpperCase()}${a.section}`;
   }
@@ -240,7 +260,11 @@
       place(el, a, bounds);
       el.classList.toggle(
         'centred',
-        a.kind === 'cell' && centred !== null && a.section === centred.section && a.item === centred.item,
+        a.kind === 'cell' &&
+          centred !== null &&
+          a.section === centred.section &&
+          a.item === centred.item &&
+          a.lap === centred.lap,
       );
     }
     for (const [id, el] of nodes) {
@@ -273,10 +297,12 @@
       ? `${fmt(state.contentSize.width)} × ${fmt(state.contentSize.height)}`
       : '–';
     $('cardcount').textContent = String(state.cards.length);
+    $('lap').textContent =
+      state.centered && state.centered.lap !== undefined ? signed(state.centered.lap) : '–';
     const r = state.lastRelease;
     $('release').textContent = r
-      ? `v ${r.velocity.toFixed(2)} pt/ms → x ${fmt(r.proposed)} → x ${fmt(r.target)}` +
-        (r.targetItem ? ` (item ${r.targetItem.item})` : '')
+      ? `v ${r.velocity.toFixed(2)} pt/ms → x ${fmt(r.projected)} → x ${fmt(r.target)}` +
+        ` (${r.targetItem ? `item ${r.targetItem.item}, ` : ''}${r.policy})`
       : '–';
     $('delete').disabled = state.cards.length === 0;
   }
@@ -339,12 +365,16 @@
       });
   }
 
-  // MARK: settling: scrollEnded, then an ease-out to the target
+  // MARK: settling: scrollEnded, then the daemon's trajectory
 
+  /** The running motion: {samples, interval, start, k} plays the daemon's
+   *  trajectory back, sample k at k·interval ms; {from, to, start,
+   *  duration} is the ease-out used when an answer carries no trajectory. */
   let anim = null;
   let settling = 0;
   let settleToken = 0;
 
+  /** An ease-out to x: only for answers without a trajectory. */
   function animateTo(x) {
     const from = state.offset.x;
     const distance = Math.abs(x - from);
@@ -358,13 +388,48 @@
     requestFrame();
   }
 
+  /**
+   * Moves as a layout/scrollEnded answer says: along its `trajectory`, the
+   * offsets every FRAME_INTERVAL_MS ms from the release to the target (the
+   * deceleration the snap policy and rate call for), one sample per frame;
+   * each frame's offset goes out as that frame's setBounds. Falls back to
+   * an ease-out to the target when there is no trajectory.
+   */
+  function follow(snap) {
+    const samples = Array.isArray(snap.trajectory) ? snap.trajectory.map((p) => p.x) : [];
+    if (!samples.length || !samples.every(Number.isFinite)) {
+      animateTo(snap.targetContentOffset.x);
+      return;
+    }
+    state.offset.x = samples[0]; // where the release was
+    if (samples.length === 1) {
+      anim = null;
+      offsetChanged();
+      return;
+    }
+    // Every scrollEnded the page sends asks for FRAME_INTERVAL_MS spacing.
+    anim = { samples, interval: FRAME_INTERVAL_MS, start: null, k: 0 };
+    offsetChanged();
+  }
+
   function stepAnimation(now) {
     if (anim.start === null) anim.start = now;
-    const t = Math.min(1, (now - anim.start) / anim.duration);
-    const eased = 1 - Math.pow(1 - t, 3); // ease-out cubic
-    state.offset.x = t >= 1 ? anim.to : anim.from + (anim.to - anim.from) * eased;
+    const elapsed = now - anim.start;
+    let done;
+    if (anim.samples) {
+      // The sample due now; never backwards, so a late frame skips ahead.
+      const last = anim.samples.length - 1;
+      anim.k = Math.max(anim.k, Math.min(last, Math.round(elapsed / anim.interval)));
+      state.offset.x = anim.samples[anim.k];
+      done = anim.k === last;
+    } else {
+      const t = Math.min(1, elapsed / anim.duration);
+      const eased = 1 - Math.pow(1 - t, 3); // ease-out cubic
+      state.offset.x = t >= 1 ? anim.to : anim.from + (anim.to - anim.from) * eased;
+      done = t >= 1;
+    }
     pump.dirty = true;
-    if (t >= 1) anim = null;
+    if (done) anim = null;
     else requestFrame();
   }
 
@@ -379,34 +444,36 @@
   }
 
   /** The finger lifted (or the wheel stopped) at velocity v (pt/ms);
-   *  `input` is the pointer type or "wheel". */
+   *  `input` is the pointer type or "wheel". The daemon projects the
+   *  release with the layout's deceleration rate (no proposedContentOffset
+   *  is sent), snaps it by the layout's policy and plans the motion. */
   async function settle(v, input) {
     if (!state.live) return;
     const token = ++settleToken;
     const generation = state.generation;
     const from = state.offset.x;
-    // Where UIScrollView's deceleration would stop: v·r + v·r² + … = v·r/(1−r).
-    const proposed = from + (v * DECELERATION_RATE) / (1 - DECELERATION_RATE);
     settling++;
     try {
       const snap = await request('layout/scrollEnded', {
         session: SESSION,
         contentOffset: { x: from, y: 0 },
         velocity: { x: v, y: 0 },
-        proposedContentOffset: { x: proposed, y: 0 },
+        frameInterval: FRAME_INTERVAL_MS,
       });
       if (token !== settleToken || generation !== state.generation) return;
-      const target = snap.targetContentOffset.x;
       state.lastRelease = {
         input,
         contentOffset: from,
         velocity: v,
-        proposed,
-        target,
+        projected: snap.projectedContentOffset.x,
+        target: snap.targetContentOffset.x,
         targetItem: snap.targetItem,
+        policy: snap.policy,
+        durationMs: snap.durationMs,
+        trajectory: snap.trajectory ? snap.trajectory.map((p) => p.x) : null,
       };
       updateHud();
-      animateTo(target);
+      follow(snap);
     } catch (error) {
       showError(error);
     } finally {
@@ -416,7 +483,11 @@
 
   // MARK: input: pointer drags and the wheel
 
+  /** The offsets a drag or the wheel may reach without resistance: the
+   *  content's extent, or everything when the layout loops (the content
+   *  repeats without end and the daemon reduces far offsets itself). */
   function offsetRange() {
+    if (config.loop) return { min: -Infinity, max: Infinity };
     const width = state.contentSize ? state.contentSize.width : 0;
     return { min: 0, max: Math.max(0, width - config.viewportWidth) };
   }
@@ -524,23 +595,52 @@
       curve: f.curve.value,
       factor: num('factor'),
       peak: num('peak'),
+      minimum: num('minimum'),
+      snapPolicy: f.snapPolicy.value,
+      decelerationRate: f.decelerationRate.value,
+      loop: f.loop.checked,
+      tilt: f.tilt.checked,
+      maxAngle: num('maxAngle'),
+      perspective: num('perspective'),
       viewportWidth: num('viewportWidth'),
       viewportHeight: num('viewportHeight'),
     };
   }
 
+  /** The controls' values that are not numbers. */
+  const CHOICES = new Set(['curve', 'snapPolicy', 'decelerationRate', 'loop', 'tilt']);
+
   function writeForm(c) {
     const f = form.elements;
-    for (const [name, value] of Object.entries(c)) if (f[name]) f[name].value = String(value);
+    for (const [name, value] of Object.entries(c)) {
+      if (!f[name]) continue;
+      if (f[name].type === 'checkbox') f[name].checked = Boolean(value);
+      else f[name].value = String(value);
+    }
+    syncControls();
   }
 
+  /** The tilt's angle and perspective apply only with the tilt on. */
+  function syncControls() {
+    const f = form.elements;
+    f.maxAngle.disabled = f.perspective.disabled = !f.tilt.checked;
+  }
+
+  /** The layout object of layout/open: every setting is the daemon's to
+   *  apply (the page draws what it answers). */
   function layoutJSON(c) {
-    return {
+    const layout = {
       type: 'coverFlow',
       itemSize: { width: c.itemWidth, height: c.itemHeight },
       minimumLineSpacing: c.spacing,
-      scale: { curve: c.curve, factor: c.factor, peak: c.peak },
+      // A minimum bounds the curve, which a loop needs (cards far away
+      // would otherwise grow without bound, or turn over).
+      scale: { curve: c.curve, factor: c.factor, peak: c.peak, minimum: c.minimum },
+      snap: { policy: c.snapPolicy, decelerationRate: c.decelerationRate },
     };
+    if (c.tilt) layout.rotation = { maxAngle: c.maxAngle, perspective: c.perspective };
+    if (c.loop) layout.loop = true;
+    return layout;
   }
 
   let queue = Promise.resolve();
@@ -556,8 +656,8 @@
   /**
    * Closes the session and opens it again as plan() says, evaluated when
    * the re-open's turn comes: {config, cards, keep: {item} | {offset}}.
-   * keep.item puts that item at the centre (the
-   * daemon's attributes say where it is); keep.offset keeps the offset.
+   * keep.item puts that item at the centre (where layout/scrollToItem
+   * says); keep.offset keeps the offset.
    * Either way the offset is then settled through layout/scrollEnded, so
    * it is valid for the new layout. Resolves true, or false on an error
    * (shown on the page).
@@ -591,13 +691,14 @@
         view.style.height = `${next.viewportHeight}px`;
         if (p.keep.item !== undefined && p.cards.length > 0) {
           const item = Math.min(Math.max(p.keep.item, 0), p.cards.length - 1);
-          const found = await request('layout/attributesForItem', { session: SESSION, section: 0, item });
-          x = found.attributes.center.x - next.viewportWidth / 2;
+          const found = await request('layout/scrollToItem', { session: SESSION, section: 0, item });
+          x = found.contentOffset.x;
         }
         const snap = await request('layout/scrollEnded', {
           session: SESSION,
           contentOffset: { x, y: 0 },
           velocity: { x: 0, y: 0 },
+          frameInterval: FRAME_INTERVAL_MS,
         });
         const target = snap.targetContentOffset.x;
         if (p.keep.item !== undefined) x = target; // jump there: nothing moved on screen
@@ -611,7 +712,7 @@
         pump.dirty = false; // the bounds just set are the offset's
         state.live = true;
         clearError();
-        if (target !== x) animateTo(target); // e.g. the last card was deleted
+        if (target !== x) follow(snap); // e.g. the last card was deleted
         return true;
       } catch (error) {
         showError(error);
@@ -632,7 +733,7 @@
 
   function valid(c) {
     for (const [name, value] of Object.entries(c)) {
-      if (name !== 'curve' && !Number.isFinite(value)) return `${name} must be a number`;
+      if (!CHOICES.has(name) && !Number.isFinite(value)) return `${name} must be a number`;
     }
     if (!Number.isInteger(c.count) || c.count < 0 || c.count > MAX_CARDS) {
       return `cards must be a whole number from 0 to ${MAX_CARDS}`;
@@ -665,8 +766,11 @@
   }
 
   form.addEventListener('change', (e) => {
-    if (e.target.name) applyForm();
+    if (!e.target.name) return;
+    syncControls();
+    applyForm();
   });
+  syncControls();
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     applyForm();
@@ -676,8 +780,8 @@
    * A data change through layout/performBatchUpdates, as plan() says when
    * its turn comes: {updates, cards, centre?}. The answer is adopted (its
    * bounds are anchored on the centred card) and, with `centre`, the view
-   * then scrolls so that that item is centred (where the daemon says it
-   * is). Everything is drawn once, animated (see render).
+   * then scrolls so that that item is centred (where layout/scrollToItem
+   * says). Everything is drawn once, animated (see render).
    */
   function mutate(plan) {
     return exclusive(async () => {
@@ -702,19 +806,14 @@
         let x = result.bounds.x;
         state.offset = { x, y: 0 };
         if (p.centre !== undefined) {
-          const found = await request('layout/attributesForItem', {
+          // Where the daemon centres it (the nearest copy, in a loop).
+          const found = await request('layout/scrollToItem', {
             session: SESSION,
             section: 0,
             item: p.centre,
           });
-          const snap = await request('layout/scrollEnded', {
-            session: SESSION,
-            contentOffset: { x, y: 0 },
-            velocity: { x: 0, y: 0 },
-            proposedContentOffset: { x: found.attributes.center.x - config.viewportWidth / 2, y: 0 },
-          });
-          if (snap.targetContentOffset.x !== x) {
-            x = snap.targetContentOffset.x;
+          if (found.contentOffset.x !== x) {
+            x = found.contentOffset.x;
             const bounds = viewportRect(x, config);
             applyBounds(await request('layout/setBounds', { session: SESSION, bounds }));
           }
@@ -806,8 +905,14 @@
 
   const ready = reopen(() => ({ config, cards: newCardIds(config.count), keep: { offset: 0 } }));
 
+  /** The daemon's order: lap by lap (in a loop), then document order. */
   function documentOrder(a, b) {
-    return a.section - b.section || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.item - b.item;
+    return (
+      (a.lap || 0) - (b.lap || 0) ||
+      a.section - b.section ||
+      KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+      a.item - b.item
+    );
   }
 
   const copy = (v) => (v === null || v === undefined ? null : JSON.parse(JSON.stringify(v)));

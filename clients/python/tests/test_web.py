@@ -9,7 +9,14 @@ compares what Chromium computed for the DOM against what the daemon says:
     equal the daemon's `layout/attributesInRect` for the viewport, at rest,
     mid-drag and after the controls re-open the session;
 (d) a card inserted at the centre (layout/performBatchUpdates) fades in
-    while its neighbour glides aside; a deleted one fades out.
+    while its neighbour glides aside; a deleted one fades out;
+(e) the snap policy and deceleration rate are the layout's: with `paging`
+    a fast fling moves exactly one card, and every release follows the
+    daemon's `trajectory` (scrollEnded without proposedContentOffset);
+(f) with the tilt on, every card's computed matrix3d is the daemon's, to
+    the digits Chromium prints;
+(g) with the loop on, elements are keyed by lap: dragging back from the
+    start shows the last card of lap -1 and the centred index wraps.
 
 Needs Debian's chromium and chromium-driver and PyPI's selenium
 (`make deps-web`); skips with the reason when any is missing. Saves
@@ -51,7 +58,8 @@ if CHROMIUM is None or CHROMEDRIVER is None:  # pragma: no cover - depends on th
     pytest.skip(f"{missing} not found (make deps-web: apt-get install chromium chromium-driver)",
                 allow_module_level=True)
 
-WINDOW = (1100, 720)
+#: Tall enough for the whole control panel in the screenshot.
+WINDOW = (1100, 900)
 IDENTITY = [1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0]
 #: The seed carousel's pitch: a 200-point card and 30 points of spacing.
 PITCH = 230
@@ -151,15 +159,42 @@ class Page:
         chain.release().perform()
 
     def set_control(self, name: str, value: Any) -> None:
-        """Sets a control as a user would and lets the session re-open."""
+        """Sets a control (a checkbox with a bool) as a user would and lets
+        the session re-open."""
         self.js(
             "const el = document.querySelector(`#controls [name='${arguments[0]}']`);"
-            "el.value = String(arguments[1]);"
+            "if (el.type === 'checkbox') el.checked = arguments[1]; else el.value = String(arguments[1]);"
             "el.dispatchEvent(new Event('change', {bubbles: true}));",
             name, value,
         )
         self.wait_idle()
         assert self.js("return window.flowlayout.config()[arguments[0]]", name) == value
+
+    def record_rpc(self) -> None:
+        """From now on keeps every JSON-RPC request the page sends, with its
+        answer, in order (see `sent`)."""
+        self.js(
+            """
+            if (!window.__rpcLog) {
+              const send = window.fetch.bind(window);
+              window.__rpcLog = [];
+              window.fetch = (url, init) => {
+                if (url !== '/rpc') return send(url, init);
+                const entry = {request: JSON.parse(init.body), answer: null};
+                window.__rpcLog.push(entry);
+                return send(url, init).then((r) => {
+                  r.clone().json().then((j) => { entry.answer = j; }, () => {});
+                  return r;
+                });
+              };
+            }
+            window.__rpcLog.length = 0;
+            """
+        )
+
+    def sent(self) -> list[dict]:
+        """What the page sent since `record_rpc`: [{request, answer}]."""
+        return self.js("return window.__rpcLog")
 
     # MARK: (c) the DOM against the daemon
 
@@ -178,6 +213,7 @@ class Page:
                 const box = el.getBoundingClientRect();
                 return {
                   kind: el.dataset.kind, section: Number(el.dataset.section), item: Number(el.dataset.item),
+                  lap: el.dataset.lap === undefined ? null : Number(el.dataset.lap), id: el.dataset.id,
                   label: el.querySelector('.index').textContent,
                   transform: cs.transform,
                   opacity: Number(cs.opacity), zIndex: cs.zIndex,
@@ -193,12 +229,16 @@ class Page:
     def assert_matches_daemon(self) -> dict:
         snap = self.snapshot()
         bounds, attributes, cards = snap["bounds"], snap["attributes"], snap["cards"]
-        key = lambda a: (a["kind"], a["section"], a["item"])  # noqa: E731
+        # An element is (kind, section, item, lap): each copy of a looping
+        # carousel's card is an element (and a DOM element) of its own.
+        key = lambda a: (a["kind"], a["section"], a["item"], a.get("lap"))  # noqa: E731
         # The picture, patched from setBounds answers, is exactly the daemon's
         # answer for the whole viewport.
         assert snap["picture"] == attributes
         by_key = {key(a): a for a in attributes}
-        assert sorted(key(c) for c in cards) == sorted(by_key), (cards, attributes)
+        assert len(by_key) == len(attributes), attributes
+        assert sorted(map(key, cards), key=repr) == sorted(by_key, key=repr), (cards, attributes)
+        assert len({c["id"] for c in cards}) == len(cards), cards
         assert attributes, "nothing visible"
         for c in cards:
             a = by_key[key(c)]
@@ -233,12 +273,15 @@ def parse_matrix(css: str) -> list[float]:
 
 
 def assert_matrix(actual: list[float], expected: list[float], where: str) -> None:
-    """Entry by entry, to 1e-6. Chromium prints computed (and even inline)
-    transforms with 6 significant digits, so 1e-6 is as close as the DOM
-    can tell for entries up to 1 (every entry of the seed carousel); above
-    1 the tolerance is one unit of the 6th digit."""
+    """Entry by entry, to the precision Chromium prints. Computed (and even
+    inline) transforms come back rounded to 6 significant digits and cut
+    (not rounded) at 7 decimal places: 0.6144344816 prints as 0.614434,
+    -0.000642437 as -0.0006424, 0.00099999999 as 0.0009999; below 1e-6 in
+    exponent form (1.23457e-07). So each entry must be within half a unit
+    of the daemon's 6th significant digit plus 1e-7."""
+    assert len(actual) == len(expected) == 16, (actual, expected)
     for i, (x, e) in enumerate(zip(actual, expected)):
-        t = max(1e-6, 10.0 ** (math.floor(math.log10(abs(e))) - 5) if e else 0.0)
+        t = (0.5 * 10.0 ** (math.floor(math.log10(abs(e))) - 5) if e else 0.0) + 1e-7
         assert abs(x - e) <= t, f"{where}: transform[{i}] is {x}, the daemon says {e} (±{t})"
 
 
@@ -300,8 +343,11 @@ def test_drag_snaps_to_the_next_card_and_a_fling_goes_further(page):
     page.wait_idle()
     fling = page.js("return window.flowlayout.lastRelease()")
     assert fling["velocity"] > 1, fling  # pt/ms
+    # The daemon projected the release with the normal rate, clamped to
+    # the last card's offset.
     r = 0.998
-    assert math.isclose(fling["proposed"], fling["contentOffset"] + fling["velocity"] * r / (1 - r))
+    projection = fling["contentOffset"] + fling["velocity"] * r / (1 - r)
+    assert math.isclose(fling["projected"], min(9 * PITCH, projection)), fling
     assert page.centred() >= 3, fling  # further than the one card a drag reaches
     assert page.offset() == page.centred() * PITCH
     page.assert_matches_daemon()
@@ -330,6 +376,8 @@ def test_the_wheel_scrolls_then_snaps(page):
 
 def test_every_card_is_drawn_as_the_daemon_says(page):
     page.assert_matches_daemon()  # at rest on card 0
+    # The fast rate settles sooner (what is drawn does not depend on it).
+    page.set_control("decelerationRate", "fast")
     # Held still mid-drag, half-way between cards 0 and 1: both scaled.
     chain = ActionChains(page.d, duration=200)
     chain.move_to_element_with_offset(page.viewport, 150, 0).click_and_hold().move_by_offset(-115, 0).perform()
@@ -346,6 +394,7 @@ def test_every_card_is_drawn_as_the_daemon_says(page):
     page.set_control("viewportWidth", 600)
     page.set_control("itemHeight", 260)
     assert page.centred() == centred
+    assert page.js("return window.flowlayout.config().decelerationRate") == "fast"
     assert page.js("return document.getElementById('viewport').getBoundingClientRect().width") == 600
     page.assert_matches_daemon()
     page.drag(-300)
@@ -359,6 +408,7 @@ def test_an_insert_at_the_centre_animates_in(page):
     """layout/performBatchUpdates: the new card fades in at the centre while
     the centred card glides aside; a delete fades it out and the next card
     takes the centre."""
+    page.set_control("decelerationRate", "fast")  # a short snap to card 1
     page.drag(-250)
     page.wait_idle()
     assert page.centred() == 1
@@ -414,6 +464,155 @@ def test_an_insert_at_the_centre_animates_in(page):
     assert page.js("return document.querySelector(`.card[data-id='${arguments[0]}']`)", seen[0]["id"]) is None
     page.assert_matches_daemon()
 
+
+
+def assert_follows_trajectory(page: Page, release: dict) -> dict:
+    """The release went out as layout/scrollEnded without a
+    proposedContentOffset (the daemon projects it), asking for 16.67 ms
+    samples, and every offset the page then showed, one setBounds a frame,
+    was a sample of the answer's trajectory, in order, ending on the target.
+    Returns the scrollEnded request's params."""
+    log = page.sent()
+    ends = [i for i, e in enumerate(log) if e["request"]["method"] == "layout/scrollEnded"]
+    assert len(ends) == 1, [e["request"]["method"] for e in log]
+    params, answer = log[ends[0]]["request"]["params"], log[ends[0]]["answer"]["result"]
+    assert "proposedContentOffset" not in params, params
+    assert params["frameInterval"] == 16.67
+    assert params["contentOffset"]["x"] == release["contentOffset"]
+    assert params["velocity"] == {"x": release["velocity"], "y": 0}
+    samples = [p["x"] for p in answer["trajectory"]]
+    assert samples == release["trajectory"] and samples[-1] == release["target"]
+    assert answer["projectedContentOffset"]["x"] == release["projected"]
+    assert answer["policy"] == release["policy"]
+    shown = [e["request"]["params"]["bounds"]["x"] for e in log[ends[0] + 1:]
+             if e["request"]["method"] == "layout/setBounds"]
+    assert shown and shown[-1] == samples[-1], (shown, samples)
+    positions = []
+    for x in shown:
+        assert x in samples, f"{x} is not a sample of the trajectory {samples}"
+        positions.append(samples.index(x))
+    assert positions == sorted(positions), positions
+    # Frame by frame, not a jump to the end.
+    assert len(set(positions)) >= min(len(samples), 6), (positions, len(samples))
+    return params
+
+
+def test_paging_moves_one_card_per_fling_along_the_daemons_trajectory(page):
+    page.set_control("snapPolicy", "paging")
+    page.record_rpc()
+    page.drag(-150, pause=0, move_ms=50)  # a fast fling
+    page.wait_idle()
+    fling = page.js("return window.flowlayout.lastRelease()")
+    assert fling["velocity"] > 1 and fling["policy"] == "paging", fling
+    # Projected with the normal rate (499·v) far beyond the next card...
+    r = 0.998
+    projection = fling["contentOffset"] + fling["velocity"] * r / (1 - r)
+    assert math.isclose(fling["projected"], min(9 * PITCH, projection)), fling
+    assert fling["projected"] > 2.5 * PITCH, fling
+    # ... and paged to the next card only.
+    assert fling["targetItem"]["item"] == 1 and fling["target"] == PITCH, fling
+    assert page.centred() == 1 and page.offset() == PITCH
+    assert page.js("return document.getElementById('release').textContent").endswith("(item 1, paging)")
+    assert_follows_trajectory(page, fling)
+    page.assert_matches_daemon()
+
+    # The fast rate: projected by 99·v, a shorter motion; still one card.
+    page.set_control("decelerationRate", "fast")
+    assert page.centred() == 1 and page.offset() == PITCH
+    page.record_rpc()
+    page.drag(-150, pause=0, move_ms=50)
+    page.wait_idle()
+    fast = page.js("return window.flowlayout.lastRelease()")
+    assert fast["velocity"] > 1 and fast["policy"] == "paging", fast
+    assert math.isclose(fast["projected"], fast["contentOffset"] + fast["velocity"] * 0.99 / 0.01), fast
+    assert fast["targetItem"]["item"] == 2 and fast["target"] == 2 * PITCH, fast
+    assert page.centred() == 2 and page.offset() == 2 * PITCH
+    assert_follows_trajectory(page, fast)
+    page.assert_matches_daemon()
+
+
+def test_tilt_draws_the_daemons_matrix3d(page):
+    page.set_control("decelerationRate", "fast")  # short settles
+    page.set_control("tilt", True)
+    assert page.js("return window.flowlayout.config().maxAngle") == 45
+    snap = page.assert_matches_daemon()
+    by_item = {c["item"]: c for c in snap["cards"]}
+    attrs = {a["item"]: a for a in snap["attributes"]}
+    # The centred card carries the perspective (m34 = -1/500), unturned; its
+    # neighbour is turned about y (m13, m14) and drawn as a 3D matrix.
+    assert attrs[0]["transform"] == [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.002, 0, 0, 0, 1]
+    assert by_item[0]["transform"].startswith("matrix3d(")
+    assert attrs[1]["transform"][2] > 0.1 and attrs[1]["transform"][3] < 0, attrs[1]
+    assert by_item[1]["transform"].startswith("matrix3d("), by_item[1]
+    # Held still between cards 0 and 1: both turned, toward each other.
+    chain = ActionChains(page.d, duration=200)
+    chain.move_to_element_with_offset(page.viewport, 150, 0).click_and_hold().move_by_offset(-115, 0).perform()
+    page.wait_synced()
+    snap = page.assert_matches_daemon()
+    attrs = {a["item"]: a for a in snap["attributes"]}
+    assert attrs[0]["transform"][2] < -0.1 and attrs[1]["transform"][2] > 0.1, attrs
+    ActionChains(page.d).pause(0.1).release().perform()
+    page.wait_idle()
+    # A steeper tilt in a closer perspective.
+    page.set_control("maxAngle", 70)
+    page.set_control("perspective", 400)
+    snap = page.assert_matches_daemon()
+    attrs = {a["item"]: a for a in snap["attributes"]}
+    assert attrs[0]["transform"][11] == -1 / 400, attrs[0]  # m34 = -1/perspective
+    assert all(a["transform"][11] < 0 for a in snap["attributes"]), snap["attributes"]
+    # Off again: no rotation, no perspective.
+    page.set_control("tilt", False)
+    snap = page.assert_matches_daemon()
+    assert all(a.get("transform", IDENTITY)[11] == 0 for a in snap["attributes"])
+
+
+def test_loop_wraps_round_with_an_element_per_lap(page):
+    page.set_control("decelerationRate", "fast")  # short settles
+    page.set_control("loop", True)
+    assert page.centred() == 0
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 0, "lap": 0}
+    start = page.offset()  # card 0 of lap 0 at the centre
+    snap = page.assert_matches_daemon()
+    assert {c["lap"] for c in snap["cards"]} <= {-1, 0}
+    # Drag back from the start (the finger moves right): no rubber band, the
+    # offset goes where the finger takes it, and lap -1's last card, card 9,
+    # comes in from the left.
+    chain = ActionChains(page.d, duration=200)
+    chain.move_to_element_with_offset(page.viewport, -150, 0).click_and_hold().move_by_offset(250, 0).perform()
+    page.wait_synced()
+    assert page.offset() == start - 250
+    snap = page.assert_matches_daemon()
+    last = [c for c in snap["cards"] if c["item"] == 9]
+    assert [c["lap"] for c in last] == [-1], snap["cards"]
+    assert last[0]["label"] == "9" and last[0]["id"].endswith("@lap-1"), last[0]
+    found = page.js_async(
+        "window.flowlayout.request('layout/attributesForItem',"
+        " {session: window.flowlayout.session, section: 0, item: 9, lap: -1})"
+        ".then((r) => done(r.attributes), (e) => done({error: String(e)}));"
+    )
+    assert found in snap["attributes"], found
+    ActionChains(page.d).pause(0.1).release().perform()
+    page.wait_idle()
+    # The centred index wrapped: card 9 of lap -1, one pitch before card 0.
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 9, "lap": -1}
+    assert page.offset() == start - PITCH
+    assert page.js("return document.getElementById('centred').textContent") == "9"
+    assert page.js("return document.getElementById('lap').textContent") == "\u22121"
+    centred = page.js("return document.querySelector('.card.centred').dataset")
+    assert (centred["item"], centred["lap"]) == ("9", "-1"), centred
+    page.assert_matches_daemon()
+    # Forward across the seam with the wheel: card 0 of lap 0 again.
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), PITCH + 20, 0).perform()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 0, "lap": 0}
+    assert page.offset() == start
+    page.assert_matches_daemon()
+    # One card: three copies of it at once, each an element of its own.
+    page.set_control("count", 1)
+    snap = page.assert_matches_daemon()
+    assert [(c["item"], c["label"]) for c in snap["cards"]] == [(0, "0")] * 3, snap["cards"]
+    laps = sorted(c["lap"] for c in snap["cards"])
+    assert laps == list(range(laps[0], laps[0] + 3)), laps
 
 def test_screenshot_of_the_cover_flow(page):
     for name, value in SHOWCASE.items():
