@@ -81,14 +81,15 @@ test-asan: deps
 	  --ignore=clients/python/tests/test_web.py --ignore=clients/python/tests/test_web_bridge.py
 
 # libFuzzer over the framing reader, the JSON-RPC layer and the methods, with
-# live sessions, under AddressSanitizer; seeded from protocol.md's examples.
+# live sessions, under AddressSanitizer; seeded from protocol.md's examples;
+# then the hypothesis state machine against the daemon, for about as long.
 # `make fuzz SECONDS=600` for a long run; the test command runs a short one.
 SECONDS ?= 30
 FUZZ_BUILD := .build/fuzz
 fuzz-build: deps-system
 	$(SWIFT) build --product flowlayout-fuzz --scratch-path $(FUZZ_BUILD) \
 	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING
-fuzz: fuzz-build deps-python
+fuzz: fuzz-build build deps-python
 	@$(PYTHON) clients/fuzz/make_corpus.py $(FUZZ_BUILD)/corpus
 	@mkdir -p $(FUZZ_BUILD)/artifacts
 	@SWIFT_BACKTRACE=enable=no $(FUZZ_BUILD)/debug/flowlayout-fuzz $(FUZZ_BUILD)/corpus \
@@ -98,6 +99,10 @@ fuzz: fuzz-build deps-python
 	  grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss)" $(FUZZ_BUILD)/fuzz.log; \
 	  if [ $$status -ne 0 ]; then grep -E -A30 "ERROR|Fatal error" $(FUZZ_BUILD)/fuzz.log | head -60; \
 	    echo "fuzz: failure; the input is in $(FUZZ_BUILD)/artifacts/"; exit 1; fi
+	@# Then the stateful property test against the built daemon: random valid
+	@# and invalid requests, about three examples a second.
+	FLOWLAYOUTD=$(DAEMON_DEBUG) FUZZ_EXAMPLES=$$(( $(SECONDS) * 3 )) $(PYTHON) -m pytest -q \
+	  -p no:cacheprovider clients/python/tests/test_stateful_fuzz.py
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
@@ -105,11 +110,21 @@ lint:
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift
 
-# In-process engine and handler benchmarks, release build (not part of test).
-BENCH_SIZES ?= 1000 100000 1000000
+# The benchmark suite of the performance issue (not part of test): the
+# release daemon and a minimal C + jansson echo server (bench/floor.c, the
+# floor) driven over pipes by bench/run.py, the in-process engine benchmarks
+# (flowlayout-bench), memory, load, cold start, and two peers (Taffy and
+# Yoga, pip-installed into .build/bench-peers). Prints one Markdown table and
+# the targets, and writes bench/results.json (and bench/results.md).
+# `make bench BENCH_N="1000 100000 10000000"` adds 1e7.
+BENCH_N ?= 1000 100000 1000000
+BENCH_FLOOR := .build/bench/floor
 bench: deps-system
+	$(SWIFT) build -c release --product flowlayoutd $(SWIFTFLAGS)
 	$(SWIFT) build -c release --product flowlayout-bench $(SWIFTFLAGS)
-	@for n in $(BENCH_SIZES); do .build/release/flowlayout-bench $$n; echo; done
+	@mkdir -p $(dir $(BENCH_FLOOR))
+	$(CC) -O2 -Wall -o $(BENCH_FLOOR) bench/floor.c $$(pkg-config --cflags --libs jansson)
+	BENCH_N="$(BENCH_N)" $(PYTHON) bench/run.py
 
 clean:
 	rm -rf .build

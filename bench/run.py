@@ -1,0 +1,1214 @@
+#!/usr/bin/env python3
+"""The benchmark suite of issue #7 (`make bench`; not part of `make test`).
+
+Drives the release flowlayoutd and a minimal jansson echo server written for
+the bench (bench/floor.c, "the floor") over the same pipes with the same
+driver, runs the in-process engine benchmarks (flowlayout-bench) and two
+peers (Taffy through PyPI's `stretchable`, Yoga through PyPI's `poga`), and
+prints ONE Markdown table with the issue's targets checked below it. The
+same figures go to bench/results.json (and the table to bench/results.md).
+
+Sizes: BENCH_N="1000 100000 1000000" (the default); 1e7 with
+BENCH_N="1000 100000 10000000". BENCH_QUICK=1 cuts every repetition count
+(for developing the suite, not for figures). Standard library only; the
+peers are pip-installed into .build/bench-peers when missing.
+
+Every latency is a round trip measured with time.perf_counter_ns around one
+write of a complete frame and the read of its complete answer, after
+warm-up iterations, with the garbage collector off. The floor and the daemon
+are measured in alternating blocks so that their ratio comes from the same
+conditions.
+"""
+
+from __future__ import annotations
+
+import datetime
+import gc
+import json
+import math
+import os
+import platform
+import random
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, ".build")
+DAEMON = os.environ.get("BENCH_DAEMON", os.path.join(BUILD, "release", "flowlayoutd"))
+ENGINE = os.environ.get("BENCH_ENGINE", os.path.join(BUILD, "release", "flowlayout-bench"))
+FLOOR = os.environ.get("BENCH_FLOOR", os.path.join(BUILD, "bench", "floor"))
+PEERS_DIR = os.path.join(BUILD, "bench-peers")
+LOG_DIR = os.path.join(BUILD, "bench")
+RESULTS_JSON = os.path.join(ROOT, "bench", "results.json")
+RESULTS_MD = os.path.join(ROOT, "bench", "results.md")
+
+QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+SEED = 7
+# The daemon's default 64 MiB message limit is below a 1e7-item open body
+# (about 30 bytes an item); the limit only bounds what is accepted.
+MAX_MESSAGE_BYTES = (1 << 31) - 1
+
+# The cover-flow carousel: the seed's scale factor 0.5, variable card sizes,
+# spacing 10, in a 960x200 viewport: 10 to 12 cards visible, each changing
+# scale on every frame.
+CF_VIEW_W, CF_VIEW_H = 960.0, 200.0
+CF_LAYOUT = {"type": "coverFlow", "minimumLineSpacing": 10, "scale": {"factor": 0.5}}
+CF_W, CF_H = (60, 100), (90, 150)
+CF_STEP = 13.7  # points per setBounds frame (about 820 pt/s at 60 Hz)
+FLING = 8.0  # pt/ms: projects 499*8 = 3992 pt, across about 44 cards
+# The vertical flow grid: variable sizes in a 375x300 viewport (10 to 12
+# cells visible).
+GRID_VIEW_W, GRID_VIEW_H = 375.0, 300.0
+GRID_LAYOUT = {"type": "flow", "minimumLineSpacing": 10, "minimumInteritemSpacing": 10}
+GRID_W, GRID_H = (90, 130), (70, 100)
+GRID_STEP = 37.3
+
+# Repetitions (blocks of ping-pong round trips; the floor and the daemon
+# alternate block by block).
+if QUICK:
+    WARMUP, BLOCKS, BLOCK = 50, 2, 200
+    QUERY_N, FLING_N = 400, 200
+    PIPE_RUNS, PIPE_K = 1, 1000
+    BATCH_MIN, BATCH_MAX, BATCH_BUDGET_S = 3, 20, 0.5
+    COLD_RUNS = 5
+    ENGINE_RUNS = 1
+    PEER_REPS_MAX, PEER_BUDGET_S = 5, 0.5
+else:
+    WARMUP, BLOCKS, BLOCK = 300, 6, 1000
+    QUERY_N, FLING_N = 3000, 1500
+    PIPE_RUNS, PIPE_K = 3, 5000
+    BATCH_MIN, BATCH_MAX, BATCH_BUDGET_S = 10, 200, 3.0
+    COLD_RUNS = 20
+    ENGINE_RUNS = 3
+    PEER_REPS_MAX, PEER_BUDGET_S = 100, 2.0
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- statistics
+
+
+def summary(ns: list[int] | list[float]) -> dict:
+    """p50 and p99 (nearest rank) of samples in nanoseconds, in µs."""
+    s = sorted(ns)
+    k = len(s)
+    p99 = s[max(0, math.ceil(0.99 * k) - 1)]
+    return {
+        "samples": k,
+        "p50_us": statistics.median(s) / 1e3,
+        "p99_us": p99 / 1e3,
+        "mean_us": sum(s) / k / 1e3,
+        "min_us": s[0] / 1e3,
+        "max_us": s[-1] / 1e3,
+    }
+
+
+def fmt(x: float | None) -> str:
+    if x is None:
+        return "—"
+    if x != x:
+        return "nan"
+    a = abs(x)
+    if a >= 10000:
+        return f"{x:,.0f}"
+    if a >= 100:
+        return f"{x:.0f}"
+    if a >= 10:
+        return f"{x:.1f}"
+    if a >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3f}"
+
+
+def label(n: int) -> str:
+    k = round(math.log10(n)) if n > 0 else 0
+    return f"1e{k}" if 10**k == n else str(n)
+
+
+# ---------------------------------------------------------------- framing
+
+
+def frame(obj) -> bytes:
+    body = json.dumps(obj, separators=(",", ":")).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def request(id_, method, params) -> bytes:
+    return frame({"jsonrpc": "2.0", "id": id_, "method": method, "params": params})
+
+
+def is_result(body: bytes) -> bool:
+    # {"jsonrpc":"2.0","id":N,"result":...}: the member after the id.
+    return body.find(b'"result":', 0, 64) >= 0
+
+
+class Server:
+    """A server on the other end of two pipes: flowlayoutd or the floor."""
+
+    def __init__(self, argv: list[str], name: str):
+        os.makedirs(LOG_DIR, exist_ok=True)
+        self.name = name
+        self.err = open(os.path.join(LOG_DIR, f"{name}.stderr"), "ab")
+        self.proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err, bufsize=0
+        )
+        self.w = self.proc.stdin.fileno()
+        self.r = self.proc.stdout.fileno()
+        self.buf = b""
+        self.next_id = 1
+
+    def send(self, data: bytes) -> None:
+        if len(data) < 65536:
+            n = os.write(self.w, data)
+            if n == len(data):
+                return
+            data = data[n:]
+        view = memoryview(data)
+        while view:
+            n = os.write(self.w, view)
+            view = view[n:]
+
+    def recv(self) -> bytes:
+        buf = self.buf
+        while True:
+            i = buf.find(b"\r\n\r\n")
+            if i >= 0:
+                break
+            chunk = os.read(self.r, 65536)
+            if not chunk:
+                raise EOFError(f"{self.name} closed its output")
+            buf += chunk
+        if buf.startswith(b"Content-Length: "):
+            n = int(buf[16:i])
+        else:
+            m = re.search(rb"(?i)content-length:\s*(\d+)", buf[:i])
+            n = int(m.group(1))
+        end = i + 4 + n
+        if len(buf) < end:
+            parts = [buf]
+            have = len(buf)
+            while have < end:
+                chunk = os.read(self.r, max(65536, end - have))
+                if not chunk:
+                    raise EOFError(f"{self.name} closed its output")
+                parts.append(chunk)
+                have += len(chunk)
+            buf = b"".join(parts)
+        body = buf[i + 4 : end]
+        self.buf = buf[end:]
+        return body
+
+    def call(self, method: str, params=None):
+        """An untimed request; returns the result or raises on an error."""
+        self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(frame(msg))
+        answer = json.loads(self.recv())
+        if "error" in answer:
+            raise RuntimeError(f"{self.name} {method}: {answer['error']}")
+        return answer.get("result")
+
+    def notify(self, method: str, params=None) -> None:
+        msg = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(frame(msg))
+
+    def status(self) -> dict:
+        """VmRSS and VmHWM in bytes."""
+        out = {}
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith(("VmRSS:", "VmHWM:")):
+                    key, value = line.split(":", 1)
+                    out[key] = int(value.split()[0]) * 1024
+        return out
+
+    def close(self) -> None:
+        try:
+            self.call("shutdown")
+            self.notify("exit")
+        except (OSError, EOFError, RuntimeError):
+            pass
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc.stdout.close()
+        self.err.close()
+
+
+def daemon(name: str) -> Server:
+    s = Server([DAEMON, "--max-message-bytes", str(MAX_MESSAGE_BYTES)], name)
+    s.call("initialize", {"clientInfo": {"name": "bench"}})
+    s.notify("initialized", {})
+    return s
+
+
+def floor(name: str) -> Server:
+    s = Server([FLOOR], name)
+    s.call("initialize", {})
+    return s
+
+
+def pingpong(server: Server, frames: list[bytes], keep_every: int = 0) -> tuple[list[int], list[bytes]]:
+    """Times each frame's round trip; returns the samples and a few bodies."""
+    samples = []
+    kept = []
+    clock = time.perf_counter_ns
+    send, recv = server.send, server.recv
+    errors = 0
+    for k, f in enumerate(frames):
+        t0 = clock()
+        send(f)
+        body = recv()
+        t1 = clock()
+        samples.append(t1 - t0)
+        if not is_result(body):
+            errors += 1
+            if errors == 1:
+                log(f"  {server.name}: error answer: {body[:300]!r}")
+        if keep_every and k % keep_every == 0:
+            kept.append(body)
+    if errors:
+        raise RuntimeError(f"{server.name}: {errors} error answers")
+    return samples, kept
+
+
+def pipelined(server: Server, frames: list[bytes], chunk: int = 32) -> dict:
+    """A writer thread sends every frame as fast as the pipe takes them while
+    this thread reads the answers: requests per second, first write to last
+    answer."""
+    blobs = [b"".join(frames[i : i + chunk]) for i in range(0, len(frames), chunk)]
+    failure = []
+
+    def writer():
+        try:
+            for b in blobs:
+                server.send(b)
+        except OSError as e:
+            failure.append(e)
+
+    total = len(frames)
+    count = errors = 0
+    buf = server.buf
+    pos = 0
+    r = server.r
+    thread = threading.Thread(target=writer)
+    t0 = time.perf_counter_ns()
+    thread.start()
+    while count < total:
+        i = buf.find(b"\r\n\r\n", pos)
+        if i >= 0:
+            n = int(buf[pos + 16 : i])
+            end = i + 4 + n
+            if end <= len(buf):
+                if buf.find(b'"result":', i + 4, i + 68) < 0:
+                    errors += 1
+                count += 1
+                pos = end
+                continue
+        chunk_ = os.read(r, 65536)
+        if not chunk_:
+            raise EOFError(f"{server.name} closed its output")
+        buf = buf[pos:] + chunk_
+        pos = 0
+    t1 = time.perf_counter_ns()
+    thread.join()
+    server.buf = buf[pos:]
+    if failure:
+        raise failure[0]
+    if errors:
+        raise RuntimeError(f"{server.name}: {errors} error answers while pipelined")
+    return {"requests": total, "seconds": (t1 - t0) / 1e9, "rps": total / ((t1 - t0) / 1e9)}
+
+
+# ---------------------------------------------------------------- workloads
+
+
+def sizes(n: int, rng: random.Random, wr, hr) -> list[tuple[int, int]]:
+    r = rng.randint
+    return [(r(*wr), r(*hr)) for _ in range(n)]
+
+
+def open_body(id_, session, layout, bounds, item_sizes) -> bytes:
+    items = ",".join([f'{{"width":{w},"height":{h}}}' for w, h in item_sizes])
+    head = json.dumps(
+        {"session": session, "layout": layout, "bounds": bounds}, separators=(",", ":")
+    )[:-1]
+    body = (
+        f'{{"jsonrpc":"2.0","id":{id_},"method":"layout/open","params":{head},'
+        f'"sections":[{{"itemSizes":[{items}]}}]}}}}'
+    ).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+class Scroller:
+    """Offsets along one axis, `step` apart, bouncing inside [lo, hi]."""
+
+    def __init__(self, start, lo, hi, step):
+        self.x, self.lo, self.hi, self.step = start, lo, hi, step
+
+    def take(self, k: int) -> list[float]:
+        out = []
+        for _ in range(k):
+            nx = self.x + self.step
+            if nx > self.hi or nx < self.lo:
+                self.step = -self.step
+                nx = self.x + self.step
+            self.x = nx
+            out.append(round(nx, 3))
+        return out
+
+
+class Ids:
+    def __init__(self):
+        self.k = 1000
+
+    def __call__(self):
+        self.k += 1
+        return self.k
+
+
+def set_bounds_frames(ids, scroller, k, session="cf"):
+    return [
+        request(
+            ids(),
+            "layout/setBounds",
+            {"session": session, "bounds": {"x": x, "y": 0, "width": CF_VIEW_W, "height": CF_VIEW_H}},
+        )
+        for x in scroller.take(k)
+    ]
+
+
+# ---------------------------------------------------------------- phases
+
+
+def jansson_version() -> str:
+    try:
+        return subprocess.run(["pkg-config", "--modversion", "jansson"], capture_output=True,
+                              text=True, timeout=10).stdout.strip() or "?"
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+
+
+def machine() -> dict:
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        with open("/proc/loadavg") as f:
+            load = " ".join(f.read().split()[:3])
+    except OSError:
+        load = "?"
+    return {
+        "nproc": os.cpu_count(),
+        "loadavg_at_start": load,
+        "cpu": cpu,
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def cold_start() -> dict:
+    """Spawn to the first `initialize` answer, COLD_RUNS times each."""
+    out = {}
+    init = request(1, "initialize", {})
+    for name, argv in (("daemon", [DAEMON]), ("floor", [FLOOR])):
+        samples = []
+        for _ in range(COLD_RUNS):
+            t0 = time.perf_counter_ns()
+            p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+            os.write(p.stdin.fileno(), init)
+            buf = b""
+            while b"\r\n\r\n" not in buf or len(buf) < buf.index(b"\r\n\r\n") + 4 + int(
+                buf[16 : buf.index(b"\r\n\r\n")]
+            ):
+                chunk = os.read(p.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                buf += chunk
+            t1 = time.perf_counter_ns()
+            samples.append(t1 - t0)
+            p.stdin.close()
+            p.wait(timeout=30)
+            p.stdout.close()
+        out[name] = summary(samples)
+    return out
+
+
+class Wire:
+    """One n over the wire: a fresh daemon with the coverFlow session `cf`
+    and the flow session `grid`, each of n variable sizes."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.res: dict = {}
+        self.rng = random.Random(SEED + n)
+        self.ids = Ids()
+        self.d = daemon(f"flowlayoutd-{label(n)}")
+
+    def open(self) -> None:
+        """7 and 8: the load of n variable sizes, and what it costs in memory."""
+        n, d, ids, res = self.n, self.d, self.ids, self.res
+        gc.collect()
+        rss0 = d.status()
+        cf_sizes = sizes(n, self.rng, CF_W, CF_H)
+        half = n // 2
+        mid_x = sum(w for w, _ in cf_sizes[:half]) + 10.0 * half + 0.25
+        body = open_body(
+            ids(), "cf", CF_LAYOUT,
+            {"x": mid_x, "y": 0, "width": CF_VIEW_W, "height": CF_VIEW_H}, cf_sizes,
+        )
+        del cf_sizes
+        t0 = time.perf_counter_ns()
+        d.send(body)
+        answer = d.recv()
+        t1 = time.perf_counter_ns()
+        if not is_result(answer):
+            raise RuntimeError(f"layout/open failed: {answer[:300]!r}")
+        st = d.status()
+        self.content_w = json.loads(answer)["result"]["contentSize"]["width"]
+        res["load"] = {
+            "wall_ms": (t1 - t0) / 1e6,
+            "ns_per_item": (t1 - t0) / n,
+            "body_bytes": len(body),
+            "vmhwm_bytes": st["VmHWM"],
+            "rss_before_bytes": rss0["VmRSS"],
+            "rss_after_bytes": st["VmRSS"],
+        }
+        res["memory"] = {"bytes_per_item": (st["VmRSS"] - rss0["VmRSS"]) / n}
+        del body, answer
+        log(f"  open {label(n)} variable sizes: {(t1 - t0) / 1e6:.0f} ms, "
+            f"RSS +{(st['VmRSS'] - rss0['VmRSS']) / 2**20:.1f} MiB, HWM {st['VmHWM'] / 2**20:.0f} MiB")
+
+        # The flow grid for attributesInRect.
+        grid_sizes = sizes(n, self.rng, GRID_W, GRID_H)
+        body = open_body(
+            ids(), "grid", GRID_LAYOUT,
+            {"x": 0, "y": 0, "width": GRID_VIEW_W, "height": GRID_VIEW_H}, grid_sizes,
+        )
+        del grid_sizes
+        d.send(body)
+        answer = d.recv()
+        if not is_result(answer):
+            raise RuntimeError(f"layout/open grid failed: {answer[:300]!r}")
+        self.grid_h = json.loads(answer)["result"]["contentSize"]["height"]
+        del body, answer
+        gc.collect()
+        cw = self.content_w
+        self.scroller = Scroller(mid_x, max(0.0, cw * 0.05), cw * 0.95 - CF_VIEW_W, CF_STEP)
+        self.floor_s, self.d_s, self.floor_block, self.d_block = [], [], [], []
+
+    def warm_set_bounds(self, fl: Server) -> None:
+        warm = set_bounds_frames(self.ids, self.scroller, WARMUP)
+        _, kept = pingpong(self.d, warm, keep_every=1)
+        pingpong(fl, warm)
+        self.cards = [len(json.loads(b)["result"]["invalidated"]) for b in kept]
+        self.answer_bytes = [len(b) for b in kept]
+        self.floor_cards = len(fl.call("layout/setBounds", {})["invalidated"])
+
+    def set_bounds_block(self, fl: Server) -> None:
+        """One block of the floor, then the same frames to the daemon."""
+        frames = set_bounds_frames(self.ids, self.scroller, BLOCK)
+        s, _ = pingpong(fl, frames)
+        self.floor_s += s
+        self.floor_block.append(statistics.median(s) / 1e3)
+        s, _ = pingpong(self.d, frames)
+        self.d_s += s
+        self.d_block.append(statistics.median(s) / 1e3)
+
+    def finish_set_bounds(self) -> None:
+        res, cards = self.res, self.cards
+        res["floor_rt"] = summary(self.floor_s) | {
+            "block_p50_us": self.floor_block, "cards": self.floor_cards}
+        res["setbounds_rt"] = summary(self.d_s) | {
+            "block_p50_us": self.d_block,
+            "cards_mean": statistics.mean(cards),
+            "cards_min": min(cards),
+            "cards_max": max(cards),
+            "answer_bytes_mean": statistics.mean(self.answer_bytes),
+        }
+        log(f"  {label(self.n)}: setBounds p50 {res['setbounds_rt']['p50_us']:.1f} µs "
+            f"(floor {res['floor_rt']['p50_us']:.1f} µs), {statistics.mean(cards):.1f} cards/frame")
+
+    def rest(self, fl: Server) -> None:
+        """3, 4, 6 and 5's batch updates."""
+        d, ids, rng, res = self.d, self.ids, self.rng, self.res
+        content_w = self.content_w
+        gc.disable()
+        try:
+            # 3: attributesInRect on the grid.
+            gs = Scroller(self.grid_h / 2, 0.0, max(0.0, self.grid_h - GRID_VIEW_H), GRID_STEP)
+
+            def rect_frames(k):
+                return [
+                    request(ids(), "layout/attributesInRect", {
+                        "session": "grid",
+                        "rect": {"x": 0, "y": y, "width": GRID_VIEW_W, "height": GRID_VIEW_H},
+                    })
+                    for y in gs.take(k)
+                ]
+
+            _, kept = pingpong(d, rect_frames(WARMUP), keep_every=1)
+            cells = [len(json.loads(b)["result"]["attributes"]) for b in kept]
+            s, _ = pingpong(d, rect_frames(QUERY_N))
+            res["rect_rt"] = summary(s) | {
+                "cells_mean": statistics.mean(cells), "cells_min": min(cells),
+                "cells_max": max(cells),
+            }
+
+            # 4: scrollEnded, a fling at FLING pt/ms from offsets across the content.
+            lo = max(0.0, content_w * 0.05)
+            hi = max(lo, content_w * 0.95 - CF_VIEW_W - 500 * FLING)
+
+            def fling_frames(k):
+                out = []
+                for j in range(k):
+                    x = round(rng.uniform(lo, hi), 2)
+                    v = FLING if j % 2 == 0 else -FLING
+                    if v < 0:
+                        x = round(min(content_w - CF_VIEW_W, x + 500 * FLING), 2)
+                    out.append(request(ids(), "layout/scrollEnded", {
+                        "session": "cf", "contentOffset": {"x": x, "y": 0},
+                        "velocity": {"x": v, "y": 0},
+                    }))
+                return out
+
+            _, kept = pingpong(d, fling_frames(max(20, WARMUP // 3)), keep_every=1)
+            crossed, samples_n = [], []
+            for b in kept:
+                r = json.loads(b)["result"]
+                samples_n.append(len(r["trajectory"]))
+                crossed.append(abs(r["targetContentOffset"]["x"] - r["trajectory"][0]["x"]))
+            s, _ = pingpong(d, fling_frames(FLING_N))
+            res["fling_rt"] = summary(s) | {
+                "distance_pt_mean": statistics.mean(crossed),
+                "cards_crossed_mean": statistics.mean(crossed) / (sum(CF_W) / 2 + 10),
+                "trajectory_samples_mean": statistics.mean(samples_n),
+            }
+
+            # 6: pipelined setBounds, floor and daemon alternately.
+            d_rps, f_rps = [], []
+            for _ in range(PIPE_RUNS):
+                frames = set_bounds_frames(ids, self.scroller, PIPE_K)
+                f_rps.append(pipelined(fl, frames)["rps"])
+                d_rps.append(pipelined(d, frames)["rps"])
+            res["pipelined"] = {
+                "daemon_rps": statistics.median(d_rps), "floor_rps": statistics.median(f_rps),
+                "daemon_runs": d_rps, "floor_runs": f_rps, "requests_per_run": PIPE_K,
+            }
+
+            # 5: insert and delete at index 0 (performBatchUpdates), alternately.
+            def insert0(w, h):
+                return request(ids(), "layout/performBatchUpdates", {
+                    "session": "cf", "updates": {"insertItems": [
+                        {"section": 0, "item": 0, "size": {"width": w, "height": h}}]}})
+
+            def delete0():
+                return request(ids(), "layout/performBatchUpdates", {
+                    "session": "cf", "updates": {"deleteItems": [{"section": 0, "item": 0}]}})
+
+            for _ in range(2):
+                pingpong(d, [insert0(80, 120)])
+                pingpong(d, [delete0()])
+            ins, dels = [], []
+            start = time.perf_counter()
+            while len(ins) < BATCH_MAX and (
+                len(ins) < BATCH_MIN or time.perf_counter() - start < BATCH_BUDGET_S
+            ):
+                s, _ = pingpong(d, [insert0(rng.randint(*CF_W), rng.randint(*CF_H))])
+                ins += s
+                s, _ = pingpong(d, [delete0()])
+                dels += s
+            res["insert0_rt"] = summary(ins)
+            res["delete0_rt"] = summary(dels)
+        finally:
+            gc.enable()
+
+    def close(self) -> None:
+        self.d.close()
+
+
+def bench_wire(ns: list[int], fl: Server) -> dict:
+    """Everything measured over the wire. Each n has its own daemon, all
+    alive at once, so that setBounds is measured at every n in the same
+    conditions: rounds of one block per n (in a rotating order), each block
+    right after a block of the same frames to the floor."""
+    wires: dict[int, Wire] = {}
+    results: dict[int, dict] = {}
+    try:
+        for n in ns:
+            log(f"open, n = {label(n)}")
+            w = Wire(n)
+            wires[n] = w
+            w.open()
+        log("setBounds, every n and the floor, interleaved")
+        gc.disable()
+        try:
+            for n in ns:
+                wires[n].warm_set_bounds(fl)
+            for k in range(BLOCKS):
+                order = ns[k % len(ns):] + ns[: k % len(ns)]
+                for n in order:
+                    wires[n].set_bounds_block(fl)
+        finally:
+            gc.enable()
+        for n in ns:
+            wires[n].finish_set_bounds()
+        for n in ns:
+            log(f"queries, pipelining and batch updates, n = {label(n)}")
+            t0 = time.perf_counter()
+            wires[n].rest(fl)
+            log(f"  {time.perf_counter() - t0:.1f} s")
+            w = wires.pop(n)
+            results[n] = w.res
+            w.close()
+    finally:
+        for w in wires.values():
+            w.close()
+    return results
+
+
+ENGINE_LINE = re.compile(
+    r"^(?P<name>.+?): p50 (?P<p50>[-\d.e+]+) (?P<u1>µs|ns), p99 (?P<p99>[-\d.e+]+) (?P<u2>µs|ns)\s*$"
+)
+
+
+def bench_engine(ns: list[int]) -> dict:
+    """Runs flowlayout-bench ENGINE_RUNS times at each n, the sizes taking
+    turns, and parses its lines: each line's p50 and p99 are the medians of
+    the runs' (each run repeats each measurement itself, 2000 times for
+    most)."""
+    runs: dict[int, dict[str, list[dict]]] = {n: {} for n in ns}
+    for k in range(ENGINE_RUNS):
+        for n in ns:
+            t0 = time.perf_counter()
+            out = subprocess.run([ENGINE, str(n)], capture_output=True, text=True, check=True,
+                                 timeout=1800).stdout
+            for line in out.splitlines():
+                m = ENGINE_LINE.match(line)
+                if m:
+                    runs[n].setdefault(m["name"], []).append(
+                        {"p50": float(m["p50"]), "p99": float(m["p99"]), "unit": m["u1"]})
+            log(f"  run {k + 1}/{ENGINE_RUNS}, n = {label(n)}: {time.perf_counter() - t0:.1f} s")
+    result = {}
+    for n in ns:
+        lines = {}
+        for name, rs in runs[n].items():
+            scale = 1e-3 if rs[0]["unit"] == "ns" else 1.0
+            p50 = statistics.median(r["p50"] for r in rs)
+            p99 = statistics.median(r["p99"] for r in rs)
+            lines[name] = {"p50": p50, "p99": p99, "unit": rs[0]["unit"], "p50_us": p50 * scale,
+                           "p99_us": p99 * scale, "runs_p50": [r["p50"] for r in rs]}
+        result[n] = {"lines": lines}
+    return result
+
+
+def engine_line(eng: dict, prefix: str) -> dict | None:
+    for name, v in eng["lines"].items():
+        if name.startswith(prefix):
+            return v | {"name": name}
+    return None
+
+
+# ---------------------------------------------------------------- peers
+
+
+def import_peers() -> dict:
+    """Imports stretchable and poga, pip-installing them into .build/bench-peers
+    (not into the environment: stretchable pins attrs < 26) when missing.
+    Returns {name: module or reason string}."""
+    if PEERS_DIR not in sys.path:
+        sys.path.insert(0, PEERS_DIR)
+
+    def attempt():
+        got = {}
+        try:
+            import importlib
+
+            importlib.import_module("stretchable.style")
+            got["taffy"] = importlib.import_module("stretchable.taffylib")
+        except Exception as e:  # ImportError, or a broken build
+            got["taffy"] = f"import stretchable failed: {type(e).__name__}: {e}"
+        try:
+            from poga import libpoga_capi
+            got["yoga"] = libpoga_capi
+        except Exception as e:
+            got["yoga"] = f"import poga failed: {type(e).__name__}: {e}"
+        return got
+
+    got = attempt()
+    missing = [p for p, k in (("stretchable", "taffy"), ("poga", "yoga")) if isinstance(got[k], str)]
+    if missing:
+        log(f"  pip install --target {os.path.relpath(PEERS_DIR, ROOT)} {' '.join(missing)}")
+        try:
+            r = subprocess.run(
+                [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                 "--target", PEERS_DIR, *missing],
+                capture_output=True, text=True, timeout=300,
+            )
+            if r.returncode != 0:
+                reason = (r.stderr.strip().splitlines() or ["pip failed"])[-1][:200]
+                for p, k in (("stretchable", "taffy"), ("poga", "yoga")):
+                    if p in missing:
+                        got[k] = f"pip install {p} failed: {reason}"
+                return got
+        except (OSError, subprocess.TimeoutExpired) as e:
+            for p, k in (("stretchable", "taffy"), ("poga", "yoga")):
+                if p in missing:
+                    got[k] = f"pip install {p} failed: {e}"
+            return got
+        import importlib
+        importlib.invalidate_caches()
+        got = attempt()
+    return got
+
+
+def peer_version(dist: str) -> str:
+    try:
+        import importlib.metadata as md
+        for p in md.distributions(path=[PEERS_DIR] + sys.path):
+            if p.metadata["Name"] and p.metadata["Name"].lower() == dist:
+                return p.version
+    except Exception:
+        pass
+    return "?"
+
+
+def timed_ops(insert, delete, relayout) -> dict:
+    """Alternating insert-at-0 + relayout and delete-at-0 + relayout."""
+    ins, dels = [], []
+    start = time.perf_counter()
+    clock = time.perf_counter_ns
+    while len(ins) < PEER_REPS_MAX and (len(ins) < 3 or time.perf_counter() - start < PEER_BUDGET_S):
+        t0 = clock()
+        insert()
+        relayout()
+        t1 = clock()
+        ins.append(t1 - t0)
+        t0 = clock()
+        delete()
+        relayout()
+        t1 = clock()
+        dels.append(t1 - t0)
+    return {"insert0": summary(ins), "delete0": summary(dels)}
+
+
+def bench_taffy(taffylib, n: int, item_sizes) -> dict:
+    from stretchable.style import AlignItems, FlexDirection, PT, Size, Style
+    from stretchable.style.geometry.size import SizeAvailableSpace
+
+    ptr = taffylib.init()
+    try:
+        root_style = Style(flex_direction=FlexDirection.ROW, gap=10 * PT,
+                           size=Size(CF_VIEW_W * PT, CF_VIEW_H * PT), align_items=AlignItems.CENTER)
+        template = Style(size=Size(1 * PT, 1 * PT), flex_shrink=0).to_dict()
+        space = SizeAvailableSpace(CF_VIEW_W, CF_VIEW_H).to_dict()
+
+        def child(w, h):
+            st = dict(template)
+            st["size"] = {"width": {"dim": 1, "value": w}, "height": {"dim": 1, "value": h}}
+            return taffylib.node_create(ptr, st)
+
+        t0 = time.perf_counter_ns()
+        root = taffylib.node_create(ptr, root_style.to_dict())
+        for w, h in item_sizes:
+            taffylib.node_add_child(ptr, root, child(w, h))
+        t1 = time.perf_counter_ns()
+        ok = taffylib.node_compute_layout(ptr, root, space)
+        t2 = time.perf_counter_ns()
+        if not ok:
+            raise RuntimeError("compute_layout failed")
+        # The binding has no insert-at-index (Taffy's Rust API does): the
+        # insert appends a node, which dirties the root the same way.
+        ops = timed_ops(
+            lambda: taffylib.node_add_child(ptr, root, child(80, 120)),
+            lambda: taffylib.node_remove_child_at_index(ptr, root, 0),
+            lambda: taffylib.node_compute_layout(ptr, root, space),
+        )
+        return {"build_ms": (t1 - t0) / 1e6, "layout_ms": (t2 - t1) / 1e6,
+                "layout_ns_per_item": (t2 - t1) / n} | ops
+    finally:
+        taffylib.free(ptr)
+
+
+def bench_yoga(Y, n: int, item_sizes) -> dict:
+    keep = []
+
+    def child(w, h):
+        c = Y.YGNodeNew()
+        Y.YGNodeStyleSetWidth(c, w)
+        Y.YGNodeStyleSetHeight(c, h)
+        Y.YGNodeStyleSetFlexShrink(c, 0)
+        Y.YGNodeStyleSetMargin(c, Y.YGEdge.Right, 10)
+        return c
+
+    t0 = time.perf_counter_ns()
+    root = Y.YGNodeNew()
+    Y.YGNodeStyleSetFlexDirection(root, Y.YGFlexDirection.Row)
+    Y.YGNodeStyleSetAlignItems(root, Y.YGAlign.Center)
+    Y.YGNodeStyleSetWidth(root, CF_VIEW_W)
+    Y.YGNodeStyleSetHeight(root, CF_VIEW_H)
+    for i, (w, h) in enumerate(item_sizes):
+        c = child(w, h)
+        keep.append(c)
+        Y.YGNodeInsertChild(root, c, i)
+    t1 = time.perf_counter_ns()
+    Y.YGNodeCalculateLayout(root, CF_VIEW_W, CF_VIEW_H, Y.YGDirection.LTR)
+    t2 = time.perf_counter_ns()
+
+    def insert():
+        c = child(80, 120)
+        keep.append(c)
+        Y.YGNodeInsertChild(root, c, 0)
+
+    def delete():
+        c = Y.YGNodeGetChild(root, 0)
+        Y.YGNodeRemoveChild(root, c)
+
+    ops = timed_ops(insert, delete,
+                    lambda: Y.YGNodeCalculateLayout(root, CF_VIEW_W, CF_VIEW_H, Y.YGDirection.LTR))
+    Y.YGNodeFreeRecursive(root)
+    return {"build_ms": (t1 - t0) / 1e6, "layout_ms": (t2 - t1) / 1e6,
+            "layout_ns_per_item": (t2 - t1) / n} | ops
+
+
+def bench_peers(ns: list[int]) -> dict:
+    out = {"ns": ns}
+    mods = import_peers()
+    out["taffy_version"] = peer_version("stretchable") if not isinstance(mods["taffy"], str) else None
+    out["yoga_version"] = peer_version("poga") if not isinstance(mods["yoga"], str) else None
+    for key, fn in (("taffy", bench_taffy), ("yoga", bench_yoga)):
+        mod = mods[key]
+        if isinstance(mod, str):
+            out[key] = {"skipped": mod}
+            log(f"  {key}: skipped ({mod})")
+            continue
+        out[key] = {}
+        for n in ns:
+            gc.collect()
+            item_sizes = sizes(n, random.Random(SEED + n), CF_W, CF_H)
+            try:
+                gc.disable()
+                out[key][str(n)] = fn(mod, n, item_sizes)
+            except Exception as e:
+                out[key][str(n)] = {"skipped": f"{type(e).__name__}: {e}"}
+            finally:
+                gc.enable()
+            r = out[key][str(n)]
+            if "skipped" not in r:
+                log(f"  {key} {label(n)}: layout {r['layout_ms']:.2f} ms, insert0 "
+                    f"{r['insert0']['p50_us']:.0f} µs, delete0 {r['delete0']['p50_us']:.0f} µs")
+    return out
+
+
+# ---------------------------------------------------------------- report
+
+
+def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, cold: dict,
+                 elapsed: float) -> tuple[str, list[dict]]:
+    big, small = max(ns), min(ns)
+    cols = [label(n) for n in ns]
+    rows: list[list[str]] = []
+
+    def row(num, name, unit, cells, notes=""):
+        rows.append([num, name, unit, *cells, notes])
+
+    def per_n(f):
+        out = []
+        for n in ns:
+            try:
+                v = f(n)
+            except (KeyError, TypeError, ZeroDivisionError):
+                v = None
+            out.append(v if isinstance(v, str) else fmt(v) if not isinstance(v, tuple)
+                       else " / ".join(fmt(x) for x in v))
+        return out
+
+    W = lambda n: wire[n]  # noqa: E731
+    lat = lambda key: per_n(lambda n: (W(n)[key]["p50_us"], W(n)[key]["p99_us"]))  # noqa: E731
+
+    s0 = wire[small]["setbounds_rt"]
+
+    def spread(key):
+        # The largest spread of the blocks' p50s around their median, over n.
+        worst = 0.0
+        for n in ns:
+            b = W(n)[key]["block_p50_us"]
+            worst = max(worst, (max(b) - min(b)) / statistics.median(b))
+        return f"the {BLOCKS} blocks' p50s within {100 * worst:.0f}% of each other"
+
+    row("1", "floor: C + jansson echo, fixed 10-card answer, ping-pong", "µs p50 / p99",
+        lat("floor_rt"),
+        f"{BLOCKS} blocks of {BLOCK:,} round trips per n, each right before the daemon's block of "
+        f"the same frames (row 2); the daemons of every n alive at once, their blocks interleaved; "
+        f"{spread('floor_rt')}; jansson {jansson_version()}")
+    row("1b", "floor: pipelined", "req/s",
+        per_n(lambda n: W(n)["pipelined"]["floor_rps"]),
+        f"{PIPE_K:,} requests per run, median of {PIPE_RUNS}")
+    row("2", "setBounds round trip, coverFlow, ping-pong", "µs p50 / p99", lat("setbounds_rt"),
+        f"{s0['cards_mean']:.1f} cards per answer ({s0['cards_min']}–{s0['cards_max']}), "
+        f"every one rescaled each frame; {s0['answer_bytes_mean']:,.0f} B per answer; "
+        f"{spread('setbounds_rt')}")
+    row("2a", "setBounds p50 / floor p50", "ratio",
+        per_n(lambda n: W(n)["setbounds_rt"]["p50_us"] / W(n)["floor_rt"]["p50_us"]),
+        "target ≤ 0.6 at every n")
+    row("2b", "setBounds p99 / floor p99", "ratio",
+        per_n(lambda n: W(n)["setbounds_rt"]["p99_us"] / W(n)["floor_rt"]["p99_us"]),
+        "target ≤ 1.5")
+    row("2c", f"setBounds p50 / p50 at {label(small)}", "ratio",
+        per_n(lambda n: W(n)["setbounds_rt"]["p50_us"] / s0["p50_us"]),
+        f"target ≤ 1.10 at {label(big)}")
+    row("2d", f"row 2a / row 2a at {label(small)}", "ratio",
+        per_n(lambda n: (W(n)["setbounds_rt"]["p50_us"] / W(n)["floor_rt"]["p50_us"])
+              / (s0["p50_us"] / wire[small]["floor_rt"]["p50_us"])),
+        "row 2c with the machine's drift taken out by the paired floor blocks; for reference")
+    r0 = wire[small]["rect_rt"]
+    row("3", "attributesInRect round trip, flow, vertical grid viewport", "µs p50 / p99",
+        lat("rect_rt"),
+        f"375×300 rect, {r0['cells_mean']:.1f} cells per answer ({r0['cells_min']}–{r0['cells_max']})")
+    f0 = wire[small]["fling_rt"]
+    row("4", f"scrollEnded round trip, fling at {FLING:g} pt/ms", "µs p50 / p99", lat("fling_rt"),
+        f"crosses ≈{f0['cards_crossed_mean']:.0f} cards ({f0['distance_pt_mean']:,.0f} pt); "
+        f"{f0['trajectory_samples_mean']:.0f} trajectory samples at 60 Hz")
+
+    def eng_cell(prefix, per_item=False):
+        def f(n):
+            v = engine_line(eng[n], prefix)
+            if v is None:
+                return "missing"
+            if per_item:
+                return (v["p50"], v["p99"])
+            return (v["p50_us"], v["p99_us"])
+        return per_n(f)
+
+    row("5a", "engine: coverFlow bounds update (attributes + centred card)", "µs p50 / p99",
+        eng_cell("coverFlow bounds update"),
+        f"flowlayout-bench, median of {ENGINE_RUNS} runs; in process, no JSON; "
+        "its own 375×600 viewport and default coverFlow")
+    row("5b", "engine: coverFlow snap", "µs p50 / p99", eng_cell("coverFlow snap"), "flowlayout-bench")
+    row("5c", "engine: flow open", "ns/item p50 / p99", eng_cell("flow open", per_item=True),
+        "flowlayout-bench, variable sizes")
+    row("5d", "handler: layout/setBounds in process (JSON in and out, no pipes)", "µs p50 / p99",
+        eng_cell("layout/setBounds handler"), "flowlayout-bench, for reference")
+    b0 = wire[big]["insert0_rt"]
+    row("5e", "insert at 0: performBatchUpdates round trip", "µs p50 / p99", lat("insert0_rt"),
+        f"over the wire, not engine-only; single-row coverFlow of n variable sizes; "
+        f"{b0['samples']} at {label(big)}")
+    row("5f", "delete at 0: performBatchUpdates round trip", "µs p50 / p99", lat("delete0_rt"),
+        "over the wire, not engine-only")
+    row("6", "setBounds pipelined (writer thread + reader)", "req/s",
+        per_n(lambda n: W(n)["pipelined"]["daemon_rps"]),
+        f"{PIPE_K:,} requests per run, median of {PIPE_RUNS}")
+    row("6a", "setBounds pipelined / floor pipelined", "ratio",
+        per_n(lambda n: W(n)["pipelined"]["daemon_rps"] / W(n)["pipelined"]["floor_rps"]), "")
+    row("7", "memory: daemon RSS growth per item after layout/open", "B/item",
+        per_n(lambda n: W(n)["memory"]["bytes_per_item"]),
+        f"VmRSS after − before opening n variable sizes; target ≤ 64 at {label(big)}")
+    row("8", "load over JSON: layout/open of n variable sizes", "ms wall",
+        per_n(lambda n: W(n)["load"]["wall_ms"]),
+        "write of the request to its answer; " + ", ".join(
+            f"{label(n)}: {W(n)['load']['ns_per_item']:,.0f} ns/item, "
+            f"{W(n)['load']['body_bytes'] / 2**20:,.2f} MiB body" for n in ns))
+    row("8a", "load over JSON: daemon peak RSS (VmHWM)", "MiB",
+        per_n(lambda n: W(n)["load"]["vmhwm_bytes"] / 2**20), "")
+    cells = [fmt(cold["daemon"]["p50_us"] / 1e3)] + ["·"] * (len(ns) - 1)
+    row("9", "cold start: spawn to first initialize answer", "ms median", cells,
+        f"n-independent, median of {COLD_RUNS} (p99 {fmt(cold['daemon']['p99_us'] / 1e3)} ms); "
+        f"the floor: {fmt(cold['floor']['p50_us'] / 1e3)} ms")
+
+    # 10: peers, side by side with flowlayoutd's figures of the same run.
+    def peer_cells(key, f):
+        p = peers.get(key, {})
+        out = []
+        for n in ns:
+            if "skipped" in p:
+                out.append("skipped")
+            elif str(n) not in p:
+                out.append("—")
+            elif "skipped" in p[str(n)]:
+                out.append("skipped")
+            else:
+                v = f(p[str(n)])
+                out.append(" / ".join(fmt(x) for x in v) if isinstance(v, tuple) else fmt(v))
+        return out
+
+    pn = ", ".join(label(n) for n in peers.get("ns", [])) or "none of BENCH_N"
+    tv, yv = peers.get("taffy_version"), peers.get("yoga_version")
+    tskip = peers.get("taffy", {}).get("skipped")
+    yskip = peers.get("yoga", {}).get("skipped")
+    tname = f"Taffy (stretchable {tv})" if tv else "Taffy (stretchable)"
+    yname = f"Yoga (poga {yv})" if yv else "Yoga (poga)"
+    fl_open = per_n(lambda n: (engine_line(eng[n], "flow open")["p50"] * n / 1e6))
+    row("10a", "single row, n variable sizes, first layout: flowlayoutd engine", "ms",
+        fl_open, "flow open ns/item (row 5c) × n, in process")
+    row("10b", f"… {tname}: compute_layout", "ms",
+        peer_cells("taffy", lambda r: r["layout_ms"]),
+        f"skipped: {tskip}" if tskip else
+        f"flex row, gap 10, fixed-size children; in process through the binding; peers at {pn} only")
+    row("10c", f"… {yname}: YGNodeCalculateLayout", "ms",
+        peer_cells("yoga", lambda r: r["layout_ms"]),
+        f"skipped: {yskip}" if yskip else "flex row, margin 10, fixed-size children")
+    row("10d", f"insert at 0 + relayout: {tname}", "µs p50 / p99",
+        peer_cells("taffy", lambda r: (r["insert0"]["p50_us"], r["insert0"]["p99_us"])),
+        f"skipped: {tskip}" if tskip else
+        "the binding has no insert-at-index: a node is appended (the root is dirtied the same way); "
+        "compare row 5e (a round trip)")
+    row("10e", f"insert at 0 + relayout: {yname}", "µs p50 / p99",
+        peer_cells("yoga", lambda r: (r["insert0"]["p50_us"], r["insert0"]["p99_us"])),
+        f"skipped: {yskip}" if yskip else "YGNodeInsertChild(root, node, 0); compare row 5e")
+    row("10f", f"delete at 0 + relayout: {tname} / {yname}", "µs p50",
+        [f"{a} / {b}" for a, b in zip(peer_cells("taffy", lambda r: r["delete0"]["p50_us"]),
+                                      peer_cells("yoga", lambda r: r["delete0"]["p50_us"]))],
+        "remove_child_at_index(0) / YGNodeRemoveChild of child 0; compare row 5f")
+
+    header = ["#", "measurement", "unit", *[f"n = {c}" for c in cols], "notes"]
+    lines = [
+        f"flowlayoutd `make bench` — {m['nproc']} cores (nproc), {m['cpu']}, Linux {m['kernel']}, "
+        f"Python {m['python']}, {m['date']}; load average at start {m['loadavg_at_start']}; "
+        f"the suite took {elapsed:.0f} s"
+        + (" — BENCH_QUICK: reduced repetitions, not for figures" if QUICK else ""),
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join(["---", "---", "---", *["---:"] * len(cols), "---"]) + "|",
+    ]
+    for r in rows:
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |")
+
+    # The issue's targets.
+    targets = []
+
+    def target(name, limit, values, ok, note=""):
+        targets.append({"target": name, "limit": limit, "values": values, "pass": ok, "note": note})
+
+    ratio = {label(n): W(n)["setbounds_rt"]["p50_us"] / W(n)["floor_rt"]["p50_us"] for n in ns}
+    target("setBounds p50 ≤ 0.6 × floor p50, at every n", 0.6, ratio, all(v <= 0.6 for v in ratio.values()))
+    ratio = {label(n): W(n)["setbounds_rt"]["p99_us"] / W(n)["floor_rt"]["p99_us"] for n in ns}
+    target("setBounds p99 ≤ 1.5 × floor p99, at every n", 1.5, ratio, all(v <= 1.5 for v in ratio.values()))
+    if big != small:
+        v = W(big)["setbounds_rt"]["p50_us"] / s0["p50_us"]
+        target(f"setBounds p50({label(big)}) ≤ 1.10 × p50({label(small)})", 1.10, {label(big): v}, v <= 1.10)
+    else:
+        target("setBounds p50(max n) ≤ 1.10 × p50(1e3)", 1.10, {}, None, "needs two sizes")
+    for name, prefix, limit, unit in (
+        ("engine bounds update ≤ 5 µs (p50, every n)", "coverFlow bounds update", 5.0, "µs"),
+        ("engine snap ≤ 4 µs (p50, every n)", "coverFlow snap", 4.0, "µs"),
+    ):
+        vals = {label(n): (engine_line(eng[n], prefix) or {}).get("p50_us") for n in ns}
+        ok = None if None in vals.values() else all(v <= limit for v in vals.values())
+        target(name, limit, vals, ok)
+    vals = {label(n): (engine_line(eng[n], "flow open") or {}).get("p50") for n in ns}
+    target("open ≤ 20 ns/item (engine, p50, every n)", 20.0, vals,
+           None if None in vals.values() else all(v <= 20 for v in vals.values()))
+    for key, what in (("insert0_rt", "insert"), ("delete0_rt", "delete")):
+        vals = {label(n): W(n)[key]["p50_us"] for n in ns}
+        target(f"{what} at 0 ≤ 20 µs (p50, every n)", 20.0, vals, all(v <= 20 for v in vals.values()),
+               "measured as a performBatchUpdates round trip over the wire, not engine-only")
+    v = W(big)["memory"]["bytes_per_item"]
+    target(f"memory ≤ 64 B/item at {label(big)}", 64.0, {label(big): v}, v <= 64,
+           "the issue states it at 1e7" if big < 10**7 else "")
+
+    lines.append("")
+    lines.append("Targets of issue #7:")
+    lines.append("")
+    for t in targets:
+        status = "n/a" if t["pass"] is None else "PASS" if t["pass"] else "FAIL"
+        vals = ", ".join(f"{k}: {fmt(v)}" for k, v in t["values"].items())
+        note = f" ({t['note']})" if t["note"] else ""
+        lines.append(f"- **{status}** {t['target']}: {vals or '—'}{note}")
+    return "\n".join(lines) + "\n", targets
+
+
+def main() -> int:
+    ns = [int(float(x)) for x in (sys.argv[1:] or os.environ.get("BENCH_N", "1000 100000 1000000").split())]
+    ns = sorted(set(ns))
+    for path, what in ((DAEMON, "flowlayoutd"), (ENGINE, "flowlayout-bench"), (FLOOR, "the floor")):
+        if not os.access(path, os.X_OK):
+            log(f"bench: {what} not found at {path}; run `make bench`")
+            return 2
+    t_start = time.perf_counter()
+    m = machine()
+    log(f"bench: n = {', '.join(label(n) for n in ns)}{' (quick)' if QUICK else ''}")
+
+    log("cold start")
+    cold = cold_start()
+
+    fl = floor("floor")
+    try:
+        wire = bench_wire(ns, fl)
+    finally:
+        fl.close()
+
+    log("engine (flowlayout-bench)")
+    eng = bench_engine(ns)
+
+    log("peers")
+    peers = bench_peers([n for n in ns if n in (1000, 100000)])
+
+    elapsed = time.perf_counter() - t_start
+    table, targets = build_report(m, ns, wire, eng, peers, cold, elapsed)
+    print(table, end="")
+
+    def clean(x):
+        if isinstance(x, dict):
+            return {str(k): clean(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [clean(v) for v in x]
+        if isinstance(x, float):
+            return round(x, 4)
+        return x
+
+    results = {
+        "machine": m,
+        "quick": QUICK,
+        "sizes": ns,
+        "elapsed_s": elapsed,
+        "config": {
+            "coverFlow": {"layout": CF_LAYOUT, "viewport": [CF_VIEW_W, CF_VIEW_H], "widths": CF_W,
+                          "heights": CF_H, "step_pt": CF_STEP, "fling_pt_per_ms": FLING},
+            "grid": {"layout": GRID_LAYOUT, "viewport": [GRID_VIEW_W, GRID_VIEW_H], "widths": GRID_W,
+                     "heights": GRID_H, "step_pt": GRID_STEP},
+            "warmup": WARMUP, "blocks": BLOCKS, "block": BLOCK, "query_n": QUERY_N, "fling_n": FLING_N,
+            "pipelined_runs": PIPE_RUNS, "pipelined_k": PIPE_K, "cold_runs": COLD_RUNS,
+            "max_message_bytes": MAX_MESSAGE_BYTES,
+        },
+        "cold_start": cold,
+        "wire": {label(n): v for n, v in wire.items()},
+        "engine": {label(n): v["lines"] for n, v in eng.items()},
+        "peers": peers,
+        "targets": targets,
+        "table_markdown": table,
+    }
+    with open(RESULTS_JSON, "w") as f:
+        json.dump(clean(results), f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    with open(RESULTS_MD, "w") as f:
+        f.write(table)
+    log(f"bench: {elapsed:.0f} s; wrote {os.path.relpath(RESULTS_JSON, ROOT)} and "
+        f"{os.path.relpath(RESULTS_MD, ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
