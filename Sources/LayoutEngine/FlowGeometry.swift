@@ -397,14 +397,12 @@ public struct FlowGeometry: Sendable {
   /// The untransformed frame of an item. O(items in its line), plus
   /// O(log lines) for sections of varied sizes.
   public func frameForItem(_ path: IndexPath) -> Rect {
-    let g = sections[path.section]
-    let j = g.lineIndex(ofItem: path.item)
+    let j = sections[path.section].lineIndex(ofItem: path.item)
     var scratch: [Double] = []
     var result = Rect.zero
     forEachItem(section: path.section, line: j, scratch: &scratch) { i, r in
       if i == path.item { result = r }
     }
-    _ = g
     return result
   }
 

@@ -95,7 +95,10 @@ extension JSONWriter {
     if !a.transform.isIdentity {
       key("transform")
       beginArray()
-      for v in a.transform.values { number(v) }
+      // Straight from the tuple: no array per element on the per-frame path.
+      withUnsafeBytes(of: a.transform.m) { raw in
+        for v in raw.bindMemory(to: Double.self) { number(v) }
+      }
       endArray()
     }
     key("alpha")

@@ -206,9 +206,10 @@ public final class LayoutServer: RPCHandler {
     let (id, current) = try existing(p)
     var session = current
     let requested = try p.rect("bounds")
-    let anchor = requested.size != session.bounds.size ? session.anchor() : nil
+    let resized = requested.size != current.bounds.size
+    let anchor = resized ? session.anchor() : nil  // found in the old layout
     session.layout.setViewportSize(requested.size)
-    if requested.size == current.bounds.size {
+    if !resized {
       session.bounds = requested  // a scroll: the client's bounds are the law
     } else if let anchor {
       session.bounds = session.anchoredBounds(anchor, at: anchor.path, proposed: requested)
