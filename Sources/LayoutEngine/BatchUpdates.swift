@@ -95,6 +95,9 @@ public struct BatchResult: Sendable {
   var arrivals: [IndexPath: IndexPath?]
   /// Moves by old path, to their new path.
   var departures: [IndexPath: IndexPath]
+  /// For each new section continuing an old one: the span of its items
+  /// that changed, or nil when none did (see `Layout.apply`).
+  var edits: [ItemEdit?]
 
   /// The old index path of the element now at `path`, or nil when it was
   /// inserted (with its section, or on its own). O(ops in its section).
@@ -123,25 +126,12 @@ public struct BatchResult: Sendable {
 
 extension Section {
   /// Item `i`: its own size when the section stores sizes, and its id.
-  /// O(1).
+  /// O(log n).
   func item(_ i: Int) -> Item {
     var it = Item()
     if case .sizes(let s) = items, s[i] != Section.unsetSize { it.size = s[i] }
     it.id = ids?[i] ?? nil
     return it
-  }
-
-  /// A section with the same per-section values and the given items,
-  /// stored as `uniform` when no item has a size of its own. An explicit
-  /// size equal to today's itemSize still belongs to its item, and items
-  /// without one keep following itemSize (`Section.unsetSize`).
-  func with(items list: [Item], uniformSize: Size) -> Section {
-    var s = self
-    let allUniform = list.allSatisfy { $0.size == nil }
-    s.items =
-      allUniform ? .uniform(count: list.count) : .sizes(list.map { $0.size ?? Section.unsetSize })
-    s.ids = list.contains { $0.id != nil } ? list.map(\.id) : nil
-    return s
   }
 }
 
@@ -315,6 +305,7 @@ extension BatchUpdate {
     var result: [Section] = []
     result.reserveCapacity(newCount)
     var shuffles = [ItemShuffle](repeating: ItemShuffle(), count: newCount)
+    var edits = [ItemEdit?](repeating: nil, count: newCount)
     for s in 0..<newCount {
       guard let o = source[s] else {
         let section = insertedAt[s]!
@@ -372,36 +363,65 @@ extension BatchUpdate {
         var section = before
         section.items = .uniform(count: count)
         result.append(section)
+        edits[s] = ItemEdit(lo: 0, oldHi: before.count, newHi: count)
         continue
       }
-      var list: [Item] = []
-      list.reserveCapacity(count)
-      var survivor = 0
-      var removedIndex = 0
-      for i in 0..<count {
-        let p = IndexPath(section: s, item: i)
-        if let item = inserts[p] {
-          list.append(item)
-        } else if let from = arrivals[p] {
-          list.append(old[from!.section].item(from!.item))
-        } else {
-          while removedIndex < removed.count && removed[removedIndex] == survivor {
-            survivor += 1
-            removedIndex += 1
-          }
-          var item = before.item(survivor)
-          if let size = reloads[IndexPath(section: o, item: survivor)], let size {
-            item.size = size
-          }
-          list.append(item)
-          survivor += 1
-        }
+      // Edit the section's ropes in place: reload sizes (old indices),
+      // deletes and move sources in descending order, then inserts and
+      // move destinations in ascending order. O(ops · log n), plus O(n)
+      // when a uniform section first gets sizes or ids of their own.
+      let incoming = added.map { a -> Item in
+        let p = IndexPath(section: s, item: a)
+        if let item = inserts[p] { return item }
+        let from = arrivals[p]!!
+        return old[from.section].item(from.item)
       }
-      result.append(before.with(items: list, uniformSize: uniformSize))
+      var section = before
+      var sizes: SizeList
+      switch before.items {
+      case .uniform(let n): sizes = SizeList(Array(repeating: Section.unsetSize, count: n))
+      case .sizes(let list): sizes = list
+      }
+      var ids = before.ids
+      if ids == nil && incoming.contains(where: { $0.id != nil }) {
+        ids = IDList(Array(repeating: nil, count: before.count))
+      }
+      section.items = .uniform(count: 0)
+      section.ids = nil
+      var reloaded: [Int] = []
+      for (p, size) in sectionReloads {
+        guard let size else { continue }
+        sizes.set(p.item, size)
+        reloaded.append(p.item)
+      }
+      for r in removed.reversed() {
+        sizes.remove(at: r)
+        ids?.remove(at: r)
+      }
+      for (a, item) in zip(added, incoming) {
+        sizes.insert(item.size ?? Section.unsetSize, at: a)
+        ids?.insert(item.id, at: a)
+      }
+      section.items = .sizes(sizes)
+      section.ids = ids
+      result.append(section)
+      // The items before the first change and after the last are the old
+      // ones: survivors keep their order, so the last t items of both
+      // lists match when none of them was touched.
+      let shuffle = shuffles[s]
+      let lo = min(removed.first ?? .max, added.first ?? .max, reloaded.min() ?? .max)
+      if lo != .max {
+        let oldTouched = max(removed.last ?? -1, reloaded.max() ?? -1) + 1
+        let newTouched =
+          max(
+            added.last ?? -1, reloaded.map { shuffle.newIndex(ofOld: $0) }.max() ?? -1) + 1
+        let t = min(before.count - oldTouched, count - newTouched)
+        edits[s] = ItemEdit(lo: lo, oldHi: before.count - t, newHi: count - t)
+      }
     }
     return BatchResult(
       sections: result, sectionSource: source, sectionTarget: target, shuffles: shuffles,
-      arrivals: arrivals, departures: departures)
+      arrivals: arrivals, departures: departures, edits: edits)
   }
 
   private func checkOld(_ p: IndexPath, _ old: [Section], verb: String) throws(BatchUpdateError) {

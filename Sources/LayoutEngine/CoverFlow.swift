@@ -174,7 +174,7 @@ public struct CoverFlowConfiguration: Equatable, Sendable {
   }
 
   /// The section inset for `section` in a viewport of `viewport` size and
-  /// cross extent D. O(1), or O(items) for `centerIfFits` with varied sizes.
+  /// cross extent D. O(log n): the total comes from the sizes' summary.
   func inset(for section: Section, viewport: Size, crossExtent D: Double) -> Insets {
     if let explicit = section.inset ?? sectionInset { return explicit }
     let axes = Axes(direction: flow.scrollDirection)
@@ -206,7 +206,10 @@ public struct CoverFlowConfiguration: Equatable, Sendable {
         var total = Double(max(n - 1, 0)) * gap
         switch section.items {
         case .uniform: total += Double(n) * axes.main(flow.itemSize)
-        case .sizes: for i in 0..<n { total += mainExtent(i) }
+        case .sizes(let s):
+          let sum = s.summary
+          let main = flow.scrollDirection == .vertical ? sum.sumHeight : sum.sumWidth
+          total += main + Double(sum.unset) * axes.main(flow.itemSize)
         }
         if total <= W {
           lead = (W - total) / 2

@@ -42,12 +42,12 @@ public struct Section: Equatable, Sendable {
     /// One size per item (collectionView(_:layout:sizeForItemAt:)). An
     /// entry equal to `Section.unsetSize` has no size of its own and uses
     /// the layout's uniform size, like an item of a `uniform` section.
-    case sizes([Size])
+    case sizes(SizeList)
   }
 
   public var items: Items
   /// Stable item ids, one per item, or nil when the client gave none.
-  public var ids: [ItemID?]? = nil
+  public var ids: IDList? = nil
   /// insetForSectionAt; nil uses the layout's sectionInset.
   public var inset: Insets?
   /// minimumLineSpacingForSectionAt; nil uses the layout's value.
@@ -76,7 +76,8 @@ public struct Section: Equatable, Sendable {
   public static let unsetSize = Size(width: -1, height: -1)
 
   public static func uniform(_ count: Int) -> Section { Section(items: .uniform(count: count)) }
-  public static func sizes(_ sizes: [Size]) -> Section { Section(items: .sizes(sizes)) }
+  /// A section of items with the given sizes. O(n).
+  public static func sizes(_ sizes: [Size]) -> Section { Section(items: .sizes(SizeList(sizes))) }
 
   /// numberOfItemsInSection. O(1).
   public var count: Int {

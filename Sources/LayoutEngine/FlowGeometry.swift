@@ -73,16 +73,51 @@ struct Axes: Sendable {
   }
 }
 
+/// One line of a section of varied sizes: how many items it holds and
+/// its thickness along the main axis.
+struct LineRecord: Sendable {
+  var items: Int
+  var thickness: Double
+}
+
+struct LineSummary: RopeSummary {
+  var count = 0
+  var items = 0
+  var thickness = 0.0
+  static var zero: LineSummary { LineSummary() }
+  init() {}
+  init(_ lines: ArraySlice<LineRecord>) {
+    count = lines.count
+    for l in lines {
+      items += l.items
+      thickness += l.thickness
+    }
+  }
+  static func + (a: LineSummary, b: LineSummary) -> LineSummary {
+    var r = LineSummary()
+    r.count = a.count + b.count
+    r.items = a.items + b.items
+    r.thickness = a.thickness + b.thickness
+    return r
+  }
+}
+
+typealias LineList = Rope<LineSummary>
+
 /// The lines of one section.
 enum Lines: Sendable {
   /// Every item has `size`: lines hold `perLine` items and are computed
   /// arithmetically, in O(1) memory whatever the item count.
   case uniform(size: Size, perLine: Int, gap: Double, lineCount: Int)
-  /// Greedy line breaks for varied sizes, one entry per line.
-  case variable(sizes: [Size], firstItem: [Int], start: [Double], thickness: [Double])
+  /// Greedy line breaks for varied sizes (the section's own sizes, shared
+  /// with it, not copied), one record per line.
+  case variable(sizes: SizeList, lines: LineList)
 }
 
 struct SectionGeometry: Sendable {
+  var axes: Axes
+  /// The size of items without one of their own, as given (not neutral).
+  var itemSize: Size
   var start: Double
   var headerThickness: Double
   var footerThickness: Double
@@ -103,27 +138,81 @@ struct SectionGeometry: Sendable {
   var lineCount: Int {
     switch lines {
     case .uniform(_, _, _, let n): return n
-    case .variable(_, let first, _, _): return first.count
+    case .variable(_, let lines): return lines.count
     }
   }
 
-  /// Main-axis start and thickness of line `j`. O(1).
+  /// The (cross, main) size of an item given as stored. O(1).
+  @inline(__always) func neutral(_ raw: Size) -> Size {
+    let s = raw == Section.unsetSize ? itemSize : raw
+    return Size(width: axes.cross(s), height: axes.main(s))
+  }
+
+  /// The main-axis length of the lines before one, summed as every walk
+  /// sums them, turned into a position.
+  @inline(__always) func position(thicknessBefore t: Double, line j: Int) -> Double {
+    itemsStart + (t + Double(j) * lineSpacing)
+  }
+
+  /// Main-axis start and thickness of line `j`. O(1) for uniform sections,
+  /// O(log lines) otherwise.
   func line(_ j: Int) -> (start: Double, thickness: Double) {
     switch lines {
     case .uniform(let size, _, _, _):
       return (itemsStart + Double(j) * (size.height + lineSpacing), size.height)
-    case .variable(_, _, let start, let thickness):
-      return (start[j], thickness[j])
+    case .variable(_, let lines):
+      let (before, records, offset) = lines.leaf(containing: j)
+      var t = before.thickness
+      for k in 0..<offset { t += records[k].thickness }
+      return (position(thicknessBefore: t, line: j), records[offset].thickness)
     }
   }
 
-  /// The items of line `j`. O(1).
+  /// The items of line `j`. O(1) for uniform sections, O(log lines)
+  /// otherwise.
   func itemRange(ofLine j: Int) -> Range<Int> {
     switch lines {
     case .uniform(_, let perLine, _, _):
       return (j * perLine)..<min(count, (j + 1) * perLine)
-    case .variable(_, let first, _, _):
-      return first[j]..<(j + 1 < first.count ? first[j + 1] : count)
+    case .variable(_, let lines):
+      let (before, records, offset) = lines.leaf(containing: j)
+      var first = before.items
+      for k in 0..<offset { first += records[k].items }
+      return first..<(first + records[offset].items)
+    }
+  }
+
+  /// Calls `body` with line `j` and each following line (index, start,
+  /// thickness, items) until it returns false. O(log lines + lines
+  /// visited).
+  func forEachLine(from j: Int, _ body: (Int, Double, Double, Range<Int>) -> Bool) {
+    switch lines {
+    case .uniform(let size, let perLine, _, let n):
+      var j = j
+      while j < n {
+        let start = itemsStart + Double(j) * (size.height + lineSpacing)
+        let range = (j * perLine)..<min(count, (j + 1) * perLine)
+        if !body(j, start, size.height, range) { return }
+        j += 1
+      }
+    case .variable(_, let lines):
+      lines.forEachLeaf(from: j) { before, records, first in
+        var t = before.thickness
+        var item = before.items
+        for k in 0..<records.count {
+          let r = records[k]
+          if first + k >= j
+            && !body(
+              first + k, position(thicknessBefore: t, line: first + k), r.thickness,
+              item..<(item + r.items))
+          {
+            return false
+          }
+          t += r.thickness
+          item += r.items
+        }
+        return true
+      }
     }
   }
 
@@ -132,8 +221,16 @@ struct SectionGeometry: Sendable {
     switch lines {
     case .uniform(_, let perLine, _, _):
       return i / perLine
-    case .variable(_, let first, _, _):
-      return upperBound(first.count) { first[$0] > i } - 1
+    case .variable(_, let lines):
+      guard let (before, records, first) = lines.descend({ $0.items > i }) else {
+        return lines.count - 1
+      }
+      var item = before.items
+      for k in 0..<records.count {
+        item += records[k].items
+        if i < item { return first + k }
+      }
+      return first + records.count - 1
     }
   }
 
@@ -150,9 +247,54 @@ struct SectionGeometry: Sendable {
       while j > 0 && line(j - 1).start + size.height > lo { j -= 1 }
       while j < n && line(j).start + size.height <= lo { j += 1 }
       return j
-    case .variable(_, _, let start, let thickness):
-      // Lines are sorted and disjoint, so their ends are sorted too.
-      return upperBound(start.count) { start[$0] + thickness[$0] > lo }
+    case .variable(_, let lines):
+      // Lines are sorted and disjoint, so their ends are sorted too: find
+      // the leaf, then the line.
+      guard
+        let found = lines.descend({
+          position(thicknessBefore: $0.thickness, line: $0.count - 1) > lo
+        })
+      else { return lines.count }
+      var result = lines.count
+      forEachLine(from: found.first) { j, start, thickness, _ in
+        if start + thickness > lo {
+          result = j
+          return false
+        }
+        return true
+      }
+      // The leaf's summed prefix may round differently from the walk's.
+      while result > 0 {
+        let (start, thickness) = line(result - 1)
+        guard start + thickness > lo else { break }
+        result -= 1
+      }
+      return result
+    }
+  }
+
+  /// Breaks `sizes` into lines from item `first` on, greedily (rule 2),
+  /// calling `emit` with each line until it returns false. O(items read).
+  func breakLines(
+    _ sizes: SizeList, from first: Int, singleItemLines: Bool,
+    _ emit: (_ firstItem: Int, LineRecord) -> Bool
+  ) {
+    var cursor = RopeCursor(sizes, at: first)
+    while let raw = cursor.next() {
+      let lineFirst = cursor.index - 1
+      let s = neutral(raw)
+      var used = s.width
+      var thick = s.height
+      if !singleItemLines {
+        while let next = cursor.peek {
+          let n = neutral(next)
+          guard used + interitem + n.width <= avail else { break }
+          used += interitem + n.width
+          thick = max(thick, n.height)
+          _ = cursor.next()
+        }
+      }
+      if !emit(lineFirst, LineRecord(items: cursor.index - lineFirst, thickness: thick)) { return }
     }
   }
 }
@@ -184,10 +326,16 @@ public struct FlowGeometry: Sendable {
   var elementSpan: (lo: Double, hi: Double) = (0, 0)
 
   /// Lays out every section. O(number of sections + items in sections with
-  /// varied sizes); sections of uniform items cost O(1) each.
+  /// varied sizes); sections of uniform items cost O(1) each. With
+  /// `previous`, a section that continues one of its sections (`reuse`,
+  /// per new section: the old index and how its items changed, nil when
+  /// they did not) keeps that section's lines and re-breaks only from the
+  /// line before the first changed item until the breaks meet the old ones
+  /// again: O(sections + log n + items re-broken).
   public init(
     configuration c: FlowConfiguration, sections specs: [Section], crossExtent D: Double,
-    policy: FlowPolicy = FlowPolicy(), sectionInsets: ((Int, Section) -> Insets)? = nil
+    policy: FlowPolicy = FlowPolicy(), sectionInsets: ((Int, Section) -> Insets)? = nil,
+    previous: FlowGeometry? = nil, reuse: [(old: Int, edit: ItemEdit?)?] = []
   ) {
     let axes = Axes(direction: c.scrollDirection)
     self.axes = axes
@@ -201,20 +349,20 @@ public struct FlowGeometry: Sendable {
       let (mainLead, mainTrail, crossLead, crossTrail) = axes.split(inset)
       let header = axes.main(spec.headerSize ?? c.headerReferenceSize)
       let footer = axes.main(spec.footerSize ?? c.footerReferenceSize)
-      let lineSpacing = spec.minimumLineSpacing ?? c.minimumLineSpacing
-      let interitem = spec.minimumInteritemSpacing ?? c.minimumInteritemSpacing
-      let avail = D - crossLead - crossTrail
       let start = m
       m += max(header, 0) + mainLead
-      let itemsStart = m
-      let lines = Self.breakLines(
-        spec.items, itemSize: c.itemSize, axes: axes, avail: avail, interitem: interitem,
-        lineSpacing: lineSpacing, itemsStart: itemsStart, policy: policy)
-      let geometry = SectionGeometry(
-        start: start, headerThickness: max(header, 0), footerThickness: max(footer, 0),
-        itemsStart: itemsStart, itemsEnd: itemsStart, end: 0, lineSpacing: lineSpacing,
-        interitem: interitem, crossLead: crossLead, avail: avail, count: spec.count, lines: lines)
-      var g = geometry
+      var g = SectionGeometry(
+        axes: axes, itemSize: c.itemSize, start: start, headerThickness: max(header, 0),
+        footerThickness: max(footer, 0), itemsStart: m, itemsEnd: m, end: 0,
+        lineSpacing: spec.minimumLineSpacing ?? c.minimumLineSpacing,
+        interitem: spec.minimumInteritemSpacing ?? c.minimumInteritemSpacing,
+        crossLead: crossLead, avail: D - crossLead - crossTrail, count: spec.count,
+        lines: .uniform(size: .zero, perLine: 1, gap: 0, lineCount: 0))
+      var old: (SectionGeometry, ItemEdit?)? = nil
+      if let previous, index < reuse.count, let r = reuse[index] {
+        old = (previous.sections[r.old], r.edit)
+      }
+      g.lines = g.makeLines(spec.items, policy: policy, previous: old)
       let n = g.lineCount
       if n > 0 {
         let last = g.line(n - 1)
@@ -233,79 +381,6 @@ public struct FlowGeometry: Sendable {
     elementSpan = span
   }
 
-  /// Greedy line breaking (rule 2). Sizes become (cross, main) pairs.
-  private static func breakLines(
-    _ items: Section.Items, itemSize: Size, axes: Axes, avail: Double, interitem: Double,
-    lineSpacing: Double, itemsStart: Double, policy: FlowPolicy
-  ) -> Lines {
-    func neutral(_ s: Size) -> Size { Size(width: axes.cross(s), height: axes.main(s)) }
-    var uniformSize: Size? = nil
-    var count = 0
-    switch items {
-    case .uniform(let n):
-      uniformSize = neutral(itemSize)
-      count = n
-    case .sizes(let sizes):
-      count = sizes.count
-      // A section whose items all share one size follows the uniform
-      // rules (rule 6), and needs no per-line storage.
-      let resolve = { (s: Size) in s == Section.unsetSize ? itemSize : s }
-      if let first = sizes.first.map(resolve), sizes.allSatisfy({ resolve($0) == first }) {
-        uniformSize = neutral(first)
-      }
-    }
-    if let size = uniformSize {
-      var perLine = 1
-      if !policy.singleItemLines && size.width + interitem > 0 {
-        let estimate = ((avail + interitem) / (size.width + interitem)).rounded(.down)
-        perLine = estimate.isFinite ? Int(min(max(estimate, 1), Double(Int32.max))) : 1
-        // Settle the estimate against the exact greedy test.
-        while perLine > 1 && Double(perLine) * size.width + Double(perLine - 1) * interitem > avail
-        {
-          perLine -= 1
-        }
-        while Double(perLine + 1) * size.width + Double(perLine) * interitem <= avail
-          && perLine < Int(Int32.max)
-        {
-          perLine += 1
-        }
-      } else if !policy.singleItemLines {
-        // Zero-extent items with no spacing: everything fits on one line.
-        perLine = max(count, 1)
-      }
-      let gap =
-        perLine > 1 ? (avail - Double(perLine) * size.width) / Double(perLine - 1) : 0
-      let lineCount = count == 0 ? 0 : (count + perLine - 1) / perLine
-      return .uniform(size: size, perLine: perLine, gap: gap, lineCount: lineCount)
-    }
-    guard case .sizes(let raw) = items else { fatalError("unreachable") }
-    let sizes = raw.map { neutral($0 == Section.unsetSize ? itemSize : $0) }
-    var firstItem: [Int] = []
-    var start: [Double] = []
-    var thickness: [Double] = []
-    var m = itemsStart
-    var i = 0
-    while i < sizes.count {
-      let first = i
-      var used = sizes[i].width
-      var thick = sizes[i].height
-      i += 1
-      if !policy.singleItemLines {
-        while i < sizes.count && used + interitem + sizes[i].width <= avail {
-          used += interitem + sizes[i].width
-          thick = max(thick, sizes[i].height)
-          i += 1
-        }
-      }
-      if !firstItem.isEmpty { m += lineSpacing }
-      firstItem.append(first)
-      start.append(m)
-      thickness.append(thick)
-      m += thick
-    }
-    return .variable(sizes: sizes, firstItem: firstItem, start: start, thickness: thickness)
-  }
-
   /// The size of the content: the main extent of all sections, and D across.
   /// O(1).
   public var contentSize: Size {
@@ -321,30 +396,49 @@ public struct FlowGeometry: Sendable {
 
   // MARK: Element frames
 
-  /// Cross-axis positions of the items of line `j` in section `s`, written
-  /// to `out` (rules 5 and 6). O(items in the line).
-  func crossPositions(section s: Int, line j: Int, into out: inout [Double]) {
+  /// Scratch space one query reuses across lines.
+  struct Scratch {
+    var sizes: [Size] = []
+    var cross: [Double] = []
+  }
+
+  /// Calls `body` with the untransformed frame of every item of line `j`,
+  /// which starts at `lineStart`, is `thick` thick and holds `range`
+  /// (rules 4, 5 and 6). O(items in the line), plus O(log n) to find the
+  /// sizes of a section of varied sizes.
+  func forEachItem(
+    section s: Int, line j: Int, start lineStart: Double, thickness thick: Double,
+    items range: Range<Int>, scratch: inout Scratch, _ body: (Int, Rect) -> Void
+  ) {
     let g = sections[s]
-    out.removeAll(keepingCapacity: true)
-    let range = g.itemRange(ofLine: j)
     switch g.lines {
     case .uniform(let size, let perLine, let gap, _):
-      for k in 0..<range.count {
+      // Items are centred along the main axis within their line (rule 4).
+      let main = lineStart + (thick - size.height) / 2
+      for (k, i) in range.enumerated() {
+        let cross: Double
         if policy.crossAlignment == .centered {
           let used = Double(range.count) * size.width + Double(range.count - 1) * g.interitem
-          out.append(g.crossLead + (g.avail - used) / 2 + Double(k) * (size.width + g.interitem))
+          cross = g.crossLead + (g.avail - used) / 2 + Double(k) * (size.width + g.interitem)
         } else if perLine == 1 {
           // A lone item is centred, unless it is wider than the line.
-          out.append(size.width > g.avail ? g.crossLead : g.crossLead + (g.avail - size.width) / 2)
+          cross = size.width > g.avail ? g.crossLead : g.crossLead + (g.avail - size.width) / 2
         } else {
           // Full lines are justified; the last line keeps the same columns.
-          out.append(g.crossLead + Double(k) * (size.width + gap))
+          cross = g.crossLead + Double(k) * (size.width + gap)
         }
+        body(
+          i, axes.rect(main: main, cross: cross, mainExtent: size.height, crossExtent: size.width))
       }
-    case .variable(let sizes, _, _, _):
+    case .variable(let sizes, _):
+      scratch.sizes.removeAll(keepingCapacity: true)
       let n = range.count
+      sizes.forEach(from: range.lowerBound) { raw in
+        scratch.sizes.append(g.neutral(raw))
+        return scratch.sizes.count < n
+      }
       var total = 0.0
-      for i in range { total += sizes[i].width }
+      for size in scratch.sizes { total += size.width }
       let isLast = j == g.lineCount - 1
       var x: Double
       var gap = g.interitem
@@ -358,47 +452,34 @@ public struct FlowGeometry: Sendable {
         x = g.crossLead
         gap = (g.avail - total) / Double(n - 1)
       }
-      for i in range {
-        out.append(x)
-        x += sizes[i].width + gap
+      for k in 0..<n {
+        let size = scratch.sizes[k]
+        let main = lineStart + (thick - size.height) / 2
+        body(
+          range.lowerBound + k,
+          axes.rect(main: main, cross: x, mainExtent: size.height, crossExtent: size.width))
+        x += size.width + gap
       }
     }
   }
 
-  /// The (cross, main) size of item `i` of section `s`. O(1).
-  @inline(__always)
-  func neutralSize(section s: Int, item i: Int) -> Size {
-    switch sections[s].lines {
-    case .uniform(let size, _, _, _): return size
-    case .variable(let sizes, _, _, _): return sizes[i]
-    }
-  }
-
-  /// Calls `body` with the untransformed frame of every item of line `j`.
-  /// O(items in the line).
+  /// `forEachItem` for line `j`, found by index. O(items in the line), plus
+  /// O(log lines) for sections of varied sizes.
   func forEachItem(
-    section s: Int, line j: Int, scratch: inout [Double], _ body: (Int, Rect) -> Void
+    section s: Int, line j: Int, scratch: inout Scratch, _ body: (Int, Rect) -> Void
   ) {
-    crossPositions(section: s, line: j, into: &scratch)
     let g = sections[s]
-    let (lineStart, thick) = g.line(j)
-    let range = g.itemRange(ofLine: j)
-    for (k, i) in range.enumerated() {
-      let size = neutralSize(section: s, item: i)
-      // Items are centred along the main axis within their line (rule 4).
-      let main = lineStart + (thick - size.height) / 2
-      body(
-        i,
-        axes.rect(
-          main: main, cross: scratch[k], mainExtent: size.height, crossExtent: size.width))
-    }
+    let (start, thick) = g.line(j)
+    forEachItem(
+      section: s, line: j, start: start, thickness: thick, items: g.itemRange(ofLine: j),
+      scratch: &scratch, body)
   }
 
   /// The untransformed frame of an item. O(items in its line), plus
   /// O(log lines) for sections of varied sizes.
   public func frameForItem(_ path: IndexPath) -> Rect {
     let j = sections[path.section].lineIndex(ofItem: path.item)
-    var scratch: [Double] = []
+    var scratch = Scratch()
     var result = Rect.zero
     forEachItem(section: path.section, line: j, scratch: &scratch) { i, r in
       if i == path.item { result = r }
@@ -450,19 +531,21 @@ public struct FlowGeometry: Sendable {
     in rect: Rect, pin: Pinning? = nil, _ body: (ElementKind, Int, Int, Rect) -> Void
   ) {
     let (lo, hi, _, _) = axes.spans(rect)
-    var scratch: [Double] = []
+    var scratch = Scratch()
     var s = firstSection(endingAfter: lo)
     while s < sections.count && sections[s].start < hi {
       let g = sections[s]
       if let h = frameForSupplementary(.header, section: s, pin: pin), h.intersects(rect) {
         body(.header, s, 0, h)
       }
-      var j = g.firstLine(endingAfter: lo)
-      while j < g.lineCount && g.line(j).start < hi {
-        forEachItem(section: s, line: j, scratch: &scratch) { i, r in
+      g.forEachLine(from: g.firstLine(endingAfter: lo)) { j, start, thick, range in
+        guard start < hi else { return false }
+        forEachItem(
+          section: s, line: j, start: start, thickness: thick, items: range, scratch: &scratch
+        ) { i, r in
           if r.intersects(rect) { body(.cell, s, i, r) }
         }
-        j += 1
+        return true
       }
       if let f = frameForSupplementary(.footer, section: s, pin: pin), f.intersects(rect) {
         body(.footer, s, 0, f)
@@ -484,7 +567,7 @@ public struct FlowGeometry: Sendable {
     let pc = axes.cross(point)
     // Global line order: (section, line), skipping empty sections.
     var best: (dist: Double, path: IndexPath)? = nil
-    var scratch: [Double] = []
+    var scratch = Scratch()
     func visit(_ s: Int, _ j: Int) {
       forEachItem(section: s, line: j, scratch: &scratch) { i, r in
         let c = r.center
@@ -535,5 +618,126 @@ public struct FlowGeometry: Sendable {
       j -= 1
     }
     return best?.path
+  }
+}
+
+/// How a section's items changed: items before `lo` are unchanged, and the
+/// items from `newHi` on are the old ones from `oldHi` on.
+public struct ItemEdit: Equatable, Sendable {
+  public var lo: Int
+  public var oldHi: Int
+  public var newHi: Int
+  public init(lo: Int, oldHi: Int, newHi: Int) {
+    self.lo = lo
+    self.oldHi = oldHi
+    self.newHi = newHi
+  }
+}
+
+extension SectionGeometry {
+  /// The lines of `items` (rules 2 and 6), reusing `previous` lines where
+  /// its items did not change. O(1) for uniform sizes; O(n) for a fresh
+  /// break; O(log n + items re-broken) for a reflow.
+  func makeLines(
+    _ items: Section.Items, policy: FlowPolicy, previous: (SectionGeometry, ItemEdit?)?
+  ) -> Lines {
+    switch items {
+    case .uniform(let n):
+      return uniformLines(neutral(itemSize), count: n, policy: policy)
+    case .sizes(let sizes):
+      // A section whose items all share one size follows the uniform
+      // rules (rule 6), and needs no per-line storage.
+      let summary = sizes.summary
+      if summary.allEqual(uniform: itemSize) {
+        let size =
+          summary.unset == summary.count
+          ? itemSize : Size(width: summary.minWidth, height: summary.minHeight)
+        return uniformLines(neutral(size), count: sizes.count, policy: policy)
+      }
+      if let (old, edit) = previous, case .variable(_, let oldLines) = old.lines,
+        old.avail == avail, old.interitem == interitem, old.itemSize == itemSize,
+        old.axes.direction == axes.direction
+      {
+        guard let edit else {
+          // The items are the old ones: keep the lines.
+          return .variable(sizes: sizes, lines: oldLines)
+        }
+        return .variable(
+          sizes: sizes,
+          lines: reflow(old, oldLines, sizes: sizes, edit: edit, single: policy.singleItemLines))
+      }
+      var records: [LineRecord] = []
+      breakLines(sizes, from: 0, singleItemLines: policy.singleItemLines) { _, r in
+        records.append(r)
+        return true
+      }
+      return .variable(sizes: sizes, lines: LineList(records))
+    }
+  }
+
+  /// Re-breaks the lines of `old` after `edit`: from the line holding the
+  /// item before the first change (it may now take more items) until a
+  /// new line starts where an old line started, past the change. Greedy
+  /// breaking depends only on the items from a line's first item on, so
+  /// every later line is unchanged. O(log n + items re-broken).
+  func reflow(
+    _ old: SectionGeometry, _ oldLines: LineList, sizes: SizeList, edit: ItemEdit, single: Bool
+  ) -> LineList {
+    var lines = oldLines
+    let oldCount = old.count
+    var jStart = 0
+    var firstItem = 0
+    if edit.lo > 0 && oldLines.count > 0 {
+      jStart = old.lineIndex(ofItem: min(edit.lo - 1, oldCount - 1))
+      firstItem = old.itemRange(ofLine: jStart).lowerBound
+    }
+    let delta = edit.newHi - edit.oldHi
+    var records: [LineRecord] = []
+    var cursor = RopeCursor(oldLines, at: jStart)
+    var oldStart = firstItem  // the first item of old line k
+    var k = jStart
+    var resync = oldLines.count
+    breakLines(sizes, from: firstItem, singleItemLines: single) { lineFirst, record in
+      records.append(record)
+      let next = lineFirst + record.items
+      guard next >= edit.newHi else { return true }
+      let target = next - delta
+      while oldStart < target, let r = cursor.next() {
+        oldStart += r.items
+        k += 1
+      }
+      if oldStart == target && target < oldCount {
+        resync = k
+        return false
+      }
+      return true
+    }
+    lines.removeSubrange(jStart..<resync)
+    lines.insert(contentsOf: records, at: jStart)
+    return lines
+  }
+
+  /// Lines of `count` items of one (cross, main) size. O(1).
+  func uniformLines(_ size: Size, count: Int, policy: FlowPolicy) -> Lines {
+    var perLine = 1
+    if !policy.singleItemLines && size.width + interitem > 0 {
+      let estimate = ((avail + interitem) / (size.width + interitem)).rounded(.down)
+      perLine = estimate.isFinite ? Int(min(max(estimate, 1), Double(Int32.max))) : 1
+      // Settle the estimate against the exact greedy test.
+      while perLine > 1 && Double(perLine) * size.width + Double(perLine - 1) * interitem > avail {
+        perLine -= 1
+      }
+      while Double(perLine + 1) * size.width + Double(perLine) * interitem <= avail
+        && perLine < Int(Int32.max)
+      {
+        perLine += 1
+      }
+    } else if !policy.singleItemLines {
+      // Zero-extent items with no spacing: everything fits on one line.
+      perLine = max(count, 1)
+    }
+    let gap = perLine > 1 ? (avail - Double(perLine) * size.width) / Double(perLine - 1) : 0
+    let lineCount = count == 0 ? 0 : (count + perLine - 1) / perLine
+    return .uniform(size: size, perLine: perLine, gap: gap, lineCount: lineCount)
   }
 }

@@ -61,7 +61,7 @@ public struct Layout: Sendable {
 
   /// What the data implies beyond the geometry: the largest card extent,
   /// the range of pitches, and each section's first global item index.
-  /// O(sections + items in sections of varied sizes).
+  /// O(sections): sizes come from the summaries of their ropes.
   private static func derived(_ type: LayoutType, _ sections: [Section]) -> (
     Double, (min: Double, max: Double), [Int]
   ) {
@@ -85,11 +85,18 @@ public struct Layout: Sendable {
         mainLo = min(mainLo, axes.main(uniform))
         mainHi = max(mainHi, axes.main(uniform))
       case .sizes(let sizes):
-        for raw in sizes {
-          let size = raw == Section.unsetSize ? uniform : raw
-          extent = max(extent, size.width, size.height)
-          mainLo = min(mainLo, axes.main(size))
-          mainHi = max(mainHi, axes.main(size))
+        // The summary holds the extremes of the sizes items carry; the
+        // others have the uniform size.
+        let sum = sizes.summary
+        if sum.unset > 0 {
+          mainLo = min(mainLo, axes.main(uniform))
+          mainHi = max(mainHi, axes.main(uniform))
+        }
+        if sum.count > sum.unset {
+          extent = max(extent, sum.maxWidth, sum.maxHeight)
+          let vertical = c.scrollDirection == .vertical
+          mainLo = min(mainLo, vertical ? sum.minHeight : sum.minWidth)
+          mainHi = max(mainHi, vertical ? sum.maxHeight : sum.maxWidth)
         }
       }
     }
@@ -120,34 +127,61 @@ public struct Layout: Sendable {
     geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
   }
 
-  /// Reports measured sizes (self-sizing). Paths must be valid. O(items of
-  /// the sections touched + sections).
+  /// Applies the outcome of a batch update (see `BatchUpdate.apply`):
+  /// sections that continue old ones keep their lines and re-break only
+  /// around the edited items. O(sections + log n + items re-broken) (an
+  /// insert or delete in a single row re-breaks one line); O(n) when a
+  /// section changes between uniform and varied sizes, or is inserted.
+  public mutating func apply(_ result: BatchResult) {
+    let reuse = result.sectionSource.enumerated().map { s, o in
+      o.map { (old: $0, edit: result.edits[s]) }
+    }
+    sections = result.sections
+    geometry = Self.makeGeometry(
+      type, sections, contentInset, viewportSize, previous: geometry, reuse: reuse)
+    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
+  }
+
+  /// Reports measured sizes (self-sizing). Paths must be valid.
+  /// O(sections + u · log n + items re-broken) for u sizes; O(n) for the
+  /// first sizes of a section of uniform items, whose sizes are then
+  /// stored one by one.
   public mutating func setItemSizes(_ sizes: [(IndexPath, Size)]) {
     var bySection = [Int: [(Int, Size)]]()
     for (p, size) in sizes { bySection[p.section, default: []].append((p.item, size)) }
-    var changed = false
+    guard !bySection.isEmpty else { return }
+    var reuse: [(old: Int, edit: ItemEdit?)?] = sections.indices.map { ($0, nil) }
     for (s, updates) in bySection {
-      // Take the sizes out of the section so the array is uniquely owned and
+      // Take the sizes out of the section so the rope is uniquely owned and
       // every update is in place.
-      var list: [Size]
+      var list: SizeList
       switch sections[s].items {
       case .uniform(let n):
         // Measured sizes belong to their items even when they equal the
         // estimate; the others keep following it.
-        list = Array(repeating: Section.unsetSize, count: n)
+        list = SizeList(Array(repeating: Section.unsetSize, count: n))
       case .sizes(let existing):
         list = existing
       }
       sections[s].items = .uniform(count: 0)
-      for (i, size) in updates { list[i] = size }
+      var lo = Int.max
+      var hi = 0
+      for (i, size) in updates {
+        list.set(i, size)
+        lo = min(lo, i)
+        hi = max(hi, i + 1)
+      }
       sections[s].items = .sizes(list)
-      changed = true
+      reuse[s] = (s, ItemEdit(lo: lo, oldHi: hi, newHi: hi))
     }
-    if changed { setSections(sections) }
+    geometry = Self.makeGeometry(
+      type, sections, contentInset, viewportSize, previous: geometry, reuse: reuse)
+    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
   }
 
   private static func makeGeometry(
-    _ type: LayoutType, _ sections: [Section], _ inset: Insets, _ viewport: Size
+    _ type: LayoutType, _ sections: [Section], _ inset: Insets, _ viewport: Size,
+    previous: FlowGeometry? = nil, reuse: [(old: Int, edit: ItemEdit?)?] = []
   ) -> FlowGeometry {
     let c = type.flowConfiguration
     let D = max(
@@ -157,12 +191,14 @@ public struct Layout: Sendable {
     switch type {
     case .flow(var c):
       c.itemSize = c.uniformItemSize
-      return FlowGeometry(configuration: c, sections: sections, crossExtent: D)
+      return FlowGeometry(
+        configuration: c, sections: sections, crossExtent: D, previous: previous, reuse: reuse)
     case .coverFlow(var cf):
       cf.flow.itemSize = cf.flow.uniformItemSize
       return FlowGeometry(
         configuration: cf.flow, sections: sections, crossExtent: D, policy: cf.policy,
-        sectionInsets: { _, section in cf.inset(for: section, viewport: viewport, crossExtent: D) })
+        sectionInsets: { _, section in cf.inset(for: section, viewport: viewport, crossExtent: D) },
+        previous: previous, reuse: reuse)
     }
   }
 

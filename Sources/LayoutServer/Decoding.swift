@@ -300,7 +300,7 @@ func readSection(_ s: Fields, extra: Set<String> = []) throws(RPCError) -> Secti
     var list: [ItemID?] = []
     list.reserveCapacity(ids.count)
     for k in 0..<ids.count { list.append(try readItemID(ids[k], path: "\(idsPath)[\(k)]")) }
-    section.ids = list
+    section.ids = IDList(list)
   }
   section.inset = try s.optionalInsets("inset")
   section.minimumLineSpacing = try s.optionalSpacing("minimumLineSpacing")

@@ -36,7 +36,7 @@ extension LayoutServer {
         code: ErrorCode.invalidUpdate, message: error.message, field: p.path("updates"))
     }
     var session = old
-    session.layout.setSections(result.sections)
+    session.layout.apply(result)
     try checkTilt(session.layout, field: p.path("updates"))
     let deleted = Set(update.deleteItems)
     session.bounds = reanchor(old, into: session) { path in

@@ -1,0 +1,437 @@
+// A persistent B-tree of elements with summaries in every node (a rope).
+//
+// Item sizes, ids and a section's lines live in ropes so that an insert or
+// a delete anywhere costs O(log n): a flat array would memmove the tail
+// (O(n)), and copying a session before a batch (for atomicity and for the
+// animation lists) would copy every item. Nodes are shared between copies
+// and copied on write along the edited path only, so a copy is O(1) and an
+// edit of a shared rope is O(log n) node copies.
+
+/// What a rope keeps about a run of elements. `+` must be associative up
+/// to floating-point rounding; every walk combines summaries left to right
+/// in the same order, so two walks to the same place see bit-identical
+/// prefixes.
+public protocol RopeSummary: Sendable {
+  associatedtype Element: Sendable
+  static var zero: Self { get }
+  init(_ elements: ArraySlice<Element>)
+  static func + (a: Self, b: Self) -> Self
+  var count: Int { get }
+}
+
+final class RopeNode<S: RopeSummary>: @unchecked Sendable {
+  var summary: S
+  /// Leaves hold elements; inner nodes hold children. Never both.
+  var elements: [S.Element]
+  var children: [RopeNode<S>]
+
+  init(elements: [S.Element]) {
+    self.elements = elements
+    self.children = []
+    self.summary = S(elements[...])
+  }
+
+  init(children: [RopeNode<S>]) {
+    self.elements = []
+    self.children = children
+    self.summary = children.reduce(S.zero) { $0 + $1.summary }
+  }
+
+  init(copying other: RopeNode<S>) {
+    elements = other.elements
+    children = other.children
+    summary = other.summary
+  }
+
+  var isLeaf: Bool { children.isEmpty }
+
+  func resummarize() {
+    summary = isLeaf ? S(elements[...]) : children.reduce(S.zero) { $0 + $1.summary }
+  }
+}
+
+/// A sequence of elements in a B-tree of leaves of at most
+/// `leafCapacity` elements and inner nodes of at most `fanout` children.
+/// Reads are O(log n); edits are O(log n + leafCapacity).
+public struct Rope<S: RopeSummary>: Sendable {
+  public typealias Element = S.Element
+  static var leafCapacity: Int { 512 }
+  static var fanout: Int { 32 }
+  var root: RopeNode<S>
+
+  /// An empty rope. O(1).
+  public init() { root = RopeNode(elements: []) }
+
+  /// A rope of `elements`, built bottom-up with leaves three quarters full
+  /// so that inserts rarely split. O(n).
+  public init(_ elements: [Element]) {
+    let fill = Self.leafCapacity * 3 / 4
+    guard elements.count > fill else {
+      root = RopeNode(elements: elements)
+      return
+    }
+    var level: [RopeNode<S>] = []
+    level.reserveCapacity(elements.count / fill + 1)
+    var start = 0
+    while start < elements.count {
+      let end = Swift.min(start + fill, elements.count)
+      level.append(RopeNode(elements: Array(elements[start..<end])))
+      start = end
+    }
+    let branch = Self.fanout * 3 / 4
+    while level.count > 1 {
+      var next: [RopeNode<S>] = []
+      next.reserveCapacity(level.count / branch + 1)
+      var i = 0
+      while i < level.count {
+        let end = Swift.min(i + branch, level.count)
+        next.append(RopeNode(children: Array(level[i..<end])))
+        i = end
+      }
+      level = next
+    }
+    root = level[0]
+  }
+
+  /// The number of elements. O(1).
+  public var count: Int { root.summary.count }
+  public var isEmpty: Bool { count == 0 }
+  /// The summary of every element. O(1).
+  public var summary: S { root.summary }
+
+  /// Element `i`. O(log n).
+  public subscript(i: Int) -> Element {
+    precondition(i >= 0 && i < count, "Rope index out of range")
+    var node = root
+    var i = i
+    while !node.isLeaf {
+      for child in node.children {
+        if i < child.summary.count {
+          node = child
+          break
+        }
+        i -= child.summary.count
+      }
+    }
+    return node.elements[i]
+  }
+
+  /// The summary of the elements before the leaf holding element `i` (the
+  /// last leaf when `i == count`), that leaf's elements, and `i`'s offset
+  /// in it. O(log n).
+  func leaf(containing i: Int) -> (before: S, elements: [Element], offset: Int) {
+    var node = root
+    var acc = S.zero
+    var i = i
+    while !node.isLeaf {
+      var next = node.children[node.children.count - 1]
+      for (k, child) in node.children.enumerated() {
+        if i < child.summary.count || k == node.children.count - 1 {
+          next = child
+          break
+        }
+        i -= child.summary.count
+        acc = acc + child.summary
+      }
+      node = next
+    }
+    return (acc, node.elements, i)
+  }
+
+  /// Descends to the first leaf whose running summary (everything up to
+  /// and including it) satisfies `pred`, which must be monotone along the
+  /// rope. Returns the summary before that leaf, the leaf and the index of
+  /// its first element; nil when no prefix satisfies `pred`. O(log n).
+  func descend(_ pred: (S) -> Bool) -> (before: S, elements: [Element], first: Int)? {
+    guard pred(root.summary) else { return nil }
+    var node = root
+    var acc = S.zero
+    while !node.isLeaf {
+      var next = node.children[node.children.count - 1]
+      var skipped = acc
+      for (k, child) in node.children.enumerated() {
+        let through = skipped + child.summary
+        if pred(through) || k == node.children.count - 1 {
+          next = child
+          break
+        }
+        skipped = through
+      }
+      acc = skipped
+      node = next
+    }
+    return (acc, node.elements, acc.count)
+  }
+
+  /// Calls `body` with each leaf from the one holding element `i` on, with
+  /// the summary before it and the index of its first element, until
+  /// `body` returns false. Prefixes match `leaf(containing:)` bit for bit.
+  /// O(log n + leaves visited).
+  func forEachLeaf(from i: Int, _ body: (S, [Element], Int) -> Bool) {
+    var stop = false
+    func visit(_ node: RopeNode<S>, _ acc: S, _ skip: Int) {
+      if node.isLeaf {
+        if !node.elements.isEmpty { stop = !body(acc, node.elements, acc.count) }
+        return
+      }
+      var acc = acc
+      var skip = skip
+      for child in node.children {
+        if stop { return }
+        if skip >= child.summary.count {
+          skip -= child.summary.count
+          acc = acc + child.summary
+          continue
+        }
+        visit(child, acc, skip)
+        skip = 0
+        acc = acc + child.summary
+      }
+    }
+    visit(root, .zero, i)
+  }
+
+  /// Calls `body` with every element from index `i` on, in order, until it
+  /// returns false. O(log n + elements visited).
+  public func forEach(from i: Int = 0, _ body: (Element) -> Bool) {
+    forEachLeaf(from: i) { _, elements, first in
+      for k in Swift.max(i - first, 0)..<elements.count where !body(elements[k]) { return false }
+      return true
+    }
+  }
+
+  /// Every element, in order. O(n).
+  public var array: [Element] {
+    var out: [Element] = []
+    out.reserveCapacity(count)
+    forEachLeaf(from: 0) { _, elements, _ in
+      out.append(contentsOf: elements)
+      return true
+    }
+    return out
+  }
+
+  // MARK: Editing
+
+  /// Replaces element `i`. O(log n + leafCapacity).
+  public mutating func set(_ i: Int, _ value: Element) {
+    precondition(i >= 0 && i < count, "Rope index out of range")
+    Self.edit(&root, at: i, removing: 1, inserting: [value][...])
+  }
+
+  /// Inserts `elements` at `i`. O(log n + leafCapacity) per leaf's worth.
+  public mutating func insert(contentsOf elements: [Element], at i: Int) {
+    precondition(i >= 0 && i <= count, "Rope index out of range")
+    var at = i
+    var start = 0
+    let piece = Self.leafCapacity / 2
+    while start < elements.count {
+      let end = Swift.min(start + piece, elements.count)
+      Self.edit(&root, at: at, removing: 0, inserting: elements[start..<end])
+      growIfSplit()
+      at += end - start
+      start = end
+    }
+  }
+
+  public mutating func insert(_ element: Element, at i: Int) {
+    insert(contentsOf: [element], at: i)
+  }
+
+  /// Removes the elements of `range`. O((log n + leafCapacity) · leaves
+  /// touched).
+  public mutating func removeSubrange(_ range: Range<Int>) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "Rope range out of range")
+    var remaining = range.count
+    while remaining > 0 {
+      // Remove from the end of the range backwards, a leaf at a time.
+      let end = range.lowerBound + remaining
+      let offset = leaf(containing: end - 1).offset
+      let take = Swift.min(remaining, offset + 1)
+      Self.edit(&root, at: end - take, removing: take, inserting: [])
+      remaining -= take
+    }
+    // A root with one inner child adds a level for nothing.
+    while !root.isLeaf && root.children.count == 1 { root = root.children[0] }
+  }
+
+  public mutating func remove(at i: Int) { removeSubrange(i..<(i + 1)) }
+
+  /// After an edit the root may hold more than `fanout` children: split it.
+  private mutating func growIfSplit() {
+    if let sibling = Self.splitIfNeeded(root) {
+      root = RopeNode(children: [root, sibling])
+    }
+  }
+
+  /// Splits an overfull node in two, returning the right half.
+  private static func splitIfNeeded(_ node: RopeNode<S>) -> RopeNode<S>? {
+    if node.isLeaf {
+      guard node.elements.count > leafCapacity else { return nil }
+      let half = node.elements.count / 2
+      let right = RopeNode<S>(elements: Array(node.elements[half...]))
+      node.elements.removeSubrange(half...)
+      node.resummarize()
+      return right
+    }
+    guard node.children.count > fanout else { return nil }
+    let half = node.children.count / 2
+    let right = RopeNode<S>(children: Array(node.children[half...]))
+    node.children.removeSubrange(half...)
+    node.resummarize()
+    return right
+  }
+
+  /// Replaces `removing` elements at `i` (all within one leaf) with
+  /// `inserting`, copying shared nodes on the way down and splitting
+  /// overfull or dropping empty children on the way up.
+  private static func edit(
+    _ node: inout RopeNode<S>, at i: Int, removing: Int, inserting: ArraySlice<Element>
+  ) {
+    if !isKnownUniquelyReferenced(&node) { node = RopeNode(copying: node) }
+    if node.isLeaf {
+      node.elements.replaceSubrange(i..<(i + removing), with: inserting)
+      node.resummarize()
+      return
+    }
+    // The child holding i; an insert at a child boundary goes to the
+    // earlier child, so appends land in the last leaf.
+    var k = 0
+    var offset = i
+    while k < node.children.count - 1 {
+      let c = node.children[k].summary.count
+      if offset < c || (removing == 0 && offset == c) { break }
+      offset -= c
+      k += 1
+    }
+    edit(&node.children[k], at: offset, removing: removing, inserting: inserting)
+    if let sibling = splitIfNeeded(node.children[k]) {
+      node.children.insert(sibling, at: k + 1)
+    } else if node.children[k].summary.count == 0 && node.children.count > 1 {
+      node.children.remove(at: k)
+    }
+    node.resummarize()
+  }
+}
+
+extension Rope: RandomAccessCollection {
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { count }
+  public func index(after i: Int) -> Int { i + 1 }
+  public func index(before i: Int) -> Int { i - 1 }
+}
+
+extension Rope: ExpressibleByArrayLiteral {
+  public init(arrayLiteral elements: Element...) { self.init(elements) }
+}
+
+extension Rope: Equatable where Element: Equatable {
+  /// O(1) for copies of one rope, else O(n).
+  public static func == (a: Rope, b: Rope) -> Bool {
+    if a.root === b.root { return true }
+    return a.count == b.count && a.array == b.array
+  }
+}
+
+/// Counts elements; the summary of ropes that need nothing else.
+public struct CountSummary<Element: Sendable>: RopeSummary {
+  public var count: Int
+  public static var zero: CountSummary { CountSummary(count: 0) }
+  init(count: Int) { self.count = count }
+  public init(_ elements: ArraySlice<Element>) { count = elements.count }
+  public static func + (a: CountSummary, b: CountSummary) -> CountSummary {
+    CountSummary(count: a.count + b.count)
+  }
+}
+
+/// What item sizes add up to: sums for positions, extremes for search
+/// bounds and for noticing a section whose sizes are all equal. Items
+/// without a size of their own (`Section.unsetSize`) are only counted, so
+/// that the summary does not depend on the layout's item size.
+public struct SizeSummary: RopeSummary {
+  public var count = 0
+  /// Items without a size of their own.
+  public var unset = 0
+  public var sumWidth = 0.0
+  public var sumHeight = 0.0
+  public var minWidth = Double.infinity
+  public var maxWidth = -Double.infinity
+  public var minHeight = Double.infinity
+  public var maxHeight = -Double.infinity
+
+  public static var zero: SizeSummary { SizeSummary() }
+  init() {}
+
+  public init(_ elements: ArraySlice<Size>) {
+    count = elements.count
+    for s in elements {
+      if s == Section.unsetSize {
+        unset += 1
+        continue
+      }
+      sumWidth += s.width
+      sumHeight += s.height
+      minWidth = Swift.min(minWidth, s.width)
+      maxWidth = Swift.max(maxWidth, s.width)
+      minHeight = Swift.min(minHeight, s.height)
+      maxHeight = Swift.max(maxHeight, s.height)
+    }
+  }
+
+  public static func + (a: SizeSummary, b: SizeSummary) -> SizeSummary {
+    var r = SizeSummary()
+    r.count = a.count + b.count
+    r.unset = a.unset + b.unset
+    r.sumWidth = a.sumWidth + b.sumWidth
+    r.sumHeight = a.sumHeight + b.sumHeight
+    r.minWidth = Swift.min(a.minWidth, b.minWidth)
+    r.maxWidth = Swift.max(a.maxWidth, b.maxWidth)
+    r.minHeight = Swift.min(a.minHeight, b.minHeight)
+    r.maxHeight = Swift.max(a.maxHeight, b.maxHeight)
+    return r
+  }
+
+  /// True when every item has the same size, items without one having
+  /// `uniform`. O(1).
+  func allEqual(uniform: Size) -> Bool {
+    if unset == count { return true }
+    guard minWidth == maxWidth && minHeight == maxHeight else { return false }
+    return unset == 0 || (minWidth == uniform.width && minHeight == uniform.height)
+  }
+}
+
+/// Item sizes, in order; `Section.unsetSize` marks an item without one.
+public typealias SizeList = Rope<SizeSummary>
+/// Item ids, in order.
+public typealias IDList = Rope<CountSummary<ItemID?>>
+
+/// Reads a rope forward from an index, a leaf at a time: O(log n) per
+/// leaf, O(1) per element.
+struct RopeCursor<S: RopeSummary> {
+  let rope: Rope<S>
+  private var elements: [S.Element] = []
+  private var offset = 0
+  /// The index of the next element.
+  private(set) var index: Int
+
+  init(_ rope: Rope<S>, at i: Int) {
+    self.rope = rope
+    index = i
+    if i < rope.count { (_, elements, offset) = rope.leaf(containing: i) }
+  }
+
+  /// The next element without consuming it, or nil at the end. O(1).
+  var peek: S.Element? { offset < elements.count ? elements[offset] : nil }
+
+  /// The next element, or nil at the end. O(1) amortised.
+  mutating func next() -> S.Element? {
+    guard offset < elements.count else { return nil }
+    let e = elements[offset]
+    offset += 1
+    index += 1
+    if offset == elements.count && index < rope.count {
+      (_, elements, offset) = rope.leaf(containing: index)
+    }
+    return e
+  }
+}
