@@ -50,13 +50,21 @@ final class RopeNode<S: RopeSummary>: @unchecked Sendable {
   }
 }
 
+/// Node sizes. A leaf of 512 sizes is 8 KiB: an edit moves at most that
+/// much, and a tree of 10 million items is four levels deep. Tests shrink
+/// them to exercise deep trees with few elements.
+enum RopeLimits {
+  nonisolated(unsafe) static var leafCapacity = 512
+  nonisolated(unsafe) static var fanout = 32
+}
+
 /// A sequence of elements in a B-tree of leaves of at most
 /// `leafCapacity` elements and inner nodes of at most `fanout` children.
 /// Reads are O(log n); edits are O(log n + leafCapacity).
 public struct Rope<S: RopeSummary>: Sendable {
   public typealias Element = S.Element
-  static var leafCapacity: Int { 512 }
-  static var fanout: Int { 32 }
+  static var leafCapacity: Int { RopeLimits.leafCapacity }
+  static var fanout: Int { RopeLimits.fanout }
   var root: RopeNode<S>
 
   /// An empty rope. O(1).

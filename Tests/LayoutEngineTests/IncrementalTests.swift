@@ -1,0 +1,266 @@
+import XCTest
+
+@testable import LayoutEngine
+
+/// The rope and the incremental relayout must give exactly what building
+/// from scratch gives. Nodes are shrunk so that a few hundred items make
+/// trees several levels deep, and sizes are multiples of 0.5 so that every
+/// sum is exact whatever order it is taken in.
+final class IncrementalTests: XCTestCase {
+  var saved = (leaf: 0, fanout: 0)
+
+  override func setUp() {
+    saved = (RopeLimits.leafCapacity, RopeLimits.fanout)
+    RopeLimits.leafCapacity = 4
+    RopeLimits.fanout = 3
+  }
+
+  override func tearDown() {
+    RopeLimits.leafCapacity = saved.leaf
+    RopeLimits.fanout = saved.fanout
+  }
+
+  func randomSize(_ g: inout SplitMix) -> Size {
+    if Int.random(in: 0..<8, using: &g) == 0 { return Section.unsetSize }
+    return Size(
+      width: Double(Int.random(in: 2...240, using: &g)) / 2,
+      height: Double(Int.random(in: 2...160, using: &g)) / 2)
+  }
+
+  func testRopeMatchesAnArrayAndCopiesStayUnchanged() {
+    var g = SplitMix(state: 7)
+    for _ in 0..<20 {
+      var model = (0..<Int.random(in: 0...60, using: &g)).map { _ in randomSize(&g) }
+      var rope = SizeList(model)
+      for _ in 0..<150 {
+        let before = rope
+        let beforeModel = model
+        switch Int.random(in: 0..<4, using: &g) {
+        case 0:
+          let i = Int.random(in: 0...model.count, using: &g)
+          let new = (0..<Int.random(in: 1...12, using: &g)).map { _ in randomSize(&g) }
+          rope.insert(contentsOf: new, at: i)
+          model.insert(contentsOf: new, at: i)
+        case 1 where !model.isEmpty:
+          let a = Int.random(in: 0..<model.count, using: &g)
+          let b = min(model.count, a + Int.random(in: 1...10, using: &g))
+          rope.removeSubrange(a..<b)
+          model.removeSubrange(a..<b)
+        case 2 where !model.isEmpty:
+          let i = Int.random(in: 0..<model.count, using: &g)
+          let s = randomSize(&g)
+          rope.set(i, s)
+          model[i] = s
+        default:
+          let i = Int.random(in: 0...model.count, using: &g)
+          let s = randomSize(&g)
+          rope.insert(s, at: i)
+          model.insert(s, at: i)
+        }
+        XCTAssertEqual(rope.array, model)
+        XCTAssertEqual(rope.count, model.count)
+        XCTAssertEqual(before.array, beforeModel, "an edit changed a copy")
+        let expected = SizeSummary(model[...])
+        let got = rope.summary
+        XCTAssertEqual(got.count, expected.count)
+        XCTAssertEqual(got.unset, expected.unset)
+        XCTAssertEqual(got.sumWidth, expected.sumWidth)
+        XCTAssertEqual(got.sumHeight, expected.sumHeight)
+        XCTAssertEqual(got.minWidth, expected.minWidth)
+        XCTAssertEqual(got.maxHeight, expected.maxHeight)
+        if !model.isEmpty {
+          let i = Int.random(in: 0..<model.count, using: &g)
+          XCTAssertEqual(rope[i], model[i])
+          var tail: [Size] = []
+          rope.forEach(from: i) {
+            tail.append($0)
+            return true
+          }
+          XCTAssertEqual(tail, Array(model[i...]))
+        }
+      }
+    }
+  }
+
+  func testDeepRopeHasLevelsAndStaysBalancedUnderAppends() {
+    var rope = SizeList()
+    for i in 0..<500 { rope.insert(Size(width: Double(i), height: 1), at: rope.count) }
+    var depth = 0
+    var node = rope.root
+    while !node.isLeaf {
+      depth += 1
+      node = node.children[0]
+    }
+    // 500 items in leaves of at most 4, nodes of at most 3 children: at
+    // least log3(125) ≈ 4.4 levels above the leaves, and every leaf at one
+    // depth.
+    XCTAssertGreaterThanOrEqual(depth, 5)
+    XCTAssertEqual(rope[321], Size(width: 321, height: 1))
+  }
+
+  /// A random batch on one section: deletes, inserts (some with sizes of
+  /// their own, some without), reloads with new sizes, and sometimes a move.
+  func randomBatch(_ layout: Layout, _ g: inout SplitMix) -> BatchUpdate {
+    var u = BatchUpdate()
+    let s = Int.random(in: 0..<layout.sections.count, using: &g)
+    let n = layout.sections[s].count
+    var deletes = Set<Int>()
+    if n > 0 {
+      for _ in 0..<Int.random(in: 0...3, using: &g) {
+        deletes.insert(Int.random(in: 0..<n, using: &g))
+      }
+    }
+    // Sometimes a run at the start, the end or the middle.
+    if n > 6 && Bool.random(using: &g) {
+      let a = [0, n - 5, n / 2].randomElement(using: &g)!
+      for i in a..<min(n, a + 4) { deletes.insert(i) }
+    }
+    u.deleteItems = deletes.map { IndexPath(section: s, item: $0) }
+    let inserts = Int.random(in: 0...4, using: &g)
+    let after = n - deletes.count + inserts
+    var slots = Set<Int>()
+    while slots.count < inserts { slots.insert(Int.random(in: 0..<after, using: &g)) }
+    u.insertItems = slots.map { i in
+      let size = randomSize(&g)
+      return (IndexPath(section: s, item: i), Item(size: size == Section.unsetSize ? nil : size))
+    }
+    let survivors = (0..<n).filter { !deletes.contains($0) }
+    if let r = survivors.randomElement(using: &g), Bool.random(using: &g) {
+      u.reloadItems = [(IndexPath(section: s, item: r), randomSize(&g))]
+    }
+    if layout.sections.count > 1, let from = survivors.randomElement(using: &g),
+      Int.random(in: 0..<3, using: &g) == 0, u.reloadItems.first?.path.item != from
+    {
+      let t = Int.random(in: 0..<layout.sections.count, using: &g)
+      let count = t == s ? after + 1 - 1 : layout.sections[t].count + 1
+      u.moveItems = [
+        (
+          IndexPath(section: s, item: from),
+          IndexPath(section: t, item: Int.random(in: 0..<count, using: &g))
+        )
+      ]
+      if t == s { u.insertItems.removeAll { $0.path == u.moveItems[0].to } }
+    }
+    return u
+  }
+
+  func sizeArray(_ s: Section) -> [Size] {
+    switch s.items {
+    case .uniform(let n): return Array(repeating: Section.unsetSize, count: n)
+    case .sizes(let list): return list.array
+    }
+  }
+
+  func assertSameLayout(
+    _ incremental: Layout, _ g: inout SplitMix, file: StaticString = #filePath, line: UInt = #line
+  ) {
+    let full = Layout(
+      type: incremental.type, sections: incremental.sections,
+      contentInset: incremental.contentInset, viewportSize: incremental.viewportSize)
+    XCTAssertEqual(incremental.contentSize, full.contentSize, file: file, line: line)
+    for (a, b) in zip(incremental.geometry.sections, full.geometry.sections) {
+      XCTAssertEqual(a.lineCount, b.lineCount, file: file, line: line)
+      switch (a.lines, b.lines) {
+      case (.variable(_, let x), .variable(_, let y)):
+        XCTAssertEqual(x.array.map(\.items), y.array.map(\.items), file: file, line: line)
+        XCTAssertEqual(x.array.map(\.thickness), y.array.map(\.thickness), file: file, line: line)
+      case (.uniform, .uniform): break
+      default: XCTFail("line storage differs", file: file, line: line)
+      }
+    }
+    let size = full.contentSize
+    let everything = Rect(x: -1000, y: -1000, width: size.width + 2000, height: size.height + 2000)
+    let bounds = Rect(
+      x: Double(Int.random(in: 0...Int(max(size.width, 1)), using: &g)),
+      y: Double(Int.random(in: 0...Int(max(size.height, 1)), using: &g)),
+      width: incremental.viewportSize.width, height: incremental.viewportSize.height)
+    XCTAssertEqual(
+      incremental.attributes(in: everything, bounds: bounds),
+      full.attributes(in: everything, bounds: bounds), file: file, line: line)
+    XCTAssertEqual(
+      incremental.targetContentOffset(proposed: bounds.origin).offset,
+      full.targetContentOffset(proposed: bounds.origin).offset, file: file, line: line)
+  }
+
+  func testBatchesRelayoutIncrementallyExactlyAsAFullRecompute() throws {
+    var g = SplitMix(state: 42)
+    var applied = 0
+    for round in 0..<24 {
+      var c = FlowConfiguration()
+      c.scrollDirection = round % 2 == 0 ? .vertical : .horizontal
+      c.itemSize = Size(width: 40, height: 30)
+      c.minimumLineSpacing = Double(Int.random(in: 0...12, using: &g))
+      c.minimumInteritemSpacing = Double(Int.random(in: 0...12, using: &g))
+      let type: LayoutType
+      if round % 3 == 2 {
+        var cf = CoverFlowConfiguration()
+        cf.flow.scrollDirection = c.scrollDirection
+        cf.flow.minimumLineSpacing = c.minimumLineSpacing
+        type = .coverFlow(cf)
+      } else {
+        type = .flow(c)
+      }
+      let sections = (0..<Int.random(in: 1...3, using: &g)).map { _ -> Section in
+        let n = Int.random(in: 0...80, using: &g)
+        return Bool.random(using: &g) && round % 4 != 0
+          ? .uniform(n) : .sizes((0..<n).map { _ in randomSize(&g) })
+      }
+      var layout = Layout(
+        type: type, sections: sections, viewportSize: Size(width: 320, height: 480))
+      for _ in 0..<40 {
+        if Int.random(in: 0..<5, using: &g) == 0 {
+          // Self-sizing reports go through the same re-breaking.
+          let s = Int.random(in: 0..<layout.sections.count, using: &g)
+          let n = layout.sections[s].count
+          guard n > 0 else { continue }
+          let updates = (0..<Int.random(in: 1...3, using: &g)).map { _ in
+            (IndexPath(section: s, item: Int.random(in: 0..<n, using: &g)), randomSize(&g))
+          }.filter { $0.1 != Section.unsetSize }
+          layout.setItemSizes(updates)
+        } else {
+          let u = randomBatch(layout, &g)
+          guard
+            let result = try? u.apply(to: layout.sections, uniformSize: c.uniformItemSize)
+          else { continue }
+          let before = layout
+          let snapshot = before.sections.map(sizeArray)
+          layout.apply(result)
+          applied += 1
+          // The layout before the batch (which a session keeps for its
+          // animation lists) is untouched by the in-place edit.
+          XCTAssertEqual(before.sections.map(sizeArray), snapshot)
+        }
+        assertSameLayout(layout, &g)
+      }
+    }
+    XCTAssertGreaterThan(applied, 600)
+  }
+
+  func testAnInsertAtTheFrontOfARowReBreaksOneLine() throws {
+    // A single row of 10,000 cards: the insert shares every line but the
+    // new one with the layout before it.
+    RopeLimits.leafCapacity = 512
+    RopeLimits.fanout = 32
+    var cf = CoverFlowConfiguration()
+    cf.flow.itemSize = Size(width: 100, height: 100)
+    let sizes = (0..<10_000).map { Size(width: Double(50 + $0 % 100), height: 100) }
+    var layout = Layout(
+      type: .coverFlow(cf), sections: [.sizes(sizes)], viewportSize: Size(width: 375, height: 300))
+    var u = BatchUpdate()
+    u.insertItems = [(IndexPath(section: 0, item: 0), Item(size: Size(width: 77, height: 100)))]
+    let before = layout
+    layout.apply(try u.apply(to: layout.sections, uniformSize: cf.flow.itemSize))
+    guard case .variable(_, let old) = before.geometry.sections[0].lines,
+      case .variable(_, let new) = layout.geometry.sections[0].lines
+    else { return XCTFail("expected varied lines") }
+    XCTAssertEqual(new.count, 10_001)
+    XCTAssertEqual(new[0].thickness, 77)
+    XCTAssertEqual(new[1].thickness, 50)
+    // Leaves other than the first are shared, not copied.
+    XCTAssertTrue(old.root.children.last === new.root.children.last)
+    // The new first card is centred at rest ((375 − 77) / 2), and the old
+    // first card follows it after the line spacing (20).
+    XCTAssertEqual(layout.geometry.frameForItem(IndexPath(section: 0, item: 0)).x, 149)
+    XCTAssertEqual(layout.geometry.frameForItem(IndexPath(section: 0, item: 1)).x, 149 + 77 + 20)
+  }
+}
