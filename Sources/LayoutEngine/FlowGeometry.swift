@@ -433,9 +433,10 @@ public struct FlowGeometry: Sendable {
     case .variable(let sizes, _):
       scratch.sizes.removeAll(keepingCapacity: true)
       let n = range.count
-      sizes.forEach(from: range.lowerBound) { raw in
+      // A cursor, not a closure: this runs for every visible line.
+      var cursor = RopeCursor(sizes, at: range.lowerBound)
+      while scratch.sizes.count < n, let raw = cursor.next() {
         scratch.sizes.append(g.neutral(raw))
-        return scratch.sizes.count < n
       }
       var total = 0.0
       for size in scratch.sizes { total += size.width }

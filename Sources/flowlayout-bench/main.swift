@@ -90,6 +90,40 @@ report(
       proposed: Point(x: (Double(i) * 997).truncatingRemainder(dividingBy: width), y: 0))
   })
 
+// Edits at the front: the O(log n) path. Each run inserts a card at index
+// 0 and the next deletes it, so n stays put.
+func editRows(_ name: String, _ layout: inout Layout) {
+  let uniform = layout.type.flowConfiguration.uniformItemSize
+  var insert = BatchUpdate()
+  insert.insertItems = [(IndexPath(section: 0, item: 0), Item(size: Size(width: 64, height: 48)))]
+  var delete = BatchUpdate()
+  delete.deleteItems = [IndexPath(section: 0, item: 0)]
+  var ins: [Double] = []
+  var del: [Double] = []
+  for _ in 0..<2000 {
+    var t = now()
+    layout.apply(try! insert.apply(to: layout.sections, uniformSize: uniform))
+    ins.append(now() - t)
+    t = now()
+    layout.apply(try! delete.apply(to: layout.sections, uniformSize: uniform))
+    del.append(now() - t)
+  }
+  ins.sort()
+  del.sort()
+  report("\(name) insert at 0", (ins[1000], ins[1980]))
+  report("\(name) delete at 0", (del[1000], del[1980]))
+}
+editRows("coverFlow (single row)", &cover)
+editRows("flow (wrapping lines)", &flow)
+report(
+  "coverFlow open (ns per item)",
+  measure(runs: 3) { _ in
+    cover = Layout(
+      type: .coverFlow(CoverFlowConfiguration()), sections: [.sizes(sizes)],
+      viewportSize: viewport)
+  }, per: Double(n), unit: "ns")
+guard n <= 1_000_000 else { exit(0) }
+
 // The handler path: JSON in (jansson), JSON out (JSONWriter), no pipes.
 final class Handler {
   let server = LayoutServer()
