@@ -13,7 +13,8 @@ extension ErrorCode {
 // that the element the user was looking at stays where it was.
 extension LayoutServer {
   /// layout/performBatchUpdates {session, updates} → the mutation fields
-  /// plus {appearing, disappearing, moved}. O(n) for the relayout, plus
+  /// plus {appearing, disappearing, moved}. O(sections + ops · log n +
+  /// lines re-broken) for the relayout (see `Layout.apply`), plus
   /// O(k · ops) for the animation lists.
   func performBatchUpdates(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     try p.rejectUnknown(["session", "updates"])
