@@ -168,6 +168,30 @@ struct SectionGeometry: Sendable {
     }
   }
 
+  /// Line `j`'s start, thickness and items in one lookup. O(1) for
+  /// uniform sections, O(log lines) otherwise.
+  func lineInfo(_ j: Int) -> (start: Double, thickness: Double, items: Range<Int>) {
+    switch lines {
+    case .uniform(let size, let perLine, _, _):
+      return (
+        itemsStart + Double(j) * (size.height + lineSpacing), size.height,
+        (j * perLine)..<min(count, (j + 1) * perLine)
+      )
+    case .variable(_, let lines):
+      let (before, records, offset) = lines.leaf(containing: j)
+      var t = before.thickness
+      var first = before.items
+      for k in 0..<offset {
+        t += records[k].thickness
+        first += records[k].items
+      }
+      return (
+        position(thicknessBefore: t, line: j), records[offset].thickness,
+        first..<(first + records[offset].items)
+      )
+    }
+  }
+
   /// The items of line `j`. O(1) for uniform sections, O(log lines)
   /// otherwise.
   func itemRange(ofLine j: Int) -> Range<Int> {
@@ -263,11 +287,14 @@ struct SectionGeometry: Sendable {
         }
         return true
       }
-      // The leaf's summed prefix may round differently from the walk's.
-      while result > 0 {
-        let (start, thickness) = line(result - 1)
-        guard start + thickness > lo else { break }
-        result -= 1
+      // The descent's summed prefix may round differently from the walk's:
+      // only a leaf's first line can need lines before it.
+      if result == found.first {
+        while result > 0 {
+          let (start, thickness) = line(result - 1)
+          guard start + thickness > lo else { break }
+          result -= 1
+        }
       }
       return result
     }
@@ -469,10 +496,9 @@ public struct FlowGeometry: Sendable {
   func forEachItem(
     section s: Int, line j: Int, scratch: inout Scratch, _ body: (Int, Rect) -> Void
   ) {
-    let g = sections[s]
-    let (start, thick) = g.line(j)
+    let l = sections[s].lineInfo(j)
     forEachItem(
-      section: s, line: j, start: start, thickness: thick, items: g.itemRange(ofLine: j),
+      section: s, line: j, start: l.start, thickness: l.thickness, items: l.items,
       scratch: &scratch, body)
   }
 
@@ -569,8 +595,19 @@ public struct FlowGeometry: Sendable {
     // Global line order: (section, line), skipping empty sections.
     var best: (dist: Double, path: IndexPath)? = nil
     var scratch = Scratch()
-    func visit(_ s: Int, _ j: Int) {
-      forEachItem(section: s, line: j, scratch: &scratch) { i, r in
+    // Each line is looked up once (one descent and leaf scan), then bounded
+    // and, when it can hold a nearer centre, visited.
+    func visitIfNearer(_ s: Int, _ j: Int) -> Bool {
+      let l = sections[s].lineInfo(j)
+      // A lower bound on the main-axis distance from the point to any
+      // item centre in the line: centres lie within its main-axis span.
+      let bound =
+        pm < l.start ? l.start - pm : (pm > l.start + l.thickness ? pm - l.start - l.thickness : 0)
+      if let b = best, bound > b.dist { return false }
+      forEachItem(
+        section: s, line: j, start: l.start, thickness: l.thickness, items: l.items,
+        scratch: &scratch
+      ) { i, r in
         let c = r.center
         let dm = axes.main(c) - pm
         let d =
@@ -580,14 +617,7 @@ public struct FlowGeometry: Sendable {
         if let b = best, b.dist < d || (b.dist == d && b.path < path) { return }
         best = (d, path)
       }
-    }
-    // A lower bound on the main-axis distance from the point to any item
-    // centre in line j: centres lie within the line's main-axis span.
-    func bound(_ s: Int, _ j: Int) -> Double {
-      let (start, thick) = sections[s].line(j)
-      if pm < start { return start - pm }
-      if pm > start + thick { return pm - start - thick }
-      return 0
+      return true
     }
     // Start at the first line ending after the point; walk forward and back.
     var s = min(firstSection(endingAfter: pm), max(sections.count - 1, 0))
@@ -602,8 +632,7 @@ public struct FlowGeometry: Sendable {
         fj = 0
         continue
       }
-      if let b = best, bound(fs, fj) > b.dist { break }
-      visit(fs, fj)
+      if !visitIfNearer(fs, fj) { break }
       fj += 1
     }
     // Backward walk from the line before the start.
@@ -614,8 +643,7 @@ public struct FlowGeometry: Sendable {
         if s >= 0 { j = sections[s].lineCount - 1 }
         continue
       }
-      if let b = best, bound(s, j) > b.dist { break }
-      visit(s, j)
+      if !visitIfNearer(s, j) { break }
       j -= 1
     }
     return best?.path
