@@ -157,15 +157,8 @@ struct SectionGeometry: Sendable {
   /// Main-axis start and thickness of line `j`. O(1) for uniform sections,
   /// O(log lines) otherwise.
   func line(_ j: Int) -> (start: Double, thickness: Double) {
-    switch lines {
-    case .uniform(let size, _, _, _):
-      return (itemsStart + Double(j) * (size.height + lineSpacing), size.height)
-    case .variable(_, let lines):
-      let (before, records, offset) = lines.leaf(containing: j)
-      var t = before.thickness
-      for k in 0..<offset { t += records[k].thickness }
-      return (position(thicknessBefore: t, line: j), records[offset].thickness)
-    }
+    let l = lineInfo(j)
+    return (l.start, l.thickness)
   }
 
   /// Line `j`'s start, thickness and items in one lookup. O(1) for
@@ -194,30 +187,17 @@ struct SectionGeometry: Sendable {
 
   /// The items of line `j`. O(1) for uniform sections, O(log lines)
   /// otherwise.
-  func itemRange(ofLine j: Int) -> Range<Int> {
-    switch lines {
-    case .uniform(_, let perLine, _, _):
-      return (j * perLine)..<min(count, (j + 1) * perLine)
-    case .variable(_, let lines):
-      let (before, records, offset) = lines.leaf(containing: j)
-      var first = before.items
-      for k in 0..<offset { first += records[k].items }
-      return first..<(first + records[offset].items)
-    }
-  }
+  func itemRange(ofLine j: Int) -> Range<Int> { lineInfo(j).items }
 
   /// Calls `body` with line `j` and each following line (index, start,
   /// thickness, items) until it returns false. O(log lines + lines
   /// visited).
   func forEachLine(from j: Int, _ body: (Int, Double, Double, Range<Int>) -> Bool) {
     switch lines {
-    case .uniform(let size, let perLine, _, let n):
-      var j = j
-      while j < n {
-        let start = itemsStart + Double(j) * (size.height + lineSpacing)
-        let range = (j * perLine)..<min(count, (j + 1) * perLine)
-        if !body(j, start, size.height, range) { return }
-        j += 1
+    case .uniform(_, _, _, let n):
+      for j in j..<max(j, n) {
+        let l = lineInfo(j)
+        if !body(j, l.start, l.thickness, l.items) { return }
       }
     case .variable(_, let lines):
       lines.forEachLeaf(from: j) { before, records, first in
@@ -426,7 +406,6 @@ public struct FlowGeometry: Sendable {
   /// Scratch space one query reuses across lines.
   struct Scratch {
     var sizes: [Size] = []
-    var cross: [Double] = []
   }
 
   /// Calls `body` with the untransformed frame of every item of line `j`,

@@ -107,16 +107,14 @@ public struct Layout: Sendable {
   /// O(sections + items in sections of varied sizes).
   public mutating func setSections(_ sections: [Section]) {
     self.sections = sections
-    geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
-    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
+    relayout()
   }
 
   /// Replaces the layout type and its fields (invalidateLayout).
   /// O(sections + items in sections of varied sizes).
   public mutating func setType(_ type: LayoutType) {
     self.type = type
-    geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
-    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
+    relayout()
   }
 
   /// Changes UIScrollView.contentInset. O(sections + items of varied sizes)
@@ -137,9 +135,7 @@ public struct Layout: Sendable {
       o.map { (old: $0, edit: result.edits[s]) }
     }
     sections = result.sections
-    geometry = Self.makeGeometry(
-      type, sections, contentInset, viewportSize, previous: geometry, reuse: reuse)
-    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
+    relayout(reuse: reuse)
   }
 
   /// Reports measured sizes (self-sizing). Paths must be valid.
@@ -174,8 +170,16 @@ public struct Layout: Sendable {
       sections[s].items = .sizes(list)
       reuse[s] = (s, ItemEdit(lo: lo, oldHi: hi, newHi: hi))
     }
+    relayout(reuse: reuse)
+  }
+
+  /// Recomputes the geometry (reusing the current one's lines where
+  /// `reuse` says a section continues an old one) and what the data
+  /// implies beyond it.
+  private mutating func relayout(reuse: [(old: Int, edit: ItemEdit?)?] = []) {
     geometry = Self.makeGeometry(
-      type, sections, contentInset, viewportSize, previous: geometry, reuse: reuse)
+      type, sections, contentInset, viewportSize, previous: reuse.isEmpty ? nil : geometry,
+      reuse: reuse)
     (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
   }
 

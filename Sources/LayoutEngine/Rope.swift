@@ -78,27 +78,20 @@ public struct Rope<S: RopeSummary>: Sendable {
       root = RopeNode(elements: elements)
       return
     }
-    var level: [RopeNode<S>] = []
-    level.reserveCapacity(elements.count / fill + 1)
-    var start = 0
-    while start < elements.count {
-      let end = Swift.min(start + fill, elements.count)
-      level.append(RopeNode(elements: Array(elements[start..<end])))
-      start = end
-    }
-    let branch = Self.fanout * 3 / 4
+    var level = Self.groups(of: elements, size: fill) { RopeNode(elements: Array($0)) }
     while level.count > 1 {
-      var next: [RopeNode<S>] = []
-      next.reserveCapacity(level.count / branch + 1)
-      var i = 0
-      while i < level.count {
-        let end = Swift.min(i + branch, level.count)
-        next.append(RopeNode(children: Array(level[i..<end])))
-        i = end
-      }
-      level = next
+      level = Self.groups(of: level, size: Self.fanout * 3 / 4) { RopeNode(children: Array($0)) }
     }
     root = level[0]
+  }
+
+  /// One node per run of `size` consecutive values. O(values).
+  private static func groups<T>(
+    of values: [T], size: Int, _ make: (ArraySlice<T>) -> RopeNode<S>
+  ) -> [RopeNode<S>] {
+    stride(from: 0, to: values.count, by: size).map {
+      make(values[$0..<Swift.min($0 + size, values.count)])
+    }
   }
 
   /// The number of elements. O(1).
