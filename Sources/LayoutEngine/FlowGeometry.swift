@@ -109,6 +109,10 @@ enum Lines: Sendable {
   /// Every item has `size`: lines hold `perLine` items and are computed
   /// arithmetically, in O(1) memory whatever the item count.
   case uniform(size: Size, perLine: Int, gap: Double, lineCount: Int)
+  /// One item per line (a carousel's row): line j is item j and is as
+  /// thick as the item's main extent, so the sizes' own summaries give
+  /// every position and no line is stored.
+  case single(sizes: SizeList)
   /// Greedy line breaks for varied sizes (the section's own sizes, shared
   /// with it, not copied), one record per line.
   case variable(sizes: SizeList, lines: LineList)
@@ -138,6 +142,7 @@ struct SectionGeometry: Sendable {
   var lineCount: Int {
     switch lines {
     case .uniform(_, _, _, let n): return n
+    case .single(let sizes): return sizes.count
     case .variable(_, let lines): return lines.count
     }
   }
@@ -146,6 +151,31 @@ struct SectionGeometry: Sendable {
   @inline(__always) func neutral(_ raw: Size) -> Size {
     let s = raw == Section.unsetSize ? itemSize : raw
     return Size(width: axes.cross(s), height: axes.main(s))
+  }
+
+  /// The main extent of an item given as stored. O(1).
+  @inline(__always) func mainExtent(_ raw: Size) -> Double {
+    raw == Section.unsetSize ? axes.main(itemSize) : axes.main(raw)
+  }
+
+  /// The thickness of a single row's lines before one: its sized items'
+  /// main extents summed in order, plus its unsized items counted, combined
+  /// the same way by every walk (and by the summaries) so that two walks to
+  /// one line agree bit for bit.
+  struct RowPrefix {
+    var sized = 0.0
+    var unsized = 0
+    @inline(__always) init(_ s: SizeSummary, _ axes: Axes) {
+      sized = axes.direction == .vertical ? s.sumHeight : s.sumWidth
+      unsized = s.unset
+    }
+    @inline(__always) mutating func add(_ raw: Size, _ axes: Axes) {
+      if raw == Section.unsetSize { unsized += 1 } else { sized += axes.main(raw) }
+    }
+  }
+
+  @inline(__always) func thickness(_ p: RowPrefix) -> Double {
+    p.sized + Double(p.unsized) * axes.main(itemSize)
   }
 
   /// The main-axis length of the lines before one, summed as every walk
@@ -169,6 +199,13 @@ struct SectionGeometry: Sendable {
       return (
         itemsStart + Double(j) * (size.height + lineSpacing), size.height,
         (j * perLine)..<min(count, (j + 1) * perLine)
+      )
+    case .single(let sizes):
+      let (before, elements, offset) = sizes.leaf(containing: j)
+      var p = RowPrefix(before, axes)
+      for k in 0..<offset { p.add(elements[k], axes) }
+      return (
+        position(thicknessBefore: thickness(p), line: j), mainExtent(elements[offset]), j..<(j + 1)
       )
     case .variable(_, let lines):
       let (before, records, offset) = lines.leaf(containing: j)
@@ -199,6 +236,22 @@ struct SectionGeometry: Sendable {
         let l = lineInfo(j)
         if !body(j, l.start, l.thickness, l.items) { return }
       }
+    case .single(let sizes):
+      sizes.forEachLeaf(from: j) { before, elements, first in
+        var p = RowPrefix(before, axes)
+        for k in 0..<elements.count {
+          let raw = elements[k]
+          let i = first + k
+          if i >= j
+            && !body(
+              i, position(thicknessBefore: thickness(p), line: i), mainExtent(raw), i..<(i + 1))
+          {
+            return false
+          }
+          p.add(raw, axes)
+        }
+        return true
+      }
     case .variable(_, let lines):
       lines.forEachLeaf(from: j) { before, records, first in
         var t = before.thickness
@@ -225,6 +278,8 @@ struct SectionGeometry: Sendable {
     switch lines {
     case .uniform(_, let perLine, _, _):
       return i / perLine
+    case .single:
+      return i
     case .variable(_, let lines):
       guard let (before, records, first) = lines.descend({ $0.items > i }) else {
         return lines.count - 1
@@ -251,33 +306,71 @@ struct SectionGeometry: Sendable {
       while j > 0 && line(j - 1).start + size.height > lo { j -= 1 }
       while j < n && line(j).start + size.height <= lo { j += 1 }
       return j
-    case .variable(_, let lines):
+    case .single(let sizes):
       // Lines are sorted and disjoint, so their ends are sorted too: find
       // the leaf, then the line.
+      guard
+        let found = sizes.descend({
+          position(thicknessBefore: thickness(RowPrefix($0, axes)), line: $0.count - 1) > lo
+        })
+      else { return sizes.count }
+      var p = RowPrefix(found.before, axes)
+      for (k, raw) in found.elements.enumerated() {
+        let j = found.first + k
+        if position(thicknessBefore: thickness(p), line: j) + mainExtent(raw) > lo {
+          return settle(j, leafStart: found.first, after: lo)
+        }
+        p.add(raw, axes)
+      }
+      return settle(
+        walkToEnd(from: found.first + found.elements.count, after: lo), leafStart: found.first,
+        after: lo)
+    case .variable(_, let lines):
       guard
         let found = lines.descend({
           position(thicknessBefore: $0.thickness, line: $0.count - 1) > lo
         })
       else { return lines.count }
-      var result = lines.count
-      forEachLine(from: found.first) { j, start, thickness, _ in
-        if start + thickness > lo {
-          result = j
-          return false
+      var t = found.before.thickness
+      for (k, r) in found.elements.enumerated() {
+        let j = found.first + k
+        if position(thicknessBefore: t, line: j) + r.thickness > lo {
+          return settle(j, leafStart: found.first, after: lo)
         }
-        return true
+        t += r.thickness
       }
-      // The descent's summed prefix may round differently from the walk's:
-      // only a leaf's first line can need lines before it.
-      if result == found.first {
-        while result > 0 {
-          let (start, thickness) = line(result - 1)
-          guard start + thickness > lo else { break }
-          result -= 1
-        }
-      }
-      return result
+      return settle(
+        walkToEnd(from: found.first + found.elements.count, after: lo), leafStart: found.first,
+        after: lo)
     }
+  }
+
+  /// The first line from `j` on that ends after `lo`: where a descent's
+  /// summed prefix rounded differently from the walk within the leaf.
+  /// O(log lines + lines walked).
+  private func walkToEnd(from j: Int, after lo: Double) -> Int {
+    var result = lineCount
+    forEachLine(from: j) { j, start, thickness, _ in
+      guard start + thickness > lo else { return true }
+      result = j
+      return false
+    }
+    return result
+  }
+
+  /// `firstLine`'s answer `j`, stepped back over earlier lines that also
+  /// end after `lo`. A descent's summed prefix may round differently from
+  /// the walk's, so only a leaf's first line can need it. O(1) unless
+  /// `j` starts a leaf.
+  private func settle(_ j: Int, leafStart: Int, after lo: Double) -> Int {
+    guard j == leafStart else { return j }
+    var j = j
+    while j > 0 {
+      let (start, thickness) = line(j - 1)
+      guard start + thickness > lo else { break }
+      j -= 1
+    }
+    return j
   }
 
   /// Breaks `sizes` into lines from item `first` on, greedily (rule 2),
@@ -406,6 +499,23 @@ public struct FlowGeometry: Sendable {
   /// Scratch space one query reuses across lines.
   struct Scratch {
     var sizes: [Size] = []
+    /// Reads the sizes on from where the last line's ended, so that a walk
+    /// along lines descends the rope once, not once per line.
+    var cursor: RopeCursor<SizeSummary>? = nil
+    var cursorSection = -1
+
+    /// The (cross, main) sizes of `range` in section `s` of `g`, into `sizes`.
+    mutating func read(_ range: Range<Int>, section s: Int, _ g: SectionGeometry, _ list: SizeList)
+    {
+      sizes.removeAll(keepingCapacity: true)
+      if cursorSection != s || cursor?.index != range.lowerBound {
+        cursor = RopeCursor(list, at: range.lowerBound)
+        cursorSection = s
+      }
+      while sizes.count < range.count, let raw = cursor!.next() {
+        sizes.append(g.neutral(raw))
+      }
+    }
   }
 
   /// Calls `body` with the untransformed frame of every item of line `j`,
@@ -436,14 +546,9 @@ public struct FlowGeometry: Sendable {
         body(
           i, axes.rect(main: main, cross: cross, mainExtent: size.height, crossExtent: size.width))
       }
-    case .variable(let sizes, _):
-      scratch.sizes.removeAll(keepingCapacity: true)
+    case .single(let sizes), .variable(let sizes, _):
+      scratch.read(range, section: s, g, sizes)
       let n = range.count
-      // A cursor, not a closure: this runs for every visible line.
-      var cursor = RopeCursor(sizes, at: range.lowerBound)
-      while scratch.sizes.count < n, let raw = cursor.next() {
-        scratch.sizes.append(g.neutral(raw))
-      }
       var total = 0.0
       for size in scratch.sizes { total += size.width }
       let isLast = j == g.lineCount - 1
@@ -574,18 +679,17 @@ public struct FlowGeometry: Sendable {
     // Global line order: (section, line), skipping empty sections.
     var best: (dist: Double, path: IndexPath)? = nil
     var scratch = Scratch()
-    // Each line is looked up once (one descent and leaf scan), then bounded
-    // and, when it can hold a nearer centre, visited.
-    func visitIfNearer(_ s: Int, _ j: Int) -> Bool {
-      let l = sections[s].lineInfo(j)
+    // Each line is bounded first and visited only when it can hold a
+    // nearer centre.
+    func visitIfNearer(_ s: Int, _ j: Int, _ start: Double, _ thick: Double, _ items: Range<Int>)
+      -> Bool
+    {
       // A lower bound on the main-axis distance from the point to any
       // item centre in the line: centres lie within its main-axis span.
-      let bound =
-        pm < l.start ? l.start - pm : (pm > l.start + l.thickness ? pm - l.start - l.thickness : 0)
+      let bound = pm < start ? start - pm : (pm > start + thick ? pm - start - thick : 0)
       if let b = best, bound > b.dist { return false }
       forEachItem(
-        section: s, line: j, start: l.start, thickness: l.thickness, items: l.items,
-        scratch: &scratch
+        section: s, line: j, start: start, thickness: thick, items: items, scratch: &scratch
       ) { i, r in
         let c = r.center
         let dm = axes.main(c) - pm
@@ -598,23 +702,22 @@ public struct FlowGeometry: Sendable {
       }
       return true
     }
-    // Start at the first line ending after the point; walk forward and back.
-    var s = min(firstSection(endingAfter: pm), max(sections.count - 1, 0))
+    // Start at the first line ending after the point; walk forward (one
+    // descent per section) and back (one lookup per line, a line or two).
     guard !sections.isEmpty else { return nil }
+    var s = min(firstSection(endingAfter: pm), sections.count - 1)
     var j = sections[s].firstLine(endingAfter: pm)
-    // Forward walk.
     var fs = s
     var fj = j
-    while fs < sections.count {
-      if fj >= sections[fs].lineCount {
-        fs += 1
-        fj = 0
-        continue
+    var stopped = false
+    while fs < sections.count && !stopped {
+      sections[fs].forEachLine(from: fj) { j, start, thick, items in
+        stopped = !visitIfNearer(fs, j, start, thick, items)
+        return !stopped
       }
-      if !visitIfNearer(fs, fj) { break }
-      fj += 1
+      fs += 1
+      fj = 0
     }
-    // Backward walk from the line before the start.
     j -= 1
     while s >= 0 {
       if j < 0 {
@@ -622,7 +725,8 @@ public struct FlowGeometry: Sendable {
         if s >= 0 { j = sections[s].lineCount - 1 }
         continue
       }
-      if !visitIfNearer(s, j) { break }
+      let l = sections[s].lineInfo(j)
+      if !visitIfNearer(s, j, l.start, l.thickness, l.items) { break }
       j -= 1
     }
     return best?.path
@@ -662,6 +766,7 @@ extension SectionGeometry {
           ? itemSize : Size(width: summary.minWidth, height: summary.minHeight)
         return uniformLines(neutral(size), count: sizes.count, policy: policy)
       }
+      if policy.singleItemLines { return .single(sizes: sizes) }
       if let (old, edit) = previous, case .variable(_, let oldLines) = old.lines,
         old.avail == avail, old.interitem == interitem, old.itemSize == itemSize,
         old.axes.direction == axes.direction

@@ -439,8 +439,9 @@ public struct Layout: Sendable {
   /// for a release at rest at `proposed`: the snap policy's target and card
   /// (`scrollPlan` with zero velocity). O(log n).
   public func targetContentOffset(proposed raw: Point) -> (offset: Point, item: IndexPath?) {
-    let plan = scrollPlan(contentOffset: raw, velocity: .zero, proposed: raw)
-    return (plan.targetContentOffset, plan.targetItem)
+    // No trajectory: a release at rest needs only where it settles.
+    let rest = restingPlace(contentOffset: raw, velocity: .zero, proposed: raw)
+    return (rest.target, rest.item)
   }
 
   // MARK: Carousel search bounds

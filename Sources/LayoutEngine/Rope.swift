@@ -20,10 +20,13 @@ public protocol RopeSummary: Sendable {
 }
 
 final class RopeNode<S: RopeSummary>: @unchecked Sendable {
-  var summary: S
+  // Unchecked: a node is only mutated through `Rope.edit` after
+  // isKnownUniquelyReferenced, so no access can overlap, and dynamic
+  // checks (a thread-local access set) cost more than the reads they guard.
+  @exclusivity(unchecked) var summary: S
   /// Leaves hold elements; inner nodes hold children. Never both.
-  var elements: [S.Element]
-  var children: [RopeNode<S>]
+  @exclusivity(unchecked) var elements: [S.Element]
+  @exclusivity(unchecked) var children: [RopeNode<S>]
 
   init(elements: [S.Element]) {
     self.elements = elements
@@ -50,12 +53,14 @@ final class RopeNode<S: RopeSummary>: @unchecked Sendable {
   }
 }
 
-/// Node sizes. A leaf of 512 sizes is 8 KiB: an edit moves at most that
-/// much, and a tree of 10 million items is four levels deep. Tests shrink
-/// them to exercise deep trees with few elements.
+/// Node sizes. Every lookup walks a leaf from its start to sum the
+/// positions before an element, so leaves stay small: 64 sizes are 1 KiB,
+/// a lookup sums 24 on average, and a tree of 10 million items is still
+/// five levels deep. Tests shrink them to exercise deep trees with few
+/// elements.
 enum RopeLimits {
-  nonisolated(unsafe) static var leafCapacity = 512
-  nonisolated(unsafe) static var fanout = 32
+  @exclusivity(unchecked) nonisolated(unsafe) static var leafCapacity = 64
+  @exclusivity(unchecked) nonisolated(unsafe) static var fanout = 32
 }
 
 /// A sequence of elements in a B-tree of leaves of at most

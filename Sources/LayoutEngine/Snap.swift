@@ -106,38 +106,60 @@ extension Layout {
     return (min(a, b), max(a, b))
   }
 
+  /// The last rest offsets one snap looked up: the card search, the
+  /// interpolation and the final clamp ask for the same two cards, each
+  /// O(log n) to find.
+  struct RestMemo {
+    private var keys = (-1, -1)
+    private var values = (0.0, 0.0)
+
+    mutating func offset(_ g: Int, _ layout: Layout) -> Double {
+      if keys.0 == g { return values.0 }
+      if keys.1 == g { return values.1 }
+      let t = layout.restOffset(g)
+      keys = (g, keys.0)
+      values = (t, values.0)
+      return t
+    }
+  }
+
   /// The last card whose rest offset is at most `u`, or −1. O(log n).
   func bracket(_ u: Double) -> Int {
+    var memo = RestMemo()
+    return bracket(u, &memo)
+  }
+
+  func bracket(_ u: Double, _ memo: inout RestMemo) -> Int {
     let c = u + axes.main(viewportSize) / 2
     let probe = scrollDirection == .horizontal ? Point(x: c, y: 0) : Point(x: 0, y: c)
     guard let p = geometry.nearestItem(to: probe, mainAxisOnly: true) else { return -1 }
     let g = globalIndex(p)
-    return restOffset(g) <= u ? g : g - 1
+    return memo.offset(g, self) <= u ? g : g - 1
   }
 
   /// The fractional card index at offset `u`, interpolating linearly between
   /// rest offsets and clamped to [0, n − 1]. O(log n).
-  func fractionalIndex(_ u: Double) -> Double {
+  func fractionalIndex(_ u: Double, _ memo: inout RestMemo) -> Double {
     let n = itemCount
-    let a = bracket(u)
+    let a = bracket(u, &memo)
     if a < 0 { return 0 }
     if a >= n - 1 { return Double(n - 1) }
-    let t0 = restOffset(a)
-    let t1 = restOffset(a + 1)
+    let t0 = memo.offset(a, self)
+    let t1 = memo.offset(a + 1, self)
     return t1 > t0 ? Double(a) + (u - t0) / (t1 - t0) : Double(a)
   }
 
   /// The card whose clamped rest offset is nearest `u`; ties go to the one
   /// whose unclamped rest offset is nearer, then to the earlier. O(log n).
-  func nearestCard(_ u: Double) -> Int {
+  func nearestCard(_ u: Double, _ memo: inout RestMemo) -> Int {
     let (lo, hi) = ltrMainRange
-    let a = bracket(u)
+    let a = bracket(u, &memo)
     var best = -1
     var key = (Double.infinity, Double.infinity)
     // The minimum lies at one of the two cards around u (rest offsets are
     // sorted, and clamping keeps them sorted).
-    for g in [a, a + 1] where g >= 0 && g < itemCount {
-      let t = restOffset(g)
+    for g in a...(a + 1) where g >= 0 && g < itemCount {
+      let t = memo.offset(g, self)
       let k = (abs(min(max(t, lo), hi) - u), abs(t - u))
       if k < key {
         key = k
@@ -165,6 +187,21 @@ extension Layout {
     contentOffset o: Point, velocity v: Point, proposed: Point? = nil,
     frameInterval: Double = 1000.0 / 60
   ) -> ScrollPlan {
+    let rest = restingPlace(contentOffset: o, velocity: v, proposed: proposed)
+    let (duration, samples) = Self.decelerate(
+      from: o, to: rest.target, rate: snapConfiguration.decelerationRate,
+      frameInterval: frameInterval)
+    return ScrollPlan(
+      targetContentOffset: rest.target, targetItem: rest.item, targetLap: rest.lap,
+      projectedContentOffset: rest.projected, policy: snapConfiguration.policy,
+      durationMs: duration, trajectory: samples)
+  }
+
+  /// `scrollPlan` without its trajectory: the projection, and the target
+  /// offset, card and lap. O(log n).
+  func restingPlace(contentOffset o: Point, velocity v: Point, proposed: Point?) -> (
+    projected: Point, target: Point, item: IndexPath?, lap: Int?
+  ) {
     let snap = snapConfiguration
     let r = snap.decelerationRate
     let k = r / (1 - r)
@@ -200,12 +237,7 @@ extension Layout {
     } else if case .flow = type {
       item = centeredItem(in: Rect(origin: target, size: viewportSize))
     }
-    let (duration, samples) = Self.decelerate(
-      from: o, to: target, rate: r, frameInterval: frameInterval)
-    return ScrollPlan(
-      targetContentOffset: target, targetItem: item, targetLap: lap,
-      projectedContentOffset: projected, policy: snap.policy, durationMs: duration,
-      trajectory: samples)
+    return (projected, target, item, lap)
   }
 
   /// A looping projection stays within the protocol's coordinate bound.
@@ -223,26 +255,27 @@ extension Layout {
     // Ties of fractional indices go to the earlier card.
     func round(_ x: Double) -> Int { Int(min(max((x - 0.5).rounded(.up), 0), Double(n - 1))) }
     let fast = abs(v) >= snap.velocityThreshold && v != 0
+    var memo = RestMemo()
     let card: Int
     switch snap.policy {
     case .nearest:
-      card = nearestCard(p)
+      card = nearestCard(p, &memo)
     case .free:
-      return (nearestCard(p), p)
+      return (nearestCard(p, &memo), p)
     case .directional:
-      card = round(fractionalIndex(p) + (fast ? (v > 0 ? snap.bias : -snap.bias) : 0))
+      card = round(fractionalIndex(p, &memo) + (fast ? (v > 0 ? snap.bias : -snap.bias) : 0))
     case .paging:
-      let f = fractionalIndex(o)
+      let f = fractionalIndex(o, &memo)
       if !fast {
         card = round(f)
       } else if v > 0 {
         let base = f.rounded(.down)
         let m = Double(snap.maxItems)
-        card = round(min(max(fractionalIndex(p), base + 1), base + m))
+        card = round(min(max(fractionalIndex(p, &memo), base + 1), base + m))
       } else {
         let base = f.rounded(.up)
         let m = Double(snap.maxItems)
-        card = round(min(max(fractionalIndex(p), base - m), base - 1))
+        card = round(min(max(fractionalIndex(p, &memo), base - m), base - 1))
       }
     }
     if snap.edges == .free {
@@ -250,7 +283,7 @@ extension Layout {
       if p < restOffset(0) { return (0, p) }
       if p > restOffset(n - 1) { return (n - 1, p) }
     }
-    return (card, min(max(restOffset(card), lo), hi))
+    return (card, min(max(memo.offset(card, self), lo), hi))
   }
 
   /// UIKit's exponential deceleration retimed to land on `target`: the

@@ -59,7 +59,7 @@ report(
   "flow attributesInRect 375x600",
   measure(runs: 2000) { i in
     let b = Rect(
-      x: 0, y: Double(i) * 997.0.truncatingRemainder(dividingBy: height - 600), width: 375,
+      x: 0, y: (Double(i) * 997).truncatingRemainder(dividingBy: height - 600), width: 375,
       height: 600)
     _ = flow.attributes(in: b, bounds: b)
   })

@@ -164,7 +164,7 @@ final class IncrementalTests: XCTestCase {
       case (.variable(_, let x), .variable(_, let y)):
         XCTAssertEqual(x.array.map(\.items), y.array.map(\.items), file: file, line: line)
         XCTAssertEqual(x.array.map(\.thickness), y.array.map(\.thickness), file: file, line: line)
-      case (.uniform, .uniform): break
+      case (.uniform, .uniform), (.single, .single): break
       default: XCTFail("line storage differs", file: file, line: line)
       }
     }
@@ -236,10 +236,10 @@ final class IncrementalTests: XCTestCase {
     XCTAssertGreaterThan(applied, 600)
   }
 
-  func testAnInsertAtTheFrontOfARowReBreaksOneLine() throws {
-    // A single row of 10,000 cards: the insert shares every line but the
-    // new one with the layout before it.
-    RopeLimits.leafCapacity = 512
+  func testAnInsertAtTheFrontOfARowStoresNoLinesAndSharesTheOtherLeaves() throws {
+    // A single row of 10,000 cards keeps no per-line records (line j is
+    // card j); the insert copies only the path to the first leaf.
+    RopeLimits.leafCapacity = 64
     RopeLimits.fanout = 32
     var cf = CoverFlowConfiguration()
     cf.flow.itemSize = Size(width: 100, height: 100)
@@ -250,17 +250,47 @@ final class IncrementalTests: XCTestCase {
     u.insertItems = [(IndexPath(section: 0, item: 0), Item(size: Size(width: 77, height: 100)))]
     let before = layout
     layout.apply(try u.apply(to: layout.sections, uniformSize: cf.flow.itemSize))
-    guard case .variable(_, let old) = before.geometry.sections[0].lines,
-      case .variable(_, let new) = layout.geometry.sections[0].lines
-    else { return XCTFail("expected varied lines") }
+    guard case .single(let old) = before.geometry.sections[0].lines,
+      case .single(let new) = layout.geometry.sections[0].lines
+    else { return XCTFail("expected a single row") }
+    XCTAssertEqual(old.count, 10_000)
     XCTAssertEqual(new.count, 10_001)
-    XCTAssertEqual(new[0].thickness, 77)
-    XCTAssertEqual(new[1].thickness, 50)
-    // Leaves other than the first are shared, not copied.
+    XCTAssertEqual(new[0], Size(width: 77, height: 100))
+    XCTAssertEqual(new[1], Size(width: 50, height: 100))
     XCTAssertTrue(old.root.children.last === new.root.children.last)
+    XCTAssertEqual(layout.geometry.sections[0].lineInfo(5000).items, 5000..<5001)
     // The new first card is centred at rest ((375 − 77) / 2), and the old
     // first card follows it after the line spacing (20).
     XCTAssertEqual(layout.geometry.frameForItem(IndexPath(section: 0, item: 0)).x, 149)
     XCTAssertEqual(layout.geometry.frameForItem(IndexPath(section: 0, item: 1)).x, 149 + 77 + 20)
+    // Card 10,000 (the old 9,999) ends the row: the sum of every width
+    // before it and 10,000 gaps of 20 after the first card's inset.
+    let widths = (0..<9_999).reduce(77.0) { $0 + Double(50 + $1 % 100) }
+    XCTAssertEqual(
+      layout.geometry.frameForItem(IndexPath(section: 0, item: 10_000)).x,
+      149 + widths + 10_000 * 20)
+  }
+
+  func testAnInsertAtTheFrontOfWrappingLinesReBreaksOneLine() throws {
+    // Items 200 wide in a 375-wide column: one per line, as flow breaks
+    // them (not a carousel row), so the section keeps line records.
+    RopeLimits.leafCapacity = 64
+    RopeLimits.fanout = 32
+    let sizes = (0..<10_000).map { Size(width: 200, height: Double(20 + $0 % 50)) }
+    var layout = Layout(
+      type: .flow(FlowConfiguration()), sections: [.sizes(sizes)],
+      viewportSize: Size(width: 375, height: 600))
+    var u = BatchUpdate()
+    u.insertItems = [(IndexPath(section: 0, item: 0), Item(size: Size(width: 200, height: 33)))]
+    let before = layout
+    layout.apply(try u.apply(to: layout.sections, uniformSize: FlowConfiguration().itemSize))
+    guard case .variable(_, let old) = before.geometry.sections[0].lines,
+      case .variable(_, let new) = layout.geometry.sections[0].lines
+    else { return XCTFail("expected line records") }
+    XCTAssertEqual(old.count, 10_000)
+    XCTAssertEqual(new.count, 10_001)
+    XCTAssertEqual(new[0].thickness, 33)
+    XCTAssertEqual(new[1].thickness, 20)
+    XCTAssertTrue(old.root.children.last === new.root.children.last)
   }
 }
