@@ -229,7 +229,7 @@ struct SectionGeometry: Sendable {
   /// Calls `body` with line `j` and each following line (index, start,
   /// thickness, items) until it returns false. O(log lines + lines
   /// visited).
-  func forEachLine(from j: Int, _ body: (Int, Double, Double, Range<Int>) -> Bool) {
+  func forEachLine(from j: Int, _ body: LineVisitor) {
     switch lines {
     case .uniform(_, _, _, let n):
       for j in j..<max(j, n) {
@@ -237,40 +237,106 @@ struct SectionGeometry: Sendable {
         if !body(j, l.start, l.thickness, l.items) { return }
       }
     case .single(let sizes):
-      sizes.forEachLeaf(from: j) { before, elements, first in
-        var p = RowPrefix(before, axes)
-        for k in 0..<elements.count {
-          let raw = elements[k]
-          let i = first + k
-          if i >= j
-            && !body(
-              i, position(thicknessBefore: thickness(p), line: i), mainExtent(raw), i..<(i + 1))
-          {
-            return false
-          }
-          p.add(raw, axes)
-        }
-        return true
-      }
+      sizes.forEachLeaf(from: j) { visitRow($0, $1, $2, from: j, body) }
     case .variable(_, let lines):
-      lines.forEachLeaf(from: j) { before, records, first in
-        var t = before.thickness
-        var item = before.items
-        for k in 0..<records.count {
-          let r = records[k]
-          if first + k >= j
-            && !body(
-              first + k, position(thicknessBefore: t, line: first + k), r.thickness,
-              item..<(item + r.items))
-          {
+      lines.forEachLeaf(from: j) { visitLines($0, $1, $2, from: j, body) }
+    }
+  }
+
+  /// A line's index, start, thickness and items; false stops a walk.
+  typealias LineVisitor = (Int, Double, Double, Range<Int>) -> Bool
+
+  /// Calls `body` with the lines of a leaf of a single row (its cards)
+  /// from line `j` on; false when `body` stopped. O(leaf).
+  private func visitRow(
+    _ before: SizeSummary, _ elements: [Size], _ first: Int, from j: Int, _ body: LineVisitor
+  ) -> Bool {
+    var p = RowPrefix(before, axes)
+    for k in 0..<elements.count {
+      let raw = elements[k]
+      let i = first + k
+      if i >= j
+        && !body(i, position(thicknessBefore: thickness(p), line: i), mainExtent(raw), i..<(i + 1))
+      {
+        return false
+      }
+      p.add(raw, axes)
+    }
+    return true
+  }
+
+  /// Calls `body` with the lines of a leaf of line records from line `j`
+  /// on; false when `body` stopped. O(leaf).
+  private func visitLines(
+    _ before: LineSummary, _ records: [LineRecord], _ first: Int, from j: Int,
+    _ body: LineVisitor
+  ) -> Bool {
+    var t = before.thickness
+    var item = before.items
+    for k in 0..<records.count {
+      let r = records[k]
+      if first + k >= j
+        && !body(
+          first + k, position(thicknessBefore: t, line: first + k), r.thickness,
+          item..<(item + r.items))
+      {
+        return false
+      }
+      t += r.thickness
+      item += r.items
+    }
+    return true
+  }
+
+  /// Calls `body` with the first line ending after `lo` and each line
+  /// after it, until it returns false: `forEachLine(from:
+  /// firstLine(endingAfter:))` in one descent. O(log lines + lines
+  /// visited).
+  func forEachLine(endingAfter lo: Double, _ body: LineVisitor) {
+    // The leaf found and the first line given to `body` (−1: none yet).
+    var leaf = (first: 0, end: 0)
+    var firstShown = -1
+    var stepBack = false
+    func visit(_ j: Int, _ start: Double, _ thick: Double, _ items: Range<Int>) -> Bool {
+      if firstShown < 0 {
+        guard start + thick > lo else { return true }
+        // A descent's summed prefix may round differently from the walk's:
+        // a leaf's first line can need lines before it (rare: then start
+        // over the slow way).
+        if j == leaf.first && j > 0 {
+          let l = line(j - 1)
+          if l.start + l.thickness > lo {
+            stepBack = true
             return false
           }
-          t += r.thickness
-          item += r.items
         }
-        return true
+        firstShown = j
       }
+      return body(j, start, thick, items)
     }
+    var more: Bool
+    switch lines {
+    case .uniform:
+      return forEachLine(from: firstLine(endingAfter: lo), body)
+    case .single(let sizes):
+      guard let found = sizes.descend(rowEnds(after: lo)) else { return }
+      leaf = (found.first, found.first + found.elements.count)
+      more = visitRow(found.before, found.elements, found.first, from: found.first, visit)
+    case .variable(_, let lines):
+      guard let found = lines.descend(linesEnd(after: lo)) else { return }
+      leaf = (found.first, found.first + found.elements.count)
+      more = visitLines(found.before, found.elements, found.first, from: found.first, visit)
+    }
+    if stepBack { return forEachLine(from: firstLine(endingAfter: lo), body) }
+    if more { forEachLine(from: leaf.end, visit) }
+  }
+
+  /// Descent predicates: the lines of a prefix end after `lo`.
+  private func rowEnds(after lo: Double) -> (SizeSummary) -> Bool {
+    { position(thicknessBefore: thickness(RowPrefix($0, axes)), line: $0.count - 1) > lo }
+  }
+  private func linesEnd(after lo: Double) -> (LineSummary) -> Bool {
+    { position(thicknessBefore: $0.thickness, line: $0.count - 1) > lo }
   }
 
   /// The line holding item `i`. O(1) for uniform sections, O(log lines) otherwise.
@@ -309,11 +375,7 @@ struct SectionGeometry: Sendable {
     case .single(let sizes):
       // Lines are sorted and disjoint, so their ends are sorted too: find
       // the leaf, then the line.
-      guard
-        let found = sizes.descend({
-          position(thicknessBefore: thickness(RowPrefix($0, axes)), line: $0.count - 1) > lo
-        })
-      else { return sizes.count }
+      guard let found = sizes.descend(rowEnds(after: lo)) else { return sizes.count }
       var p = RowPrefix(found.before, axes)
       for (k, raw) in found.elements.enumerated() {
         let j = found.first + k
@@ -326,11 +388,7 @@ struct SectionGeometry: Sendable {
         walkToEnd(from: found.first + found.elements.count, after: lo), leafStart: found.first,
         after: lo)
     case .variable(_, let lines):
-      guard
-        let found = lines.descend({
-          position(thicknessBefore: $0.thickness, line: $0.count - 1) > lo
-        })
-      else { return lines.count }
+      guard let found = lines.descend(linesEnd(after: lo)) else { return lines.count }
       var t = found.before.thickness
       for (k, r) in found.elements.enumerated() {
         let j = found.first + k
@@ -374,28 +432,38 @@ struct SectionGeometry: Sendable {
   }
 
   /// Breaks `sizes` into lines from item `first` on, greedily (rule 2),
-  /// calling `emit` with each line until it returns false. O(items read).
+  /// calling `emit` with each line until it returns false. A line takes
+  /// its first item whatever its width, then each next item that fits.
+  /// O(log n + items read): it walks the leaves, not a cursor per item.
   func breakLines(
-    _ sizes: SizeList, from first: Int, singleItemLines: Bool,
-    _ emit: (_ firstItem: Int, LineRecord) -> Bool
+    _ sizes: SizeList, from first: Int, _ emit: (_ firstItem: Int, LineRecord) -> Bool
   ) {
-    var cursor = RopeCursor(sizes, at: first)
-    while let raw = cursor.next() {
-      let lineFirst = cursor.index - 1
-      let s = neutral(raw)
-      var used = s.width
-      var thick = s.height
-      if !singleItemLines {
-        while let next = cursor.peek {
-          let n = neutral(next)
-          guard used + interitem + n.width <= avail else { break }
+    guard first < sizes.count else { return }
+    var lineFirst = first
+    var i = first
+    var used = 0.0
+    var thick = 0.0
+    var stopped = false
+    sizes.forEachLeaf(from: first) { _, elements, leafFirst in
+      for k in max(first - leafFirst, 0)..<elements.count {
+        let n = neutral(elements[k])
+        if i > lineFirst && used + interitem + n.width <= avail {
           used += interitem + n.width
           thick = max(thick, n.height)
-          _ = cursor.next()
+        } else {
+          if i > lineFirst && !emit(lineFirst, LineRecord(items: i - lineFirst, thickness: thick)) {
+            stopped = true
+            return false
+          }
+          lineFirst = i
+          used = n.width
+          thick = n.height
         }
+        i += 1
       }
-      if !emit(lineFirst, LineRecord(items: cursor.index - lineFirst, thickness: thick)) { return }
+      return true
     }
+    if !stopped { _ = emit(lineFirst, LineRecord(items: i - lineFirst, thickness: thick)) }
   }
 }
 
@@ -649,7 +717,7 @@ public struct FlowGeometry: Sendable {
       if let h = frameForSupplementary(.header, section: s, pin: pin), h.intersects(rect) {
         body(.header, s, 0, h)
       }
-      g.forEachLine(from: g.firstLine(endingAfter: lo)) { j, start, thick, range in
+      g.forEachLine(endingAfter: lo) { j, start, thick, range in
         guard start < hi else { return false }
         forEachItem(
           section: s, line: j, start: start, thickness: thick, items: range, scratch: &scratch
@@ -706,17 +774,21 @@ public struct FlowGeometry: Sendable {
     // descent per section) and back (one lookup per line, a line or two).
     guard !sections.isEmpty else { return nil }
     var s = min(firstSection(endingAfter: pm), sections.count - 1)
-    var j = sections[s].firstLine(endingAfter: pm)
-    var fs = s
-    var fj = j
+    // The first line walked forward; the backward walk starts before it.
+    var j = sections[s].lineCount
     var stopped = false
+    sections[s].forEachLine(endingAfter: pm) { line, start, thick, items in
+      if line < j { j = line }
+      stopped = !visitIfNearer(s, line, start, thick, items)
+      return !stopped
+    }
+    var fs = s + 1
     while fs < sections.count && !stopped {
-      sections[fs].forEachLine(from: fj) { j, start, thick, items in
-        stopped = !visitIfNearer(fs, j, start, thick, items)
+      sections[fs].forEachLine(from: 0) { line, start, thick, items in
+        stopped = !visitIfNearer(fs, line, start, thick, items)
         return !stopped
       }
       fs += 1
-      fj = 0
     }
     j -= 1
     while s >= 0 {
@@ -777,14 +849,15 @@ extension SectionGeometry {
         }
         return .variable(
           sizes: sizes,
-          lines: reflow(old, oldLines, sizes: sizes, edit: edit, single: policy.singleItemLines))
+          lines: reflow(old, oldLines, sizes: sizes, edit: edit))
       }
-      var records: [LineRecord] = []
-      breakLines(sizes, from: 0, singleItemLines: policy.singleItemLines) { _, r in
-        records.append(r)
+      // Leaves are made as lines are broken: no array of every line.
+      var lines = RopeBuilder<LineSummary>()
+      breakLines(sizes, from: 0) { _, r in
+        lines.append(r)
         return true
       }
-      return .variable(sizes: sizes, lines: LineList(records))
+      return .variable(sizes: sizes, lines: lines.rope)
     }
   }
 
@@ -794,7 +867,7 @@ extension SectionGeometry {
   /// breaking depends only on the items from a line's first item on, so
   /// every later line is unchanged. O(log n + items re-broken).
   func reflow(
-    _ old: SectionGeometry, _ oldLines: LineList, sizes: SizeList, edit: ItemEdit, single: Bool
+    _ old: SectionGeometry, _ oldLines: LineList, sizes: SizeList, edit: ItemEdit
   ) -> LineList {
     var lines = oldLines
     let oldCount = old.count
@@ -810,7 +883,7 @@ extension SectionGeometry {
     var oldStart = firstItem  // the first item of old line k
     var k = jStart
     var resync = oldLines.count
-    breakLines(sizes, from: firstItem, singleItemLines: single) { lineFirst, record in
+    breakLines(sizes, from: firstItem) { lineFirst, record in
       records.append(record)
       let next = lineFirst + record.items
       guard next >= edit.newHi else { return true }

@@ -78,12 +78,19 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// A rope of `elements`, built bottom-up with leaves three quarters full
   /// so that inserts rarely split. O(n).
   public init(_ elements: [Element]) {
-    let fill = Self.leafCapacity * 3 / 4
-    guard elements.count > fill else {
-      root = RopeNode(elements: elements)
-      return
-    }
-    var level = Self.groups(of: elements, size: fill) { RopeNode(elements: Array($0)) }
+    let fill = Self.leafFill
+    self.init(
+      leaves: elements.count <= fill
+        ? [RopeNode(elements: elements)]
+        : Self.groups(of: elements, size: fill) { RopeNode(elements: Array($0)) })
+  }
+
+  /// The elements a bulk-built leaf holds.
+  static var leafFill: Int { Swift.max(leafCapacity * 3 / 4, 1) }
+
+  /// A rope over `leaves`, in order, none of them empty. O(leaves).
+  init(leaves: [RopeNode<S>]) {
+    var level = leaves.isEmpty ? [RopeNode(elements: [])] : leaves
     while level.count > 1 {
       level = Self.groups(of: level, size: Self.fanout * 3 / 4) { RopeNode(children: Array($0)) }
     }
@@ -410,6 +417,31 @@ public struct SizeSummary: RopeSummary {
 public typealias SizeList = Rope<SizeSummary>
 /// Item ids, in order.
 public typealias IDList = Rope<CountSummary<ItemID?>>
+
+/// Builds a rope from elements appended in order, a leaf at a time, so
+/// that no array of every element is ever held. O(1) amortised per element.
+struct RopeBuilder<S: RopeSummary> {
+  private var leaves: [RopeNode<S>] = []
+  private var pending: [S.Element] = []
+  private let fill = Rope<S>.leafFill
+
+  init() { pending.reserveCapacity(fill) }
+
+  mutating func append(_ element: S.Element) {
+    pending.append(element)
+    if pending.count == fill {
+      leaves.append(RopeNode(elements: pending))
+      pending.removeAll(keepingCapacity: true)
+    }
+  }
+
+  /// The rope of everything appended. O(leaves).
+  var rope: Rope<S> {
+    var all = leaves
+    if !pending.isEmpty { all.append(RopeNode(elements: pending)) }
+    return Rope(leaves: all)
+  }
+}
 
 /// Reads a rope forward from an index, a leaf at a time: O(log n) per
 /// leaf, O(1) per element.
