@@ -138,6 +138,44 @@ public struct Layout: Sendable {
     relayout(reuse: reuse)
   }
 
+  /// Appends `count` items to the end of section `s`, the bulk path:
+  /// with `sizes` (one per item; nil: the uniform size) and `ids` (one
+  /// per item; nil: none, or nil ids in a section that has ids). The
+  /// section keeps its lines up to its last one, and a single row re-breaks
+  /// nothing. O(k + log n) for k items; O(n) once when a uniform section
+  /// first gets sizes or ids of its own.
+  public mutating func appendItems(section s: Int, count k: Int, sizes: [Size]?, ids: [ItemID?]?)
+  {
+    precondition(sizes == nil || sizes!.count == k, "one size per item")
+    precondition(ids == nil || ids!.count == k, "one id per item")
+    var section = sections[s]
+    let n = section.count
+    // Take the ropes out of the section so that they are edited in place.
+    sections[s].items = .uniform(count: 0)
+    sections[s].ids = nil
+    if case .uniform = section.items, sizes == nil {
+      section.items = .uniform(count: n + k)
+    } else {
+      var list: SizeList
+      switch section.items {
+      case .uniform: list = SizeList(Array(repeating: Section.unsetSize, count: n))
+      case .sizes(let existing): list = existing
+      }
+      section.items = .uniform(count: 0)
+      list.insert(contentsOf: sizes ?? Array(repeating: Section.unsetSize, count: k), at: n)
+      section.items = .sizes(list)
+    }
+    if ids != nil || section.ids != nil {
+      var list = section.ids ?? IDList(Array(repeating: nil, count: n))
+      section.ids = nil
+      list.insert(contentsOf: ids ?? Array(repeating: nil, count: k), at: n)
+      section.ids = list
+    }
+    sections[s] = section
+    relayout(
+      reuse: sections.indices.map { ($0, $0 == s ? ItemEdit(lo: n, oldHi: n, newHi: n + k) : nil) })
+  }
+
   /// Reports measured sizes (self-sizing). Paths must be valid.
   /// O(sections + u · log n + items re-broken) for u sizes; O(n) for the
   /// first sizes of a section of uniform items, whose sizes are then

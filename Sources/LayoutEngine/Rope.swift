@@ -237,7 +237,10 @@ public struct Rope<S: RopeSummary>: Sendable {
     precondition(i >= 0 && i <= count, "Rope index out of range")
     var at = i
     var start = 0
-    let piece = Self.leafCapacity / 2
+    // Pieces of a bulk-built leaf's fill: appending one to a leaf that
+    // holds as much splits it into two such leaves, so a rope grown at its
+    // end stays as dense as one built at once.
+    let piece = Self.leafFill
     while start < elements.count {
       let end = Swift.min(start + piece, elements.count)
       Self.edit(&root, at: at, removing: 0, inserting: elements[start..<end])
@@ -283,7 +286,8 @@ public struct Rope<S: RopeSummary>: Sendable {
       guard node.elements.count > leafCapacity else { return nil }
       let half = node.elements.count / 2
       let right = RopeNode<S>(elements: Array(node.elements[half...]))
-      node.elements.removeSubrange(half...)
+      // A fresh array: removing the tail would keep the grown capacity.
+      node.elements = Array(node.elements[..<half])
       node.resummarize()
       return right
     }

@@ -256,6 +256,22 @@ func limitError(_ path: String, _ limits: Limits) -> RPCError {
     field: path)
 }
 
+/// The error for a request carrying more item values (sizes and ids)
+/// than `maxItemValuesPerRequest`.
+func valuesLimitError(_ path: String, _ count: Int, _ limits: Limits) -> RPCError {
+  RPCError(
+    code: ErrorCode.limitExceeded,
+    message:
+      "\(path) carries \(count) item sizes and ids; one request may carry at most \(limits.maxItemValuesPerRequest), so that it never holds up the frames queued behind it: send the rest with layout/appendItems",
+    field: path)
+}
+
+/// The sizes and ids a section object carries, counted without reading
+/// them. O(1).
+func declaredValues(_ s: Fields) -> Int {
+  (s.optional("itemSizes")?.count ?? 0) + (s.optional("ids")?.count ?? 0)
+}
+
 /// The item count a section object declares, read without allocating.
 func declaredCount(_ s: Fields) throws(RPCError) -> Int {
   if s.optional("itemCount") != nil {
@@ -322,11 +338,15 @@ func readSections(_ f: Fields, limits: Limits) throws(RPCError) -> [Section] {
   }
   // First pass: counts only, so that an over-limit request costs nothing.
   var total = 0
+  var values = 0
   for i in 0..<array.count {
-    let n = try declaredCount(try Fields(array[i], path: "\(path)[\(i)]"))
+    let section = try Fields(array[i], path: "\(path)[\(i)]")
+    let n = try declaredCount(section)
     total = total.addingReportingOverflow(n).partialValue
     if total > limits.maxItemsPerSession || total < 0 { throw limitError(path, limits) }
+    values += declaredValues(section)
   }
+  if values > limits.maxItemValuesPerRequest { throw valuesLimitError(path, values, limits) }
   var sections: [Section] = []
   sections.reserveCapacity(array.count)
   for i in 0..<array.count {
@@ -360,6 +380,48 @@ private func forEachInt(_ f: Fields, _ key: String, _ body: (Int) -> Void) throw
 
 /// Reads `params.updates` of performBatchUpdates. Range checks against the
 /// session are the engine's (error 1003); this checks shapes and types.
+/// The item sizes and ids a batch carries (one per inserted or reloaded
+/// item, and an inserted section's), counted without reading them. O(sections inserted).
+func declaredValues(ofBatch f: Fields) -> Int {
+  var values = (f.optional("insertItems")?.count ?? 0) + (f.optional("reloadItems")?.count ?? 0)
+  if let sections = f.optional("insertSections") {
+    for i in 0..<sections.count where sections[i].isObject {
+      if let section = try? Fields(sections[i], path: "") { values += declaredValues(section) }
+    }
+  }
+  return values
+}
+
+/// Reads `count` items' sizes for layout/appendItems from `itemSizes`
+/// ([{width, height}]) or `widthsAndHeights` ([w0, h0, w1, h1, …], the
+/// leaner encoding: two numbers per item, no keys). O(count).
+func readAppendedSizes(_ f: Fields, key: String) throws(RPCError) -> [Size] {
+  let (array, path) = try f.array(key)
+  var list: [Size] = []
+  if key == "itemSizes" {
+    list.reserveCapacity(array.count)
+    for k in 0..<array.count { list.append(try readSize(array[k], path: { "\(path)[\(k)]" })) }
+    return list
+  }
+  guard array.count % 2 == 0 else {
+    throw .invalidParams(path, "must hold a width and a height per item (an even count)")
+  }
+  list.reserveCapacity(array.count / 2)
+  for k in stride(from: 0, to: array.count, by: 2) {
+    let w = array[k].number
+    let h = array[k + 1].number
+    guard let w, let h, w >= 0, h >= 0, w <= maxCoordinate, h <= maxCoordinate else {
+      // The slow path: the one that fails names itself.
+      for j in k...(k + 1) {
+        _ = try Fields.number(array[j], path: "\(path)[\(j)]", min: 0, maxMagnitude: maxCoordinate)
+      }
+      throw .invalidParams(path, "must hold finite numbers >= 0")
+    }
+    list.append(Size(width: w, height: h))
+  }
+  return list
+}
+
 func readBatchUpdate(_ f: Fields) throws(RPCError) -> BatchUpdate {
   try f.rejectUnknown([
     "deleteSections", "insertSections", "moveSections", "deleteItems", "insertItems", "moveItems",

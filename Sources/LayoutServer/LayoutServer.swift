@@ -18,6 +18,11 @@ public struct Limits: Sendable {
   public var maxMessageBytes = 64 << 20
   /// Copies of a looping carousel's content one query may examine.
   public var maxLapsPerQuery = 100_000
+  /// Item sizes and ids one request may carry: reading and applying them
+  /// takes a few milliseconds, so a frame queued behind the request still
+  /// gets its answer within a 120 Hz frame. Bulk data travels in chunks
+  /// (layout/appendItems).
+  public var maxItemValuesPerRequest = 4_096
   public init() {}
 }
 
@@ -85,6 +90,8 @@ public final class LayoutServer: RPCHandler {
     w.int(limits.maxMessageBytes)
     w.key("maxLapsPerQuery")
     w.int(limits.maxLapsPerQuery)
+    w.key("maxItemValuesPerRequest")
+    w.int(limits.maxItemValuesPerRequest)
     w.endObject()
     w.endObject()
     w.endObject()
@@ -114,6 +121,7 @@ public final class LayoutServer: RPCHandler {
     ("layout/reloadData", { $0.reloadData }),
     ("layout/configure", { $0.configure }),
     ("layout/setItemSizes", { $0.setItemSizes }),
+    ("layout/appendItems", { $0.appendItems }),
   ]
   private static let table = Dictionary(uniqueKeysWithValues: methods)
 

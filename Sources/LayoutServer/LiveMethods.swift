@@ -19,7 +19,12 @@ extension LayoutServer {
   func performBatchUpdates(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     try p.rejectUnknown(["session", "updates"])
     let (id, old) = try existing(p)
-    let update = try readBatchUpdate(try p.object("updates"))
+    let updates = try p.object("updates")
+    let values = declaredValues(ofBatch: updates)
+    if values > limits.maxItemValuesPerRequest {
+      throw valuesLimitError(updates.path, values, limits)
+    }
+    let update = try readBatchUpdate(updates)
     // The item count after the batch, before anything is allocated: deletes
     // and inserts net out, so a session at its limit can replace an item.
     var after = old.layout.itemCount + update.insertItems.count - update.deleteItems.count
@@ -169,6 +174,9 @@ extension LayoutServer {
     try p.rejectUnknown(["session", "sizes"])
     let (id, old) = try existing(p)
     let (array, path) = try p.array("sizes")
+    if array.count > limits.maxItemValuesPerRequest {
+      throw valuesLimitError(path, array.count, limits)
+    }
     var sizes: [(IndexPath, Size)] = []
     sizes.reserveCapacity(array.count)
     for i in 0..<array.count {
@@ -193,6 +201,62 @@ extension LayoutServer {
     try checkTilt(session.layout, field: p.path("sizes"))
     session.bounds = reanchor(old, into: session) { $0 }
     try checkLoop(session, field: p.path("sizes"))
+    respond(id, &session, &w)
+  }
+
+  /// layout/appendItems {session, section, itemCount | itemSizes |
+  /// widthsAndHeights, ids?} → the mutation fields. The bulk path: a
+  /// session of many items is opened with its first chunk and grown a
+  /// chunk at a time, each request small enough to leave the frames queued
+  /// behind it on time. O(k + log n) for k items.
+  func appendItems(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    try p.rejectUnknown(["session", "section", "itemCount", "itemSizes", "widthsAndHeights", "ids"])
+    let (id, old) = try existing(p)
+    let s = try p.integer("section", in: 0...Int.max)
+    guard s < old.layout.sections.count else {
+      throw .invalidParams(
+        p.path("section"), "is out of range: the session has \(old.layout.sections.count) sections")
+    }
+    let given = ["itemCount", "itemSizes", "widthsAndHeights"].filter { p.optional($0) != nil }
+    guard let key = given.first else {
+      throw .invalidParams(p.path("itemCount"), "is required (or itemSizes, or widthsAndHeights)")
+    }
+    guard given.count == 1 else {
+      throw .invalidParams(p.path(given[1]), "cannot be given with \(key)")
+    }
+    // Counts first: a request over a limit costs nothing.
+    let k: Int
+    switch key {
+    case "itemCount": k = try p.integer("itemCount", in: 0...Int.max)
+    case "itemSizes": k = try p.array(key).0.count
+    default: k = try p.array(key).0.count / 2
+    }
+    let section = old.layout.sections[s]
+    let storesSizes: Bool
+    if case .sizes = section.items { storesSizes = true } else { storesSizes = key != "itemCount" }
+    let idsValue = p.optional("ids")
+    let values = (storesSizes ? k : 0) + (idsValue != nil || section.ids != nil ? k : 0)
+    if values > limits.maxItemValuesPerRequest {
+      throw valuesLimitError(p.path(key), values, limits)
+    }
+    if k > limits.maxItemsPerSession - old.layout.itemCount { throw limitError(p.path(key), limits) }
+    let sizes = key == "itemCount" ? nil : try readAppendedSizes(p, key: key)
+    var ids: [ItemID?]? = nil
+    if idsValue != nil {
+      let (array, idsPath) = try p.array("ids")
+      guard array.count == k else {
+        throw .invalidParams(idsPath, "must have one id per item (\(k))")
+      }
+      var list: [ItemID?] = []
+      list.reserveCapacity(k)
+      for i in 0..<k { list.append(try readItemID(array[i], path: "\(idsPath)[\(i)]")) }
+      ids = list
+    }
+    var session = old
+    session.layout.appendItems(section: s, count: k, sizes: sizes, ids: ids)
+    try checkTilt(session.layout, field: p.path(key))
+    session.bounds = reanchor(old, into: session) { $0 }
+    try checkLoop(session, field: p.path(key))
     respond(id, &session, &w)
   }
 

@@ -39,7 +39,10 @@ def test_notification_before_initialize_dropped(daemon):
 
 
 def test_initialize_result(spawn):
-    d = spawn("--max-sessions", "7", "--max-items", "1234", "--max-message-bytes", "99999")
+    d = spawn(
+        "--max-sessions", "7", "--max-items", "1234", "--max-message-bytes", "99999",
+        "--max-item-values-per-request", "321",
+    )
     result = d.call("initialize", {"processId": None, "capabilities": {}, "clientInfo": {"name": "pytest"}})
     assert result["serverInfo"]["name"] == "flowlayoutd"
     assert isinstance(result["serverInfo"]["version"], str) and result["serverInfo"]["version"]
@@ -62,6 +65,7 @@ def test_initialize_result(spawn):
         "layout/reloadData",
         "layout/configure",
         "layout/setItemSizes",
+        "layout/appendItems",
         "layout/close",
     }
     assert caps["limits"] == {
@@ -71,6 +75,7 @@ def test_initialize_result(spawn):
         "maxSessionIdBytes": 256,
         "maxMessageBytes": 99999,
         "maxLapsPerQuery": 100000,
+        "maxItemValuesPerRequest": 321,
     }
     assert caps["loop"] is True
 
@@ -80,6 +85,7 @@ def test_initialize_defaults(daemon):
     assert limits["maxSessions"] == 1000
     assert limits["maxItemsPerSession"] == 100000000
     assert limits["maxMessageBytes"] == 64 * 1024 * 1024
+    assert limits["maxItemValuesPerRequest"] == 4096
 
 
 def test_initialize_twice(server):
