@@ -144,8 +144,7 @@ public struct Layout: Sendable {
   /// section keeps its lines up to its last one, and a single row re-breaks
   /// nothing. O(k + log n) for k items; O(n) once when a uniform section
   /// first gets sizes or ids of its own.
-  public mutating func appendItems(section s: Int, count k: Int, sizes: [Size]?, ids: [ItemID?]?)
-  {
+  public mutating func appendItems(section s: Int, count k: Int, sizes: [Size]?, ids: [ItemID?]?) {
     precondition(sizes == nil || sizes!.count == k, "one size per item")
     precondition(ids == nil || ids!.count == k, "one id per item")
     var section = sections[s]

@@ -239,7 +239,9 @@ extension LayoutServer {
     if values > limits.maxItemValuesPerRequest {
       throw valuesLimitError(p.path(key), values, limits)
     }
-    if k > limits.maxItemsPerSession - old.layout.itemCount { throw limitError(p.path(key), limits) }
+    if k > limits.maxItemsPerSession - old.layout.itemCount {
+      throw limitError(p.path(key), limits)
+    }
     let sizes = key == "itemCount" ? nil : try readAppendedSizes(p, key: key)
     var ids: [ItemID?]? = nil
     if idsValue != nil {

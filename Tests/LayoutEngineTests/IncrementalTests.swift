@@ -208,7 +208,28 @@ final class IncrementalTests: XCTestCase {
       var layout = Layout(
         type: type, sections: sections, viewportSize: Size(width: 320, height: 480))
       for _ in 0..<40 {
-        if Int.random(in: 0..<5, using: &g) == 0 {
+        let pick = Int.random(in: 0..<6, using: &g)
+        if pick == 5 {
+          // The bulk path: items appended at a section's end, with sizes
+          // (some without one of their own), or uniform ones.
+          let s = Int.random(in: 0..<layout.sections.count, using: &g)
+          let k = Int.random(in: 0...90, using: &g)
+          let sizes =
+            Bool.random(using: &g)
+            ? nil
+            : (0..<k).map { _ in
+              Int.random(in: 0..<4, using: &g) == 0 ? Section.unsetSize : randomSize(&g)
+            }
+          let before = layout
+          let snapshot = before.sections.map(sizeArray)
+          let count = layout.sections[s].count
+          layout.appendItems(section: s, count: k, sizes: sizes, ids: nil)
+          XCTAssertEqual(layout.sections[s].count, count + k)
+          XCTAssertEqual(before.sections.map(sizeArray), snapshot)
+          if let sizes {
+            XCTAssertEqual(Array(sizeArray(layout.sections[s]).suffix(k)), sizes)
+          }
+        } else if pick == 0 {
           // Self-sizing reports go through the same re-breaking.
           let s = Int.random(in: 0..<layout.sections.count, using: &g)
           let n = layout.sections[s].count
@@ -234,6 +255,29 @@ final class IncrementalTests: XCTestCase {
       }
     }
     XCTAssertGreaterThan(applied, 600)
+  }
+
+  func testAppendedIdsLineUpWithTheirItems() {
+    var layout = Layout(
+      type: .flow(FlowConfiguration()), sections: [.uniform(3)],
+      viewportSize: Size(width: 320, height: 480))
+    // Ids for new items only: the old ones get none.
+    layout.appendItems(section: 0, count: 2, sizes: nil, ids: [.int(7), .string("x")])
+    XCTAssertEqual(layout.sections[0].ids?.array, [nil, nil, nil, .int(7), .string("x")])
+    XCTAssertEqual(layout.sections[0].count, 5)
+    // A section with ids gives items appended without them none.
+    layout.appendItems(
+      section: 0, count: 2, sizes: [Size(width: 10, height: 20), Size(width: 30, height: 40)],
+      ids: nil)
+    XCTAssertEqual(layout.sections[0].ids?.array.count, 7)
+    XCTAssertEqual(layout.sections[0].ids?[6], .some(nil))
+    XCTAssertEqual(sizeArray(layout.sections[0]).last, Size(width: 30, height: 40))
+    // A uniform section appended without sizes stays uniform: O(1).
+    var plain = Layout(
+      type: .flow(FlowConfiguration()), sections: [.uniform(3)],
+      viewportSize: Size(width: 320, height: 480))
+    plain.appendItems(section: 0, count: 1_000_000, sizes: nil, ids: nil)
+    XCTAssertEqual(plain.sections[0].items, .uniform(count: 1_000_003))
   }
 
   func testAnInsertAtTheFrontOfARowStoresNoLinesAndSharesTheOtherLeaves() throws {
