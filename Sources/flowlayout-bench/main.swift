@@ -143,7 +143,14 @@ guard n <= 1_000_000 else { exit(0) }
 
 // The handler path: JSON in (jansson), JSON out (JSONWriter), no pipes.
 final class Handler {
-  let server = LayoutServer()
+  // One request of every size: this row times jansson and the handler on
+  // the whole load, not the daemon's chunked bulk path (bench/run.py).
+  let server = LayoutServer(
+    limits: {
+      var l = Limits()
+      l.maxItemValuesPerRequest = .max
+      return l
+    }())
   var w = JSONWriter()
   func call(_ method: String, _ params: String) {
     let doc = try! JSONDocument.parse(params)
