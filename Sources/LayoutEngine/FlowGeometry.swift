@@ -590,11 +590,13 @@ public struct FlowGeometry: Sendable {
   /// which starts at `lineStart`, is `thick` thick and holds `range`
   /// (rules 4, 5 and 6). O(items in the line), plus O(log n) to find the
   /// sizes of a section of varied sizes.
+  /// `g` is section `s`, passed in (borrowed) rather than read from
+  /// `sections`: a copy would retain its ropes once per line.
   func forEachItem(
-    section s: Int, line j: Int, start lineStart: Double, thickness thick: Double,
-    items range: Range<Int>, scratch: inout Scratch, _ body: (Int, Rect) -> Void
+    of g: SectionGeometry, section s: Int, line j: Int, start lineStart: Double,
+    thickness thick: Double, items range: Range<Int>, scratch: inout Scratch,
+    _ body: (Int, Rect) -> Void
   ) {
-    let g = sections[s]
     switch g.lines {
     case .uniform(let size, let perLine, let gap, _):
       // Items are centred along the main axis within their line (rule 4).
@@ -650,7 +652,7 @@ public struct FlowGeometry: Sendable {
   ) {
     let l = sections[s].lineInfo(j)
     forEachItem(
-      section: s, line: j, start: l.start, thickness: l.thickness, items: l.items,
+      of: sections[s], section: s, line: j, start: l.start, thickness: l.thickness, items: l.items,
       scratch: &scratch, body)
   }
 
@@ -720,7 +722,8 @@ public struct FlowGeometry: Sendable {
       g.forEachLine(endingAfter: lo) { j, start, thick, range in
         guard start < hi else { return false }
         forEachItem(
-          section: s, line: j, start: start, thickness: thick, items: range, scratch: &scratch
+          of: g, section: s, line: j, start: start, thickness: thick, items: range,
+          scratch: &scratch
         ) { i, r in
           if r.intersects(rect) { body(.cell, s, i, r) }
         }
@@ -757,7 +760,8 @@ public struct FlowGeometry: Sendable {
       let bound = pm < start ? start - pm : (pm > start + thick ? pm - start - thick : 0)
       if let b = best, bound > b.dist { return false }
       forEachItem(
-        section: s, line: j, start: start, thickness: thick, items: items, scratch: &scratch
+        of: sections[s], section: s, line: j, start: start, thickness: thick, items: items,
+        scratch: &scratch
       ) { i, r in
         let c = r.center
         let dm = axes.main(c) - pm

@@ -352,6 +352,8 @@ public struct Layout: Sendable {
     let bounds = toLTR(bounds)
     let pin = pinning(bounds)
     var result: [LayoutAttributes] = []
+    // A viewport's worth without regrowing: attributes are large.
+    result.reserveCapacity(16)
     switch type {
     case .flow:
       geometry.forEachElement(in: rect, pin: pin) { kind, s, i, frame in
