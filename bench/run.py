@@ -8,8 +8,8 @@ peers (Taffy through PyPI's `stretchable`, Yoga through PyPI's `poga`), and
 prints ONE Markdown table with the issue's targets checked below it. The
 same figures go to bench/results.json (and the table to bench/results.md).
 
-Sizes: BENCH_N="1000 100000 1000000" (the default); 1e7 with
-BENCH_N="1000 100000 10000000". BENCH_QUICK=1 cuts every repetition count
+Sizes: BENCH_N="1000 100000 10000000" (the default: the issue's 1e3, 1e5
+and 1e7); BENCH_N="1000 100000 1000000" for a quicker run. BENCH_QUICK=1 cuts every repetition count
 (for developing the suite, not for figures). Standard library only; the
 peers are pip-installed into .build/bench-peers when missing.
 
@@ -1329,7 +1329,7 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
 
 
 def main() -> int:
-    ns = [int(float(x)) for x in (sys.argv[1:] or os.environ.get("BENCH_N", "1000 100000 1000000").split())]
+    ns = [int(float(x)) for x in (sys.argv[1:] or os.environ.get("BENCH_N", "1000 100000 10000000").split())]
     ns = sorted(set(ns))
     for path, what in ((DAEMON, "flowlayoutd"), (ENGINE, "flowlayout-bench"), (FLOOR, "the floor")):
         if not os.access(path, os.X_OK):
