@@ -9,15 +9,31 @@ from __future__ import annotations
 import collections
 import json
 import os
+import re
 import subprocess
 import threading
 from types import TracebackType
-from typing import IO, Any, Deque, Iterable, List, Mapping, Optional, Tuple, Type
+from typing import (
+    IO,
+    Any,
+    Callable,
+    Deque,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Type,
+)
 
 from ._version import __version__
 from .model import (
     Attributes,
     BatchResult,
+    ElementKey,
     IndexPath,
     InsetsLike,
     JSONDict,
@@ -27,6 +43,7 @@ from .model import (
     PointLike,
     RectLike,
     Size,
+    SizeLike,
     SnapPlan,
     insets_json,
     item_sizes_json,
@@ -34,9 +51,15 @@ from .model import (
     rect_json,
     updates_json,
 )
+from .model import _size_or_raw
+from .picture import Picture
 from .wire import ProtocolError, dumps, encode_frame, find_daemon, read_frame, spawn, write_frame
 
-__all__ = ["Client", "RPCError", "DaemonError", "find_daemon"]
+__all__ = ["Client", "RPCError", "DaemonError", "find_daemon", "DEFAULT_MAX_ITEM_VALUES_PER_REQUEST"]
+
+#: ``maxItemValuesPerRequest`` of a daemon that serves ``layout/appendItems``
+#: but does not report the limit (the daemon's default).
+DEFAULT_MAX_ITEM_VALUES_PER_REQUEST = 4096
 
 
 class RPCError(Exception):
@@ -145,6 +168,17 @@ class Client:
             raise
         self.server_info: Mapping[str, Any] = result.get("serverInfo", {})
         self.capabilities: Mapping[str, Any] = result.get("capabilities", {})
+        #: The item sizes and ids one request may carry: the daemon's
+        #: ``capabilities.limits.maxItemValuesPerRequest``, 4096 when it
+        #: serves ``layout/appendItems`` without reporting the limit, None
+        #: (never chunk) for a daemon without ``layout/appendItems``.
+        #: :meth:`open`, :meth:`reload_data`, :meth:`set_item_sizes` and
+        #: :meth:`append_items` split what they send to stay within it.
+        self.max_item_values_per_request: Optional[int] = _values_limit(self.capabilities)
+        #: ``capabilities.limits.maxItemsPerSession``, if reported.
+        self.max_items_per_session: Optional[int] = _positive_limit(
+            self.capabilities, "maxItemsPerSession"
+        )
 
     # MARK: lifecycle
 
@@ -334,7 +368,24 @@ class Client:
         """Creates a session. ``layout`` and ``sections`` are wire JSON,
         e.g. ``{"type": "flow", "itemSize": {...}}`` and
         ``[{"itemCount": 10}]``. ``overscan`` (points) grows the visible
-        rect along the scroll axis."""
+        rect along the scroll axis.
+
+        Sections carrying more sizes and ids than
+        :attr:`max_item_values_per_request` are sent in chunks: ``layout/open``
+        with as many leading values as fit (every section is in it, the
+        later ones with their first items or none, so that the section
+        count and per-section fields are right from the start), then
+        ``layout/appendItems`` per section for the rest, in order, with the
+        matching ``ids``. The answers are applied to the open's picture
+        and, should the appends have moved the bounds (bounds beyond the
+        first chunk's content are clamped to it), a ``layout/setBounds``
+        puts them back; the result is then what one ``layout/open`` of
+        everything answers: the final content size, the bounds as sent,
+        every element visible in them and the centred item. If a later
+        request fails, the session is closed again and the error is raised
+        with its field named as in ``sections``
+        (``params.sections[0].itemSizes[5000].width``), so a failed open
+        still leaves no session behind."""
         params: JSONDict = {
             "session": session,
             "layout": dict(layout),
@@ -345,7 +396,32 @@ class Client:
             params["contentInset"] = insets_json(content_inset)
         if overscan is not None:
             params["overscan"] = overscan
-        return OpenResult.from_json(self.request("layout/open", params))
+        plan = _plan_sections(
+            params["sections"], self.max_item_values_per_request, self.max_items_per_session
+        )
+        if plan is None:
+            return OpenResult.from_json(self.request("layout/open", params))
+        params["sections"] = plan.first
+        opened = OpenResult.from_json(self.request("layout/open", params))
+        picture = Picture()
+        picture.apply_open(opened)
+        last: Optional[MutationResult] = None
+        try:
+            for append, translate in plan.appends(session):
+                last = self._append_once(append, translate)
+                picture.apply(last)
+            if last is not None and last.bounds != opened.bounds:
+                last = self.set_bounds(session, opened.bounds)
+                picture.apply(last)
+        except BaseException:
+            try:
+                self.close(session)
+            except (RPCError, DaemonError, OSError):
+                pass
+            raise
+        if last is None:
+            return opened
+        return OpenResult(last.content_size, last.bounds, tuple(picture.elements()), last.centered_item)
 
     def set_bounds(self, session: str, bounds: RectLike) -> MutationResult:
         """Reports the viewport after a scroll or resize. After a resize
@@ -405,9 +481,31 @@ class Client:
     def reload_data(self, session: str, sections: Iterable[Mapping[str, Any]]) -> MutationResult:
         """Replaces every section (wire JSON, as in :meth:`open`), anchoring
         the view on its centred (carousel) or first visible (flow) item, by
-        ``id`` when the sections carry ids."""
-        params = {"session": session, "sections": [dict(s) for s in sections]}
-        return MutationResult.from_json(self.request("layout/reloadData", params))
+        ``id`` when the sections carry ids.
+
+        More sizes and ids than :attr:`max_item_values_per_request` are sent
+        as :meth:`open` sends them: ``layout/reloadData`` with the leading
+        values, then ``layout/appendItems``. The answer is the answers
+        composed into one delta: applied to the picture it does what
+        applying each in turn does. The daemon anchors on what the first
+        request carries, so a chunked reload keeps the view exactly where
+        one ``layout/reloadData`` would when the anchor item (found by id,
+        or else by index path) is among the first request's items and the
+        anchored view lies within their content; otherwise the view is
+        anchored within the first chunk. A request after the first that
+        fails raises the error (its field named as in ``sections``) and
+        leaves the session holding the items sent before it."""
+        sent = [dict(s) for s in sections]
+        plan = _plan_sections(sent, self.max_item_values_per_request, self.max_items_per_session)
+        if plan is None:
+            params = {"session": session, "sections": sent}
+            return MutationResult.from_json(self.request("layout/reloadData", params))
+        composed = _Deltas()
+        params = {"session": session, "sections": plan.first}
+        composed.add(MutationResult.from_json(self.request("layout/reloadData", params)))
+        for append, translate in plan.appends(session):
+            composed.add(self._append_once(append, translate))
+        return composed.result()
 
     def configure(
         self,
@@ -438,9 +536,78 @@ class Client:
         """Self-sizing: reports measured item sizes. Each entry is
         ``(section, item, size)`` or ``(IndexPath, size)``, with ``size`` a
         :class:`Size`, a ``{"width", "height"}`` dict or ``(width,
-        height)``, or a wire dict ``{"section", "item", "size"}``."""
-        params = {"session": session, "sizes": item_sizes_json(sizes)}
-        return MutationResult.from_json(self.request("layout/setItemSizes", params))
+        height)``, or a wire dict ``{"section", "item", "size"}``.
+
+        More entries than :attr:`max_item_values_per_request` go in several
+        ``layout/setItemSizes`` requests, in order, and their answers are
+        composed into one delta. Each request anchors the view on its own,
+        and one that fails raises (its field named as in ``sizes``:
+        ``params.sizes[5000].size.width``) with the chunks before it
+        applied."""
+        entries = item_sizes_json(sizes)
+        limit = self.max_item_values_per_request
+        if limit is None or len(entries) <= limit:
+            params = {"session": session, "sizes": entries}
+            return MutationResult.from_json(self.request("layout/setItemSizes", params))
+        composed = _Deltas()
+        for start in range(0, len(entries), limit):
+            params = {"session": session, "sizes": entries[start : start + limit]}
+            try:
+                result = self.request("layout/setItemSizes", params)
+            except RPCError as e:
+                raise _renamed(e, _index_renamer("params.sizes", "params.sizes", start)) from None
+            composed.add(MutationResult.from_json(result))
+        return composed.result()
+
+    def append_items(
+        self,
+        session: str,
+        section: int,
+        *,
+        item_count: Optional[int] = None,
+        item_sizes: Optional[Iterable[SizeLike]] = None,
+        widths_and_heights: Optional[Iterable[float]] = None,
+        ids: Optional[Iterable[Any]] = None,
+    ) -> MutationResult:
+        """``layout/appendItems``, the bulk path: appends items to the end
+        of ``section``. Give exactly one of ``item_count`` (items of the
+        uniform size), ``item_sizes`` (Sizes, dicts or ``(width, height)``)
+        and ``widths_and_heights`` (``[w0, h0, w1, h1, ...]``, the leaner
+        encoding); ``ids``, one per appended item, gives them ids. The
+        anchor stays put and no existing item moves.
+
+        Sizes and ids beyond :attr:`max_item_values_per_request` are sent in
+        several requests (the answers composed into one delta); a request
+        after the first that fails raises with the items before it
+        appended. ``item_count`` alone is sent in one request: it carries
+        no values unless the section stores sizes or ids, when the daemon
+        counts a value per item and answers 1004 over the limit. Items
+        appended without ids to a section with ids count twice (a size and
+        an empty id each), so send their ids."""
+        params: JSONDict = {"session": session, "section": section}
+        if item_count is not None:
+            params["itemCount"] = item_count
+        if item_sizes is not None:
+            params["itemSizes"] = [_size_or_raw(v) for v in item_sizes]
+        if widths_and_heights is not None:
+            params["widthsAndHeights"] = list(widths_and_heights)
+        if ids is not None:
+            params["ids"] = list(ids)
+        chunks = _split_append(params, self.max_item_values_per_request)
+        if chunks is None:
+            return MutationResult.from_json(self.request("layout/appendItems", params))
+        composed = _Deltas()
+        for chunk, translate in chunks:
+            composed.add(self._append_once(chunk, translate))
+        return composed.result()
+
+    def _append_once(self, params: JSONDict, translate: "_Translate") -> MutationResult:
+        """One ``layout/appendItems`` of a chunked call; an error's field
+        (and its message, which starts with it) renamed by ``translate``."""
+        try:
+            return MutationResult.from_json(self.request("layout/appendItems", params))
+        except RPCError as e:
+            raise _renamed(e, translate) from None
 
     def attributes_in_rect(self, session: str, rect: RectLike) -> Tuple[Attributes, ...]:
         """Every element whose frame overlaps ``rect``, in document order."""
@@ -478,3 +645,312 @@ class Client:
     def close(self, session: str) -> None:
         """Closes a layout session (not the connection: see :meth:`shutdown`)."""
         self.request("layout/close", {"session": session})
+
+
+# MARK: chunking (maxItemValuesPerRequest)
+
+
+def _positive_limit(capabilities: Mapping[str, Any], name: str) -> Optional[int]:
+    limits = capabilities.get("limits")
+    if isinstance(limits, Mapping):
+        v = limits.get(name)
+        if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+            return v
+    return None
+
+
+def _values_limit(capabilities: Mapping[str, Any]) -> Optional[int]:
+    """``maxItemValuesPerRequest`` from ``initialize``'s capabilities; the
+    default for a daemon that does not report it, unless its method list
+    shows it has no ``layout/appendItems`` to send the rest with."""
+    reported = _positive_limit(capabilities, "maxItemValuesPerRequest")
+    if reported is not None:
+        return reported
+    methods = capabilities.get("methods")
+    if isinstance(methods, (list, tuple)) and "layout/appendItems" not in methods:
+        return None
+    return DEFAULT_MAX_ITEM_VALUES_PER_REQUEST
+
+
+#: ``translate(code, field)``: an error's field as the caller would name
+#: it, or None to keep it.
+_Translate = Callable[[int, str], Optional[str]]
+
+_INDEXED = re.compile(r"params\.(widthsAndHeights|itemSizes|ids)\[(\d+)\](.*)\Z", re.S)
+
+
+def _renamed(error: RPCError, translate: _Translate) -> RPCError:
+    """``error`` with its field (and the message, which starts with the
+    field) renamed; ``error`` itself when there is nothing to rename."""
+    old = error.field
+    if old is None:
+        return error
+    new = translate(error.code, old)
+    if new is None or new == old:
+        return error
+    message = new + error.message[len(old) :] if error.message.startswith(old) else error.message
+    data = dict(error.data) if isinstance(error.data, Mapping) else {}
+    data["field"] = new
+    return RPCError(error.code, message, data)
+
+
+def _index_renamer(key: str, into: str, start: int) -> _Translate:
+    """``key[j]…`` of a chunk starting at ``start`` is ``into[start + j]…``."""
+    pattern = re.compile(re.escape(key) + r"\[(\d+)\](.*)\Z", re.S)
+
+    def translate(code: int, field: str) -> Optional[str]:
+        m = pattern.match(field)
+        return f"{into}[{start + int(m.group(1))}]{m.group(2)}" if m else None
+
+    return translate
+
+
+def _section_renamer(section: int, start: int) -> _Translate:
+    """Names the fields of a ``layout/appendItems`` that carries items
+    ``start…`` of ``params.sections[section]`` as that section's: a
+    width or height of ``widthsAndHeights`` as ``itemSizes[i].width`` or
+    ``.height``, an id as ``ids[i]``, and a limit as one-request
+    ``layout/open`` or ``layout/reloadData`` names it, ``params.sections``."""
+    base = f"params.sections[{section}]"
+
+    def translate(code: int, field: str) -> Optional[str]:
+        m = _INDEXED.match(field)
+        if m:
+            key, j, tail = m.group(1), int(m.group(2)), m.group(3)
+            if key == "widthsAndHeights":
+                return f"{base}.itemSizes[{start + j // 2}].{'height' if j % 2 else 'width'}{tail}"
+            return f"{base}.{key}[{start + j}]{tail}"
+        if code == RPCError.LIMIT_EXCEEDED:
+            return "params.sections"
+        if field in ("params.widthsAndHeights", "params.itemSizes"):
+            return f"{base}.itemSizes"
+        if field in ("params.itemCount", "params.ids"):
+            return f"{base}.{field[len('params.') :]}"
+        return None
+
+    return translate
+
+
+def _is_array(value: Any) -> bool:
+    return isinstance(value, (list, tuple))
+
+
+def _declared_values(section: Mapping[str, Any]) -> int:
+    """The sizes and ids a section object carries, counted as the daemon
+    counts them."""
+    total = 0
+    for key in ("itemSizes", "ids"):
+        v = section.get(key)
+        if _is_array(v):
+            total += len(v)
+    return total
+
+
+def _declared_count(section: Mapping[str, Any]) -> int:
+    count = section.get("itemCount")
+    if isinstance(count, int) and not isinstance(count, bool):
+        return count
+    sizes = section.get("itemSizes")
+    return len(sizes) if _is_array(sizes) else 0
+
+
+class _Shape:
+    """A well-formed section object, as far as splitting it goes: its
+    item count, its sizes (None: ``itemCount`` items) and ids."""
+
+    __slots__ = ("count", "sizes", "ids")
+
+    def __init__(self, count: int, sizes: Optional[Sequence[Any]], ids: Optional[Sequence[Any]]) -> None:
+        self.count = count
+        self.sizes = sizes
+        self.ids = ids
+
+    @property
+    def cost(self) -> int:
+        """Values per item: a size, an id, both or neither."""
+        return (self.sizes is not None) + (self.ids is not None)
+
+    @classmethod
+    def of(cls, section: Any) -> Optional["_Shape"]:
+        """None for anything the daemon would refuse as it stands (the
+        section is then sent whole, for the daemon to name the fault)."""
+        if not isinstance(section, Mapping):
+            return None
+        ids = section.get("ids") if "ids" in section else None
+        if "ids" in section and not _is_array(ids):
+            return None
+        if "itemCount" in section:
+            count = section["itemCount"]
+            if "itemSizes" in section or not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                return None
+            sizes = None
+        elif "itemSizes" in section and _is_array(section["itemSizes"]):
+            sizes = section["itemSizes"]
+            count = len(sizes)
+        else:
+            return None
+        if ids is not None and len(ids) != count:
+            return None
+        return cls(count, sizes, ids)
+
+
+def _widths_and_heights(sizes: Sequence[Any]) -> Optional[List[float]]:
+    """``[w0, h0, w1, h1, ...]`` for ``{width, height}`` objects holding
+    plain numbers; None if any is something else (sent as itemSizes then,
+    so that the daemon names what is wrong with it)."""
+    flat: List[float] = []
+    for size in sizes:
+        if not isinstance(size, Mapping) or len(size) != 2:
+            return None
+        w, h = size.get("width"), size.get("height")
+        if type(w) not in (int, float) or type(h) not in (int, float):
+            return None
+        flat.append(w)
+        flat.append(h)
+    return flat
+
+
+class _SectionPlan:
+    """A ``layout/open`` or ``layout/reloadData`` over the values limit:
+    ``first`` holds every section with its leading items, ``appends``
+    yields the ``layout/appendItems`` requests that send the rest."""
+
+    def __init__(self, first: List[Any], rest: List[Tuple[int, _Shape, int]], limit: int) -> None:
+        self.first = first
+        self._rest = rest
+        self._limit = limit
+
+    def appends(self, session: str) -> Iterator[Tuple[JSONDict, _Translate]]:
+        for index, shape, start in self._rest:
+            step = self._limit // shape.cost
+            for a in range(start, shape.count, step):
+                b = min(a + step, shape.count)
+                params: JSONDict = {"session": session, "section": index}
+                if shape.sizes is not None:
+                    chunk = shape.sizes[a:b]
+                    flat = _widths_and_heights(chunk)
+                    if flat is not None:
+                        params["widthsAndHeights"] = flat
+                    else:
+                        params["itemSizes"] = list(chunk)
+                else:
+                    params["itemCount"] = b - a
+                if shape.ids is not None:
+                    params["ids"] = list(shape.ids[a:b])
+                yield params, _section_renamer(index, a)
+
+
+def _plan_sections(
+    sections: List[Any], limit: Optional[int], max_items: Optional[int]
+) -> Optional[_SectionPlan]:
+    """How to send ``sections`` within ``limit`` values a request: None
+    when they fit (or cannot be split: sent as they are, the daemon then
+    answers for them), else a plan. The first request gets the leading
+    values in document order: sections that cannot be split and uniform
+    sections without ids whole, then each section's first items while
+    values remain."""
+    if limit is None:
+        return None
+    mappings = [s if isinstance(s, Mapping) else {} for s in sections]
+    if sum(_declared_values(s) for s in mappings) <= limit:
+        return None
+    if max_items is not None and sum(_declared_count(s) for s in mappings) > max_items:
+        return None  # one request, for the daemon's own 1004 on params.sections
+    shapes = [_Shape.of(s) for s in sections]
+    budget = limit - sum(_declared_values(m) for m, sh in zip(mappings, shapes) if sh is None)
+    if budget < 0:
+        return None
+    first: List[Any] = []
+    rest: List[Tuple[int, _Shape, int]] = []
+    for index, (section, shape) in enumerate(zip(sections, shapes)):
+        if shape is None or shape.cost == 0:
+            first.append(section)
+            continue
+        k = min(shape.count, budget // shape.cost)
+        budget -= k * shape.cost
+        if k == shape.count:
+            first.append(section)
+            continue
+        if shape.cost > limit:
+            return None  # not even one item fits a request
+        head = dict(section)
+        if shape.sizes is not None:
+            head["itemSizes"] = list(shape.sizes[:k])
+        else:
+            head["itemCount"] = k
+        if shape.ids is not None:
+            head["ids"] = list(shape.ids[:k])
+        first.append(head)
+        rest.append((index, shape, k))
+    return _SectionPlan(first, rest, limit)
+
+
+def _split_append(
+    params: JSONDict, limit: Optional[int]
+) -> Optional[Iterator[Tuple[JSONDict, _Translate]]]:
+    """The chunks of a ``layout/appendItems`` carrying more sizes and ids
+    than ``limit``, or None to send it as it is."""
+    if limit is None or "itemCount" in params:
+        return None
+    keys = [k for k in ("itemSizes", "widthsAndHeights") if k in params]
+    if len(keys) != 1:
+        return None
+    key = keys[0]
+    values = params[key]
+    per = 2 if key == "widthsAndHeights" else 1
+    if len(values) % per:
+        return None
+    count = len(values) // per
+    ids = params.get("ids")
+    if ids is not None and len(ids) != count:
+        return None
+    cost = 1 + (ids is not None)
+    if count * cost <= limit or limit < cost:
+        return None
+    step = limit // cost
+
+    def chunks() -> Iterator[Tuple[JSONDict, _Translate]]:
+        for a in range(0, count, step):
+            b = min(a + step, count)
+            chunk: JSONDict = {"session": params["session"], "section": params["section"]}
+            chunk[key] = values[a * per : b * per]
+            renamers = [_index_renamer(f"params.{key}", f"params.{key}", a * per)]
+            if ids is not None:
+                chunk["ids"] = ids[a:b]
+                renamers.append(_index_renamer("params.ids", "params.ids", a))
+
+            def translate(code: int, field: str, renamers: List[_Translate] = renamers) -> Optional[str]:
+                for r in renamers:
+                    new = r(code, field)
+                    if new is not None:
+                        return new
+                return None
+
+            yield chunk, translate
+
+    return chunks()
+
+
+class _Deltas:
+    """Mutation answers composed into one: for each element, the last
+    thing said about it (replaced or removed) wins, so applying the
+    composition to a picture equals applying each answer in turn."""
+
+    def __init__(self) -> None:
+        self._last: Dict[ElementKey, Optional[Attributes]] = {}
+        self._result: Optional[MutationResult] = None
+
+    def add(self, result: MutationResult) -> None:
+        for key in result.removed:
+            self._last[key] = None
+        for a in result.invalidated:
+            self._last[a.key] = a
+        self._result = result
+
+    def result(self) -> MutationResult:
+        r = self._result
+        assert r is not None, "no answer to compose"
+        order = sorted(self._last, key=lambda k: k.document_order())
+        invalidated = tuple(a for a in (self._last[k] for k in order) if a is not None)
+        removed = tuple(k for k in order if self._last[k] is None)
+        return MutationResult(r.content_size, r.bounds, invalidated, removed, r.centered_item)

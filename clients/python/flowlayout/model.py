@@ -317,7 +317,7 @@ class OpenResult:
 class MutationResult:
     """The answer of every method that changes a session (``setBounds``,
     ``performBatchUpdates``, ``reloadData``, ``configure``,
-    ``setItemSizes``): a delta of the picture. ``invalidated`` holds every
+    ``setItemSizes``, ``appendItems``): a delta of the picture. ``invalidated`` holds every
     element that became visible or changed (fresh attributes), ``removed``
     the keys of those no longer visible or gone. ``bounds`` is what the
     client adopts (a relayout may have anchored it)."""

@@ -48,7 +48,7 @@ class Picture:
     def apply(self, result: Union[MutationResult, OpenResult, Mapping[str, Any]]) -> None:
         """Applies the answer of any method that changes the session
         (``setBounds``, ``performBatchUpdates``, ``reloadData``,
-        ``configure``, ``setItemSizes``; typed or raw JSON): drops
+        ``configure``, ``setItemSizes``, ``appendItems``; typed or raw JSON): drops
         ``removed``, then replaces or adds every ``invalidated`` element.
         A ``layout/open`` result starts over, as :meth:`apply_open`.
 
