@@ -380,10 +380,16 @@ private func forEachInt(_ f: Fields, _ key: String, _ body: (Int) -> Void) throw
 
 /// Reads `params.updates` of performBatchUpdates. Range checks against the
 /// session are the engine's (error 1003); this checks shapes and types.
-/// The item sizes and ids a batch carries (one per inserted or reloaded
-/// item, and an inserted section's), counted without reading them. O(sections inserted).
+/// The item sizes and ids a batch carries, counted without reading them:
+/// each inserted or reloaded item once (its size, or the slot of one), an
+/// inserted item once more for an id, and an inserted section's sizes and
+/// ids. O(items inserted + sections inserted).
 func declaredValues(ofBatch f: Fields) -> Int {
-  var values = (f.optional("insertItems")?.count ?? 0) + (f.optional("reloadItems")?.count ?? 0)
+  var values = f.optional("reloadItems")?.count ?? 0
+  if let inserts = f.optional("insertItems") {
+    values += inserts.count
+    for i in 0..<inserts.count where inserts[i]["id"].map({ !$0.isNull }) == true { values += 1 }
+  }
   if let sections = f.optional("insertSections") {
     for i in 0..<sections.count where sections[i].isObject {
       if let section = try? Fields(sections[i], path: "") { values += declaredValues(section) }

@@ -216,6 +216,7 @@ public final class LayoutServer: RPCHandler {
     let requested = try p.rect("bounds")
     let resized = requested.size != current.bounds.size
     let anchor = resized ? session.anchor() : nil  // found in the old layout
+    session.pendingAnchor = nil  // the user moved on: a chunked reload's anchor is stale
     session.layout.setViewportSize(requested.size)
     if !resized {
       session.bounds = requested  // a scroll: the client's bounds are the law

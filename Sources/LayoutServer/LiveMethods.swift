@@ -42,6 +42,7 @@ extension LayoutServer {
         code: ErrorCode.invalidUpdate, message: error.message, field: p.path("updates"))
     }
     var session = old
+    session.pendingAnchor = nil
     session.layout.apply(result)
     try checkTilt(session.layout, field: p.path("updates"))
     let deleted = Set(update.deleteItems)
@@ -135,14 +136,18 @@ extension LayoutServer {
     var session = old
     session.layout.setSections(sections)
     try checkTilt(session.layout, field: p.path("sections"))
+    var pending: (id: ItemID, anchor: Anchor)? = nil
     session.bounds = reanchor(old, into: session) { path in
       if let itemID = old.layout.sections[path.section].ids?[path.item] ?? nil {
         for (s, section) in sections.enumerated() {
           if let i = section.ids?.firstIndex(of: itemID) { return IndexPath(section: s, item: i) }
         }
+        // Not here (yet): the rest of a chunked reload may bring it.
+        if let anchor = old.anchor() { pending = (itemID, anchor) }
       }
       return clampPath(path, in: sections)
     }
+    session.pendingAnchor = pending
     try checkLoop(session, field: p.path("sections"))
     respond(id, &session, &w)
   }
@@ -154,6 +159,7 @@ extension LayoutServer {
     try p.rejectUnknown(["session", "layout", "contentInset", "overscan"])
     let (id, old) = try existing(p)
     var session = old
+    session.pendingAnchor = nil
     if let f = try p.optionalObject("layout") {
       session.layout.setType(try readLayoutType(f, base: old.layout.type))
     }
@@ -197,6 +203,7 @@ extension LayoutServer {
       sizes.append((IndexPath(section: section, item: item), try f.size("size")))
     }
     var session = old
+    session.pendingAnchor = nil
     session.layout.setItemSizes(sizes)
     try checkTilt(session.layout, field: p.path("sizes"))
     session.bounds = reanchor(old, into: session) { $0 }
@@ -257,7 +264,15 @@ extension LayoutServer {
     var session = old
     session.layout.appendItems(section: s, count: k, sizes: sizes, ids: ids)
     try checkTilt(session.layout, field: p.path(key))
-    session.bounds = reanchor(old, into: session) { $0 }
+    if let pending = old.pendingAnchor, let i = ids?.firstIndex(of: pending.id) {
+      // The anchor of the reload this chunk continues has arrived.
+      session.pendingAnchor = nil
+      session.bounds = session.anchoredBounds(
+        pending.anchor, at: IndexPath(section: s, item: old.layout.sections[s].count + i),
+        proposed: old.bounds)
+    } else {
+      session.bounds = reanchor(old, into: session) { $0 }
+    }
     try checkLoop(session, field: p.path(key))
     respond(id, &session, &w)
   }

@@ -58,6 +58,11 @@ struct Session {
   /// the visible rect, so that cells are reported before they scroll in.
   var overscan: Double
   var picture: [ElementKey: LayoutAttributes] = [:]
+  /// The anchor of a `reloadData` whose anchor id was not among the
+  /// reload's items: a reload too large for one request arrives in chunks,
+  /// and the `appendItems` that brings the id re-anchors on it. Any other
+  /// change drops it.
+  var pendingAnchor: (id: ItemID, anchor: Anchor)? = nil
 
   init(layout: Layout, bounds: Rect, overscan: Double) {
     self.layout = layout

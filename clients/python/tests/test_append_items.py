@@ -27,7 +27,7 @@ for _name in [n for n in sys.modules if n == "flowlayout" or n.startswith("flowl
         del sys.modules[_name]  # an installed copy: test this checkout's package
 sys.path.insert(0, str(_PACKAGE))
 
-from flowlayout import Client, MutationResult, OpenResult, Picture, Rect, RPCError, Size  # noqa: E402
+from flowlayout import Client, IndexPath, MutationResult, OpenResult, Picture, Rect, RPCError, Size  # noqa: E402
 from flowlayout.client import DEFAULT_MAX_ITEM_VALUES_PER_REQUEST, _values_limit  # noqa: E402
 
 
@@ -376,8 +376,10 @@ def test_set_item_sizes_over_the_values_limit(limited):
         {"insertItems": [{"section": 0, "item": i, "size": sz(10, 10)} for i in range(11)]},
         {"insertSections": [{"index": 1, "itemSizes": [sz(10, 10)] * 5, "ids": list(range(5))}], "insertItems": [{"section": 0, "item": 0}]},
         {"insertSections": [{"index": 1, "itemCount": 11, "ids": list(range(11))}]},
+        # A size and an id: two values per inserted item.
+        {"insertItems": [{"section": 0, "item": i, "size": sz(10, 10), "id": i} for i in range(5)], "reloadItems": [{"section": 0, "item": 0}]},
     ],
-    ids=["inserted+reloaded", "inserted", "section sizes+ids", "section ids"],
+    ids=["inserted+reloaded", "inserted", "section sizes+ids", "section ids", "inserted with ids"],
 )
 def test_batch_over_the_values_limit(limited, updates):
     live = Live(limited, GRID)
@@ -627,6 +629,41 @@ def test_client_reload_data_chunked(clients):
         assert tuple(picture.elements()) == c.attributes_in_rect("s", r.bounds)
         results.append((r.bounds, r.content_size, r.centered_item, tuple(picture.elements()), whole_content(c, "s")))
     assert results[0] == results[1]
+
+
+def test_client_reload_data_chunked_keeps_an_anchor_found_by_id_in_a_later_chunk(clients):
+    # 10,000 uniform 200x300 cards with ids, centred on card 9000; the
+    # reload puts one new card in front, so card "c9000" becomes card 9001.
+    # One request finds the id at once; chunked, the id arrives with the
+    # third appendItems and the daemon re-anchors then.
+    ids = [f"c{k}" for k in range(10_000)]
+    cover = {"type": "coverFlow"}
+    pitch, x9000 = 220, 9000 * 220
+    results = []
+    for c in (clients(), clients("--max-item-values-per-request", "30000")):
+        c.open("s", cover, Rect(x9000, 0, 375, 300), [{"itemCount": 10_000, "ids": ids}])
+        assert c.set_bounds("s", Rect(x9000, 0, 375, 300)).centered_item == IndexPath(0, 9000)
+        r = c.reload_data("s", [{"itemCount": 10_001, "ids": ["new"] + ids}])
+        results.append((r.bounds, r.centered_item, whole_content(c, "s")[0]))
+    assert results[0] == results[1]
+    assert results[0][0] == Rect(x9000 + pitch, 0, 375, 300)
+    assert results[0][1] == IndexPath(0, 9001)
+
+
+def test_a_reload_anchor_waits_for_its_id_until_the_user_scrolls(server):
+    # Card "c" (item 2) is centred at x 440. A reload without "c" clamps
+    # the view (2 cards: offsets 0 to 220); the append that brings "c" as
+    # item 4 centres it again: x 4 * 220 = 880.
+    live = Live(server, {**COVER, "bounds": view(440), "sections": [{"itemCount": 4, "ids": ["a", "b", "c", "d"]}]})
+    assert live.reload([{"itemCount": 2, "ids": ["x", "y"]}])["bounds"] == view(220)
+    r = live.mutate("layout/appendItems", {"section": 0, "itemCount": 4, "ids": ["a", "b", "c", "d"]})
+    assert r["bounds"] == view(880)
+    assert r["centeredItem"] == {"section": 0, "item": 4}
+    # With a scroll in between, the wait is over: the view stays put.
+    live.reload([{"itemCount": 2, "ids": ["x", "y"]}])
+    live.set_bounds(view(0))
+    r = live.mutate("layout/appendItems", {"section": 0, "itemCount": 4, "ids": ["a", "b", "c", "d"]})
+    assert r["bounds"] == view(0)
 
 
 def test_client_set_item_sizes_chunked(clients):
