@@ -13,12 +13,16 @@ import LayoutServer
 #endif
 
 /// Opens a flow session and a cover-flow session before the fuzz input, so
-/// that the input exercises live sessions and not only the error paths.
+/// that the input exercises live sessions and not only the error paths, and
+/// grows each with a layout/appendItems (a uniform section that gets sizes,
+/// a section of ids that gets more).
 let prelude: [UInt8] = {
   let messages = [
     #"{"jsonrpc":"2.0","id":"p1","method":"initialize","params":{}}"#,
     #"{"jsonrpc":"2.0","id":"p2","method":"layout/open","params":{"session":"f","layout":{"type":"flow","itemSize":{"width":60,"height":40},"headerReferenceSize":{"width":0,"height":20},"sectionHeadersPinToVisibleBounds":true},"bounds":{"x":0,"y":0,"width":320,"height":200},"sections":[{"itemCount":12},{"itemSizes":[{"width":100,"height":30},{"width":200,"height":50},{"width":30,"height":30}]}]}}"#,
     #"{"jsonrpc":"2.0","id":"p3","method":"layout/open","params":{"session":"c","layout":{"type":"coverFlow","minimumLineSpacing":30,"scale":{"factor":0.5}},"bounds":{"x":0,"y":0,"width":375,"height":300},"sections":[{"itemCount":10,"ids":[0,1,2,3,4,5,6,7,8,9]}]}}"#,
+    #"{"jsonrpc":"2.0","id":"p4","method":"layout/appendItems","params":{"session":"f","section":0,"widthsAndHeights":[90,40,30,60]}}"#,
+    #"{"jsonrpc":"2.0","id":"p5","method":"layout/appendItems","params":{"session":"c","section":0,"itemCount":2,"ids":[10,11]}}"#,
   ]
   var bytes: [UInt8] = []
   for m in messages { encodeFrame(Array(m.utf8), into: &bytes) }

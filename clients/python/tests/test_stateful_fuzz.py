@@ -1,7 +1,7 @@
 """A stateful fuzz of the daemon (issue #8): hypothesis drives one daemon per
 run through random sequences of valid and invalid requests on a few live
-sessions: opens, setBounds, batch updates, reloads, configures, item sizes
-and closes; unknown methods and garbage params (random JSON, or a valid
+sessions: opens, setBounds, batch updates, reloads, configures, item sizes,
+appends and closes; unknown methods and garbage params (random JSON, or a valid
 request with one field replaced by garbage); JSON-RPC batches mixing
 requests, notifications and non-objects; notifications; cancellations;
 unparseable bodies.
@@ -49,6 +49,7 @@ METHODS = [
     "layout/reloadData",
     "layout/configure",
     "layout/setItemSizes",
+    "layout/appendItems",
 ]
 MUTATING = {
     "layout/open",
@@ -57,6 +58,7 @@ MUTATING = {
     "layout/reloadData",
     "layout/configure",
     "layout/setItemSizes",
+    "layout/appendItems",
     "layout/close",
 }
 #: Requests the fuzz may send besides the layout methods (never shutdown or
@@ -66,6 +68,7 @@ FIELD_NAMES = [
     "session", "layout", "type", "bounds", "rect", "point", "sections", "itemCount", "itemSizes", "width",
     "height", "x", "y", "updates", "insertItems", "deleteItems", "section", "item", "sizes", "size", "kind",
     "contentOffset", "velocity", "overscan", "contentInset", "scale", "ids", "itemCounts",
+    "widthsAndHeights",
 ]
 
 # -- strategies ----------------------------------------------------------------------
@@ -122,11 +125,44 @@ COVER_LAYOUT = st.fixed_dictionaries(
     },
 )
 LAYOUT = FLOW_LAYOUT | COVER_LAYOUT
+ITEM_ID = st.integers(-5, 50) | st.sampled_from(["a", "b", "x", "\u00e9", ""])
 
 
-def valid_params(method: str, name: str, count: Optional[int]) -> st.SearchStrategy:
+@st.composite
+def append_params(draw, name: str, sections: Optional[int]) -> dict:
+    """layout/appendItems: a few items (k ≤ 6, far under
+    maxItemValuesPerRequest) to section 0 or, when the section count is
+    known, any section; as itemCount, itemSizes or widthsAndHeights, and now
+    and then with ids (one per appended item)."""
+    section = draw(st.integers(0, sections - 1) if sections else st.just(0), label="section")
+    k = draw(st.integers(0, 6), label="k")
+    params: dict[str, Any] = {"session": name, "section": section}
+    kind = draw(st.sampled_from(["itemCount", "itemSizes", "widthsAndHeights"]), label="kind")
+    if kind == "itemCount":
+        params["itemCount"] = k
+    elif kind == "itemSizes":
+        params["itemSizes"] = draw(st.lists(SIZES, min_size=k, max_size=k), label="itemSizes")
+    else:
+        value = st.integers(0, 300) | st.floats(0, 300)
+        params["widthsAndHeights"] = draw(st.lists(value, min_size=2 * k, max_size=2 * k), label="widthsAndHeights")
+    if draw(st.booleans(), label="with ids"):
+        params["ids"] = draw(st.lists(ITEM_ID, min_size=k, max_size=k), label="ids")
+    return params
+
+
+def appended(params: dict) -> int:
+    """The number of items a valid layout/appendItems appends."""
+    if "itemCount" in params:
+        return params["itemCount"]
+    if "itemSizes" in params:
+        return len(params["itemSizes"])
+    return len(params["widthsAndHeights"]) // 2
+
+
+def valid_params(method: str, name: str, count: Optional[int], sections: Optional[int] = None) -> st.SearchStrategy:
     """Params a request of `method` on session `name` may well accept (an
-    index may be out of range; `count` is section 0's item count if known)."""
+    index may be out of range; `count` is section 0's item count and
+    `sections` the number of sections, if known)."""
     item = st.integers(0, max((count or 0) + 1, 1))
     path = st.builds(dict, section=st.just(0), item=item)
     if method == "layout/open":
@@ -172,6 +208,8 @@ def valid_params(method: str, name: str, count: Optional[int]) -> st.SearchStrat
     if method == "layout/setItemSizes":
         entry = st.builds(dict, section=st.just(0), item=item, size=SIZES)
         return st.builds(dict, session=st.just(name), sizes=st.lists(entry, min_size=1, max_size=3))
+    if method == "layout/appendItems":
+        return append_params(name, sections)
     raise AssertionError(method)
 
 
@@ -209,6 +247,12 @@ class DaemonMachine(RuleBasedStateMachine):
         #: session -> its state as last seen after a change we caused
         self.model: dict[str, Any] = {n: ("error", 1001) for n in NAMES}
         self.counts: dict[str, Optional[int]] = {n: None for n in NAMES}
+        #: session -> its number of sections (None: closed)
+        self.sections: dict[str, Optional[int]] = {n: None for n in NAMES}
+        #: session -> the ids appended to it so far (an append may bring
+        #: one back: the re-anchoring of a chunked reload)
+        self.item_ids: dict[str, list[Any]] = {n: [] for n in NAMES}
+        self.fresh_ids = itertools.count(1000)
         self.touched: set[str] = set()
         self.steps = 0
 
@@ -250,13 +294,24 @@ class DaemonMachine(RuleBasedStateMachine):
         self.outcome(method, params, r)
         return r
 
-    def item_count(self, name: str) -> Optional[int]:
-        """Section 0's item count, from the daemon's own error message."""
-        r = self.d.request("layout/attributesForItem", {"session": name, "section": 0, "item": 2**62})
+    def item_count(self, name: str, section: int = 0) -> Optional[int]:
+        """A section's item count, from the daemon's own error message."""
+        r = self.d.request("layout/attributesForItem", {"session": name, "section": section, "item": 2**62})
         msg = r.get("error", {}).get("message", "")
-        if msg.startswith("params.item is out of range: section 0 has "):
+        if msg.startswith(f"params.item is out of range: section {section} has "):
             return int(msg.split(" has ")[1].split(" ")[0])
         return None
+
+    def section_count(self, name: str) -> Optional[int]:
+        """The number of sections, from the daemon's own error message."""
+        r = self.d.request("layout/attributesForSupplementary", {"session": name, "kind": "header", "section": 2**62})
+        msg = r.get("error", {}).get("message", "")
+        if msg.startswith("params.section is out of range: the session has "):
+            return int(msg.split(" has ")[1].split(" ")[0])
+        return None
+
+    def params(self, method: str, name: str, data, label: str = "params") -> Any:
+        return data.draw(valid_params(method, name, self.counts[name], self.sections[name]), label=label)
 
     # -- rules: valid traffic on a few sessions --------------------------------
 
@@ -271,7 +326,7 @@ class DaemonMachine(RuleBasedStateMachine):
 
     @rule(name=st.sampled_from(NAMES), method=st.sampled_from(METHODS[1:]), data=st.data())
     def valid_request(self, name, method, data):
-        params = data.draw(valid_params(method, name, self.counts[name]), label="params")
+        params = self.params(method, name, data)
         r = self.exchange(method, params, self.new_id(data))
         if self.model[name] == ("error", 1001):
             assert r.get("error", {}).get("code") == 1001, r
@@ -307,17 +362,51 @@ class DaemonMachine(RuleBasedStateMachine):
         elif self.counts[name] is not None:
             assert "result" in r, (updates, r)
 
-    @rule(name=st.sampled_from(NAMES), method=st.sampled_from(["layout/reloadData", "layout/configure", "layout/setItemSizes"]), data=st.data())
+    @rule(
+        name=st.sampled_from(NAMES),
+        method=st.sampled_from(["layout/reloadData", "layout/configure", "layout/setItemSizes", "layout/appendItems"]),
+        data=st.data(),
+    )
     def data_change(self, name, method, data):
-        params = data.draw(valid_params(method, name, self.counts[name]), label="params")
+        params = self.params(method, name, data)
         if method == "layout/setItemSizes" and self.counts[name]:
             for e in params["sizes"]:
                 e["item"] %= self.counts[name]
+        if method == "layout/appendItems":
+            return self.append(name, params, data)
         r = self.exchange(method, params, self.new_id(data))
         if self.model[name] == ("error", 1001):
             assert r["error"]["code"] == 1001, r
         elif method != "layout/setItemSizes" or self.counts[name]:
             assert "result" in r, (params, r)
+
+    def append(self, name: str, params: dict, data) -> None:
+        """layout/appendItems: on an open session with that section it
+        succeeds and the section grows by k items; on a session with no
+        sections it is -32602 naming params.section; unknown session: 1001."""
+        k, s = appended(params), params["section"]
+        if "ids" in params:
+            # Fresh ids, or now and then one appended before (which may be
+            # the anchor a reload without it remembered).
+            known = self.item_ids[name]
+            params["ids"] = [
+                data.draw(st.sampled_from(known), label="old id") if known and data.draw(st.booleans(), label="reuse")
+                else (next(self.fresh_ids) if isinstance(i, int) else f"id{next(self.fresh_ids)}")
+                for i in params["ids"]
+            ]
+        before = self.item_count(name, s) if self.sections[name] else None
+        r = self.exchange("layout/appendItems", params, self.new_id(data))
+        if self.model[name] == ("error", 1001):
+            assert r["error"]["code"] == 1001, r
+        elif not self.sections[name]:
+            assert r.get("error", {}).get("code") == -32602, (params, r)
+            assert r["error"]["data"]["field"] == "params.section", (params, r)
+        else:
+            assert "result" in r, (params, r)
+            assert self.item_count(name, s) == before + k, (params, before, k)
+            if s == 0:
+                self.counts[name] = before + k
+            self.item_ids[name] += params.get("ids", [])
 
     # -- rules: invalid traffic --------------------------------------------------
 
@@ -327,7 +416,7 @@ class DaemonMachine(RuleBasedStateMachine):
 
     @rule(name=st.sampled_from(NAMES), method=st.sampled_from(METHODS), data=st.data())
     def one_field_of_garbage(self, name, method, data):
-        params = data.draw(valid_params(method, name, self.counts[name]), label="params")
+        params = self.params(method, name, data)
         path = data.draw(st.sampled_from(paths(params)), label="path")
         params = with_garbage(params, path, data.draw(GARBAGE, label="garbage"))
         self.exchange(method, params, self.new_id(data))
@@ -346,13 +435,13 @@ class DaemonMachine(RuleBasedStateMachine):
 
     @rule(name=st.sampled_from(NAMES), method=st.sampled_from(METHODS), data=st.data())
     def valid_notification(self, name, method, data):
-        params = data.draw(valid_params(method, name, self.counts[name]), label="params")
+        params = self.params(method, name, data)
         self.d.send(note(method, params))
         self.notified(method, params)
 
     @rule(name=st.sampled_from(NAMES), method=st.sampled_from(METHODS), data=st.data())
     def cancelled_request(self, name, method, data):
-        params = data.draw(valid_params(method, name, self.counts[name]) | GARBAGE, label="params")
+        params = data.draw(valid_params(method, name, self.counts[name], self.sections[name]) | GARBAGE, label="params")
         rid = self.new_id(data)
         other = self.new_id(data)  # an id nobody uses: ignored
         self.d.write(
@@ -377,7 +466,7 @@ class DaemonMachine(RuleBasedStateMachine):
             method = data.draw(st.sampled_from(METHODS[1:]), label="method")
             if kind == "valid":
                 rid = self.new_id(data)
-                params = data.draw(valid_params(method, name, self.counts[name]), label="params")
+                params = self.params(method, name, data)
                 members.append(req(rid, method, params))
                 expected.append(rid)
                 calls[rid] = (method, params)
@@ -388,7 +477,7 @@ class DaemonMachine(RuleBasedStateMachine):
                 expected.append(rid)
                 calls[rid] = (method, params)
             elif kind == "notification":
-                params = data.draw(GARBAGE | valid_params(method, name, self.counts[name]) | st.none(), label="params")
+                params = data.draw(GARBAGE | valid_params(method, name, self.counts[name], self.sections[name]) | st.none(), label="params")
                 members.append(note(method, params))
                 self.notified(method, params)
             else:
@@ -432,7 +521,11 @@ class DaemonMachine(RuleBasedStateMachine):
             state = session_state(self.d, name)
             if name in self.touched:
                 self.model[name] = state
-                self.counts[name] = self.item_count(name) if state != ("error", 1001) else None
+                is_open = state != ("error", 1001)
+                self.counts[name] = self.item_count(name) if is_open else None
+                self.sections[name] = self.section_count(name) if is_open else None
+                if not is_open:
+                    self.item_ids[name] = []
             else:
                 assert state == self.model[name], f"session {name} changed without a successful request"
         self.touched.clear()
