@@ -14,9 +14,9 @@ and 1e7); BENCH_N="1000 100000 1000000" for a quicker run. BENCH_QUICK=1 cuts ev
 peers are pip-installed into .build/bench-peers when missing.
 
 The daemon runs with its default limits. No request may carry more than
-maxItemValuesPerRequest (4,096) item sizes, so every session of n variable
+maxItemValuesPerRequest (2,048) item sizes, so every session of n variable
 sizes is loaded through the documented bulk path: layout/open with the first
-chunk, then layout/appendItems chunks of 4,096 items in the flat
+chunk, then layout/appendItems chunks of 2,048 items in the flat
 widthsAndHeights encoding (load_bulk).
 
 Every latency is a round trip measured with time.perf_counter_ns around one
@@ -56,7 +56,7 @@ QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
 SEED = 7
 # The daemon's default maxItemValuesPerRequest; the value its initialize
 # answer reports is used (Wire.chunk).
-DEFAULT_CHUNK = 4096
+DEFAULT_CHUNK = 2048
 
 # The cover-flow carousel: the seed's scale factor 0.5, variable card sizes,
 # spacing 10, in a 960x200 viewport: 10 to 12 cards visible, each changing

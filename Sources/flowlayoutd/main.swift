@@ -22,7 +22,7 @@ let usage = """
     --max-items N            items per session (default 100000000)
     --max-item-values-per-request N
                              item sizes and ids one request may carry
-                             (default 4096)
+                             (default 2048)
     --help                   print this help and exit
     --version                print the version and exit
 

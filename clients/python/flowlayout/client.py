@@ -59,7 +59,7 @@ __all__ = ["Client", "RPCError", "DaemonError", "find_daemon", "DEFAULT_MAX_ITEM
 
 #: ``maxItemValuesPerRequest`` of a daemon that serves ``layout/appendItems``
 #: but does not report the limit (the daemon's default).
-DEFAULT_MAX_ITEM_VALUES_PER_REQUEST = 4096
+DEFAULT_MAX_ITEM_VALUES_PER_REQUEST = 2048
 
 
 class RPCError(Exception):
@@ -169,7 +169,7 @@ class Client:
         self.server_info: Mapping[str, Any] = result.get("serverInfo", {})
         self.capabilities: Mapping[str, Any] = result.get("capabilities", {})
         #: The item sizes and ids one request may carry: the daemon's
-        #: ``capabilities.limits.maxItemValuesPerRequest``, 4096 when it
+        #: ``capabilities.limits.maxItemValuesPerRequest``, 2048 when it
         #: serves ``layout/appendItems`` without reporting the limit, None
         #: (never chunk) for a daemon without ``layout/appendItems``.
         #: :meth:`open`, :meth:`reload_data`, :meth:`set_item_sizes` and

@@ -342,7 +342,7 @@ def limited(spawn):
 
 
 def test_default_values_limit_is_reported(daemon):
-    assert daemon.initialize()["capabilities"]["limits"]["maxItemValuesPerRequest"] == 4096
+    assert daemon.initialize()["capabilities"]["limits"]["maxItemValuesPerRequest"] == 2048
 
 
 def test_open_over_the_values_limit(limited):
@@ -521,9 +521,9 @@ FLOW = {"type": "flow", "itemSize": {"width": 60, "height": 60}}
 
 
 def test_limit_is_read_from_initialize(clients):
-    assert clients().max_item_values_per_request == 4096
+    assert clients().max_item_values_per_request == 2048
     assert clients("--max-item-values-per-request", "10").max_item_values_per_request == 10
-    assert _values_limit({}) == DEFAULT_MAX_ITEM_VALUES_PER_REQUEST == 4096
+    assert _values_limit({}) == DEFAULT_MAX_ITEM_VALUES_PER_REQUEST == 2048
     assert _values_limit({"methods": ["layout/open"]}) is None  # no appendItems: never chunk
     assert _values_limit({"limits": {"maxItemValuesPerRequest": 7}}) == 7
 
@@ -531,7 +531,7 @@ def test_limit_is_read_from_initialize(clients):
 @pytest.mark.parametrize("y", [0, 160_000, 10_000_000], ids=["top", "beyond the first chunk", "past the end"])
 def test_client_open_of_10000_sizes_equals_one_request(clients, y):
     chunked, whole = clients(), clients("--max-item-values-per-request", "30000")
-    assert chunked.max_item_values_per_request == 4096
+    assert chunked.max_item_values_per_request == 2048
     sent = Recorder(chunked)
     bounds = Rect(0, y, 375, 667)
     a = chunked.open("s", FLOW, bounds, big_sections(), overscan=40)
@@ -541,25 +541,25 @@ def test_client_open_of_10000_sizes_equals_one_request(clients, y):
     assert a == b
     assert a.bounds == bounds
     assert whole_content(chunked, "s") == whole_content(whole, "s")
-    # The first request holds every section, each later one at most 4096
+    # The first request holds every section, each later one at most 2048
     # values, and they come in order: open, then the appends section by
-    # section (ids with the sized items: 2048 items a request).
+    # section (ids with the sized items: 1024 items a request).
     methods = [m for m, _ in opening]
     assert methods[0] == "layout/open" and len(opening[0][1]["sections"]) == 3
-    assert all(values_of(m, p) <= 4096 for m, p in opening)
+    assert all(values_of(m, p) <= 2048 for m, p in opening)
     appends = [p for m, p in opening if m == "layout/appendItems"]
-    # Section 0: 2048 items (4096 values) in the open, 7952 = 3 * 2048 +
-    # 1808 appended; section 2 (sizes only): 2000 in one append.
-    assert [p["section"] for p in appends] == [0, 0, 0, 0, 2]
+    # Section 0: 1024 items (2048 values) in the open, 8976 = 8 * 1024 +
+    # 784 appended; section 2 (sizes only): 2000 in one append.
+    assert [p["section"] for p in appends] == [0] * 9 + [2]
     assert all("widthsAndHeights" in p for p in appends)
-    assert [len(p.get("ids", ())) for p in appends] == [2048, 2048, 2048, 1808, 0]
-    assert [len(p["widthsAndHeights"]) // 2 for p in appends] == [2048, 2048, 2048, 1808, 2000]
-    assert [len(s.get("itemSizes", ())) for s in opening[0][1]["sections"]] == [2048, 0, 0]
+    assert [len(p.get("ids", ())) for p in appends] == [1024] * 8 + [784, 0]
+    assert [len(p["widthsAndHeights"]) // 2 for p in appends] == [1024] * 8 + [784, 2000]
+    assert [len(s.get("itemSizes", ())) for s in opening[0][1]["sections"]] == [1024, 0, 0]
     # Bounds beyond the first chunk's content are clamped by an append (and
     # then follow section 1's items down as section 0 grows, keeping the
     # anchor): one setBounds scrolls them back. At the top nothing moves.
-    assert methods[1:6] == ["layout/appendItems"] * 5
-    assert methods[6:] == ([] if y == 0 else ["layout/setBounds"])
+    assert methods[1:11] == ["layout/appendItems"] * 10
+    assert methods[11:] == ([] if y == 0 else ["layout/setBounds"])
 
 
 def test_client_open_puts_back_bounds_an_append_moved(clients):

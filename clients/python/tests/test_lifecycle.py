@@ -85,7 +85,7 @@ def test_initialize_defaults(daemon):
     assert limits["maxSessions"] == 1000
     assert limits["maxItemsPerSession"] == 100000000
     assert limits["maxMessageBytes"] == 64 * 1024 * 1024
-    assert limits["maxItemValuesPerRequest"] == 4096
+    assert limits["maxItemValuesPerRequest"] == 2048
 
 
 def test_initialize_twice(server):
