@@ -257,6 +257,37 @@ final class IncrementalTests: XCTestCase {
     XCTAssertGreaterThan(applied, 600)
   }
 
+  func testPositionsAreExactAtTenMillionCards() {
+    // Doubles throughout: the last of 10 million cards of varied widths
+    // (halves included) sits exactly at the sum of everything before it,
+    // where 32-bit floats are tens of thousands of points off.
+    RopeLimits.leafCapacity = 64
+    RopeLimits.fanout = 32
+    let n = 10_000_000
+    // Twice every width is an integer, so the expected sum is exact.
+    func twice(_ k: Int) -> Int { 80 + 2 * (k % 97) + (k % 2 == 0 ? 1 : 0) }
+    let widths = (0..<n).map { Double(twice($0)) / 2 }
+    var cf = CoverFlowConfiguration()
+    cf.flow.itemSize = Size(width: 100, height: 100)
+    let layout = Layout(
+      type: .coverFlow(cf), sections: [.sizes(widths.map { Size(width: $0, height: 100) })],
+      viewportSize: Size(width: 375, height: 300))
+    var sum = 0
+    for k in 0..<(n - 1) { sum += twice(k) }
+    let lead = (375 - widths[0]) / 2
+    let x = lead + Double(sum) / 2 + Double(n - 1) * 20
+    XCTAssertEqual(layout.geometry.frameForItem(IndexPath(section: 0, item: n - 1)).x, x)
+    // Centred in the viewport, it is the centred card, unscaled, its
+    // centre exactly where the sum puts it.
+    let center = x + widths[n - 1] / 2
+    let bounds = Rect(x: center - 187.5, y: 0, width: 375, height: 300)
+    XCTAssertEqual(layout.centeredItem(in: bounds), IndexPath(section: 0, item: n - 1))
+    let card = layout.attributes(in: bounds, bounds: bounds).first { $0.item == n - 1 }
+    XCTAssertEqual(card?.center.x, center)
+    XCTAssertEqual(card?.frame.width, widths[n - 1])
+    XCTAssertNotEqual(Double(Float(x)), x)  // a 32-bit float cannot hold it
+  }
+
   func testAppendedIdsLineUpWithTheirItems() {
     var layout = Layout(
       type: .flow(FlowConfiguration()), sections: [.uniform(3)],
