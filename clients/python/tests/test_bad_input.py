@@ -598,6 +598,27 @@ def test_values_item_sizes_over_limit(spawn):
     then(d, r, before)
 
 
+@covers("values.sizes-over-request-limit")
+def test_values_sizes_over_request_limit(spawn):
+    r = row("values.sizes-over-request-limit")
+    d, before = start(spawn, r)
+    method, text = r.request_text()
+    params = json.loads(text.replace("…", ",".join(['{"width":1,"height":1}'] * 2049)))
+    assert len(params["sections"][0]["itemSizes"]) == 2049
+    d.send(req("bulk", method, params))
+    got = expect_answer(d, r, id="bulk")
+    expect_field_error(d, r, got)
+    # The documented way: 2,048 in the open, the last one appended.
+    params["sections"][0]["itemSizes"].pop()
+    d.call(method, params)
+    d.call("layout/appendItems", {"session": "bulk", "section": 0, "widthsAndHeights": [1, 1]})
+    # 2,049 one-point items, 30 a line (11 points apart): 69 lines, 10
+    # apart: 69 + 680 = 749.
+    assert d.call("layout/contentSize", {"session": "bulk"})["contentSize"] == {"width": 320, "height": 749}
+    d.call("layout/close", {"session": params["session"]})
+    then(d, r, before)
+
+
 @covers("values.ten-million-sizes")
 def test_values_ten_million_sizes(spawn):
     """The real thing: 10 million entries, 230 MB, streamed at the default
