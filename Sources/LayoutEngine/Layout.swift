@@ -142,14 +142,19 @@ public struct Layout: Sendable {
   /// with `sizes` (one per item; nil: the uniform size) and `ids` (one
   /// per item; nil: none, or nil ids in a section that has ids). The
   /// section keeps its lines up to its last one, and a single row re-breaks
-  /// nothing. O(k + log n) for k items; O(n) once when a uniform section
+  /// nothing. O(sections + k + log n) for k items (the geometry is rebuilt
+  /// section by section, each reusing its lines); O(n) once when a uniform section
   /// first gets sizes or ids of its own.
   public mutating func appendItems(section s: Int, count k: Int, sizes: [Size]?, ids: [ItemID?]?) {
     precondition(sizes == nil || sizes!.count == k, "one size per item")
     precondition(ids == nil || ids!.count == k, "one id per item")
+    // Nothing to append: even an empty `ids` must not convert a uniform
+    // section to per-item storage (O(n)) for nothing.
+    guard k > 0 else { return }
     var section = sections[s]
     let n = section.count
-    // Take the ropes out of the section so that they are edited in place.
+    // Take the ropes out of the section: the edit then copies only the
+    // path the geometry (and a session's old copy) still shares.
     sections[s].items = .uniform(count: 0)
     sections[s].ids = nil
     if case .uniform = section.items, sizes == nil {

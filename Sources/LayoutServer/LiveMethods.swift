@@ -27,12 +27,21 @@ extension LayoutServer {
     let update = try readBatchUpdate(updates)
     // The item count after the batch, before anything is allocated: deletes
     // and inserts net out, so a session at its limit can replace an item.
+    // Counts come from JSON and may be as large as Int.max: an overflow is
+    // over the limit, never a trap.
     var after = old.layout.itemCount + update.insertItems.count - update.deleteItems.count
-    for (_, section) in update.insertSections { after += section.count }
+    var overflow = false
+    for (_, section) in update.insertSections {
+      let (sum, o) = after.addingReportingOverflow(section.count)
+      after = sum
+      overflow = overflow || o
+    }
     for s in Set(update.deleteSections) where s >= 0 && s < old.layout.sections.count {
       after -= old.layout.sections[s].count
     }
-    if after > limits.maxItemsPerSession { throw limitError(p.path("updates"), limits) }
+    if overflow || after > limits.maxItemsPerSession {
+      throw limitError(p.path("updates"), limits)
+    }
     let result: BatchResult
     do {
       result = try update.apply(
@@ -215,7 +224,7 @@ extension LayoutServer {
   /// widthsAndHeights, ids?} → the mutation fields. The bulk path: a
   /// session of many items is opened with its first chunk and grown a
   /// chunk at a time, each request small enough to leave the frames queued
-  /// behind it on time. O(k + log n) for k items.
+  /// behind it on time. O(sections + k + log n) for k items.
   func appendItems(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     try p.rejectUnknown(["session", "section", "itemCount", "itemSizes", "widthsAndHeights", "ids"])
     let (id, old) = try existing(p)
@@ -242,7 +251,10 @@ extension LayoutServer {
     let storesSizes: Bool
     if case .sizes = section.items { storesSizes = true } else { storesSizes = key != "itemCount" }
     let idsValue = p.optional("ids")
-    let values = (storesSizes ? k : 0) + (idsValue != nil || section.ids != nil ? k : 0)
+    // k may be as large as Int.max: a product that overflows is over the limit.
+    let perItem = (storesSizes ? 1 : 0) + (idsValue != nil || section.ids != nil ? 1 : 0)
+    let (product, overflow) = k.multipliedReportingOverflow(by: perItem)
+    let values = overflow ? Int.max : product
     if values > limits.maxItemValuesPerRequest {
       throw valuesLimitError(p.path(key), values, limits)
     }

@@ -487,12 +487,12 @@ class Client:
         as :meth:`open` sends them: ``layout/reloadData`` with the leading
         values, then ``layout/appendItems``. The answer is the answers
         composed into one delta: applied to the picture it does what
-        applying each in turn does. The daemon anchors on what the first
-        request carries, so a chunked reload keeps the view exactly where
-        one ``layout/reloadData`` would when the anchor item (found by id,
-        or else by index path) is among the first request's items and the
-        anchored view lies within their content; otherwise the view is
-        anchored within the first chunk. A request after the first that
+        applying each in turn does. An anchor with an id lands where one
+        ``layout/reloadData`` would put it: when the id comes in a later
+        chunk, the daemon re-anchors on the ``appendItems`` that brings it.
+        An anchor without an id keeps its index path when the view fits in
+        the first request's content, and is clamped there otherwise. A
+        request after the first that
         fails raises the error (its field named as in ``sections``) and
         leaves the session holding the items sent before it."""
         sent = [dict(s) for s in sections]

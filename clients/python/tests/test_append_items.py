@@ -439,6 +439,33 @@ def test_append_over_max_items(spawn):
     assert err["data"] == {"field": "params.itemCount"}
 
 
+@pytest.mark.parametrize("ids", [None, []], ids=["sizes only", "with ids"])
+def test_huge_counts_are_refused_not_overflowed(server, ids):
+    # itemCount up to Int.max: counted twice (a size slot and an id slot)
+    # it would overflow; the daemon must answer 1004 and keep serving.
+    live = Live(server, flow_params("s", [sz(10, 10)]))
+    params = {"section": 0, "itemCount": 4611686018427387904}
+    if ids is not None:
+        params["ids"] = ids
+    err = live.expect_unchanged_after("layout/appendItems", params, 1004)
+    assert err["data"] == {"field": "params.itemCount"}
+    # Two inserted sections whose counts sum past Int.max.
+    huge = {"index": 1, "itemCount": 4611686018427387904}
+    err = live.expect_unchanged_after(
+        "layout/performBatchUpdates", {"updates": {"insertSections": [huge, {**huge, "index": 2}]}}, 1004)
+    assert err["message"] == "params.updates holds more than 100000000 items, the per-session limit"
+
+
+def test_an_empty_append_changes_nothing(server):
+    live = Live(server, flow_params("s", []))
+    live.reload([{"itemCount": 7}])
+    before = live.snapshot()
+    for params in ({"itemCount": 0}, {"itemSizes": [], "ids": []}, {"widthsAndHeights": []}):
+        r = live.mutate("layout/appendItems", {"section": 0, **params})
+        assert r["invalidated"] == [] and r["removed"] == []
+    assert live.snapshot() == before
+
+
 # -- the Python client ------------------------------------------------------------------
 
 
