@@ -377,11 +377,7 @@ extension BatchUpdate {
         return old[from.section].item(from.item)
       }
       var section = before
-      var sizes: SizeList
-      switch before.items {
-      case .uniform(let n): sizes = SizeList(Array(repeating: Section.unsetSize, count: n))
-      case .sizes(let list): sizes = list
-      }
+      var sizes = before.sizeList
       var ids = before.ids
       if ids == nil && incoming.contains(where: { $0.id != nil }) {
         ids = IDList(Array(repeating: nil, count: before.count))

@@ -79,6 +79,16 @@ public struct Section: Equatable, Sendable {
   /// A section of items with the given sizes. O(n).
   public static func sizes(_ sizes: [Size]) -> Section { Section(items: .sizes(SizeList(sizes))) }
 
+  /// The items' sizes one by one, a uniform section's as `unsetSize` (they
+  /// keep following the layout's uniform size). O(1) for a section of
+  /// sizes; O(n) for a uniform one.
+  public var sizeList: SizeList {
+    switch items {
+    case .uniform(let n): return SizeList(Array(repeating: Section.unsetSize, count: n))
+    case .sizes(let list): return list
+    }
+  }
+
   /// numberOfItemsInSection. O(1).
   public var count: Int {
     switch items {

@@ -293,22 +293,23 @@ struct SectionGeometry: Sendable {
   /// firstLine(endingAfter:))` in one descent. O(log lines + lines
   /// visited).
   func forEachLine(endingAfter lo: Double, _ body: LineVisitor) {
+    func endsAfter(_ j: Int) -> Bool {
+      let l = line(j)
+      return l.start + l.thickness > lo
+    }
     // The leaf found and the first line given to `body` (−1: none yet).
     var leaf = (first: 0, end: 0)
     var firstShown = -1
-    var stepBack = false
+    var stepBackFrom = -1
     func visit(_ j: Int, _ start: Double, _ thick: Double, _ items: Range<Int>) -> Bool {
       if firstShown < 0 {
         guard start + thick > lo else { return true }
         // A descent's summed prefix may round differently from the walk's:
-        // a leaf's first line can need lines before it (rare: then start
-        // over the slow way).
-        if j == leaf.first && j > 0 {
-          let l = line(j - 1)
-          if l.start + l.thickness > lo {
-            stepBack = true
-            return false
-          }
+        // a leaf's first line can need lines before it (rare: then walk
+        // back and start over from there).
+        if j == leaf.first && j > 0 && endsAfter(j - 1) {
+          stepBackFrom = j - 1
+          return false
         }
         firstShown = j
       }
@@ -327,7 +328,11 @@ struct SectionGeometry: Sendable {
       leaf = (found.first, found.first + found.elements.count)
       more = visitLines(found.before, found.elements, found.first, from: found.first, visit)
     }
-    if stepBack { return forEachLine(from: firstLine(endingAfter: lo), body) }
+    if stepBackFrom >= 0 {
+      var j = stepBackFrom
+      while j > 0 && endsAfter(j - 1) { j -= 1 }
+      return forEachLine(from: j, body)
+    }
     if more { forEachLine(from: leaf.end, visit) }
   }
 
@@ -372,63 +377,14 @@ struct SectionGeometry: Sendable {
       while j > 0 && line(j - 1).start + size.height > lo { j -= 1 }
       while j < n && line(j).start + size.height <= lo { j += 1 }
       return j
-    case .single(let sizes):
-      // Lines are sorted and disjoint, so their ends are sorted too: find
-      // the leaf, then the line.
-      guard let found = sizes.descend(rowEnds(after: lo)) else { return sizes.count }
-      var p = RowPrefix(found.before, axes)
-      for (k, raw) in found.elements.enumerated() {
-        let j = found.first + k
-        if position(thicknessBefore: thickness(p), line: j) + mainExtent(raw) > lo {
-          return settle(j, leafStart: found.first, after: lo)
-        }
-        p.add(raw, axes)
+    case .single, .variable:
+      var first = lineCount
+      forEachLine(endingAfter: lo) { j, _, _, _ in
+        first = j
+        return false
       }
-      return settle(
-        walkToEnd(from: found.first + found.elements.count, after: lo), leafStart: found.first,
-        after: lo)
-    case .variable(_, let lines):
-      guard let found = lines.descend(linesEnd(after: lo)) else { return lines.count }
-      var t = found.before.thickness
-      for (k, r) in found.elements.enumerated() {
-        let j = found.first + k
-        if position(thicknessBefore: t, line: j) + r.thickness > lo {
-          return settle(j, leafStart: found.first, after: lo)
-        }
-        t += r.thickness
-      }
-      return settle(
-        walkToEnd(from: found.first + found.elements.count, after: lo), leafStart: found.first,
-        after: lo)
+      return first
     }
-  }
-
-  /// The first line from `j` on that ends after `lo`: where a descent's
-  /// summed prefix rounded differently from the walk within the leaf.
-  /// O(log lines + lines walked).
-  private func walkToEnd(from j: Int, after lo: Double) -> Int {
-    var result = lineCount
-    forEachLine(from: j) { j, start, thickness, _ in
-      guard start + thickness > lo else { return true }
-      result = j
-      return false
-    }
-    return result
-  }
-
-  /// `firstLine`'s answer `j`, stepped back over earlier lines that also
-  /// end after `lo`. A descent's summed prefix may round differently from
-  /// the walk's, so only a leaf's first line can need it. O(1) unless
-  /// `j` starts a leaf.
-  private func settle(_ j: Int, leafStart: Int, after lo: Double) -> Int {
-    guard j == leafStart else { return j }
-    var j = j
-    while j > 0 {
-      let (start, thickness) = line(j - 1)
-      guard start + thickness > lo else { break }
-      j -= 1
-    }
-    return j
   }
 
   /// Breaks `sizes` into lines from item `first` on, greedily (rule 2),

@@ -151,31 +151,21 @@ public struct Layout: Sendable {
     // Nothing to append: even an empty `ids` must not convert a uniform
     // section to per-item storage (O(n)) for nothing.
     guard k > 0 else { return }
-    var section = sections[s]
-    let n = section.count
-    // Take the ropes out of the section: the edit then copies only the
-    // path the geometry (and a session's old copy) still shares.
-    sections[s].items = .uniform(count: 0)
-    sections[s].ids = nil
-    if case .uniform = section.items, sizes == nil {
-      section.items = .uniform(count: n + k)
+    // The geometry shares the section's ropes, so an edit copies the path
+    // to the end (O(log n)) whatever else holds them.
+    let n = sections[s].count
+    if case .uniform = sections[s].items, sizes == nil {
+      sections[s].items = .uniform(count: n + k)
     } else {
-      var list: SizeList
-      switch section.items {
-      case .uniform: list = SizeList(Array(repeating: Section.unsetSize, count: n))
-      case .sizes(let existing): list = existing
-      }
-      section.items = .uniform(count: 0)
+      var list = sections[s].sizeList
       list.insert(contentsOf: sizes ?? Array(repeating: Section.unsetSize, count: k), at: n)
-      section.items = .sizes(list)
+      sections[s].items = .sizes(list)
     }
-    if ids != nil || section.ids != nil {
-      var list = section.ids ?? IDList(Array(repeating: nil, count: n))
-      section.ids = nil
+    if ids != nil || sections[s].ids != nil {
+      var list = sections[s].ids ?? IDList(Array(repeating: nil, count: n))
       list.insert(contentsOf: ids ?? Array(repeating: nil, count: k), at: n)
-      section.ids = list
+      sections[s].ids = list
     }
-    sections[s] = section
     relayout(
       reuse: sections.indices.map { ($0, $0 == s ? ItemEdit(lo: n, oldHi: n, newHi: n + k) : nil) })
   }
@@ -192,15 +182,9 @@ public struct Layout: Sendable {
     for (s, updates) in bySection {
       // Take the sizes out of the section so the rope is uniquely owned and
       // every update is in place.
-      var list: SizeList
-      switch sections[s].items {
-      case .uniform(let n):
-        // Measured sizes belong to their items even when they equal the
-        // estimate; the others keep following it.
-        list = SizeList(Array(repeating: Section.unsetSize, count: n))
-      case .sizes(let existing):
-        list = existing
-      }
+      // Measured sizes belong to their items even when they equal the
+      // estimate; the others keep following it.
+      var list = sections[s].sizeList
       sections[s].items = .uniform(count: 0)
       var lo = Int.max
       var hi = 0

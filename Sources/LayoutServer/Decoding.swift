@@ -300,24 +300,9 @@ func readSection(_ s: Fields, extra: Set<String> = []) throws(RPCError) -> Secti
     }
     section = .uniform(try s.integer("itemCount", in: 0...Int.max))
   } else {
-    let (sizes, sizesPath) = try s.array("itemSizes")
-    var list: [Size] = []
-    list.reserveCapacity(sizes.count)
-    for k in 0..<sizes.count {
-      list.append(try readSize(sizes[k], path: { "\(sizesPath)[\(k)]" }))
-    }
-    section = .sizes(list)
+    section = .sizes(try readSizeObjects(s, "itemSizes"))
   }
-  if s.optional("ids") != nil {
-    let (ids, idsPath) = try s.array("ids")
-    guard ids.count == section.count else {
-      throw .invalidParams(idsPath, "must have one id per item (\(section.count))")
-    }
-    var list: [ItemID?] = []
-    list.reserveCapacity(ids.count)
-    for k in 0..<ids.count { list.append(try readItemID(ids[k], path: "\(idsPath)[\(k)]")) }
-    section.ids = IDList(list)
-  }
+  if s.optional("ids") != nil { section.ids = IDList(try readIDs(s, count: section.count)) }
   section.inset = try s.optionalInsets("inset")
   section.minimumLineSpacing = try s.optionalSpacing("minimumLineSpacing")
   section.minimumInteritemSpacing = try s.optionalSpacing("minimumInteritemSpacing")
@@ -398,17 +383,34 @@ func declaredValues(ofBatch f: Fields) -> Int {
   return values
 }
 
+/// Reads `[{width, height}]` at `key`. O(count).
+func readSizeObjects(_ f: Fields, _ key: String) throws(RPCError) -> [Size] {
+  let (array, path) = try f.array(key)
+  var list: [Size] = []
+  list.reserveCapacity(array.count)
+  for k in 0..<array.count { list.append(try readSize(array[k], path: { "\(path)[\(k)]" })) }
+  return list
+}
+
+/// Reads `ids`, which must hold one id per item (`count`). O(count).
+func readIDs(_ f: Fields, count: Int) throws(RPCError) -> [ItemID?] {
+  let (array, path) = try f.array("ids")
+  guard array.count == count else {
+    throw .invalidParams(path, "must have one id per item (\(count))")
+  }
+  var list: [ItemID?] = []
+  list.reserveCapacity(count)
+  for k in 0..<count { list.append(try readItemID(array[k], path: "\(path)[\(k)]")) }
+  return list
+}
+
 /// Reads `count` items' sizes for layout/appendItems from `itemSizes`
 /// ([{width, height}]) or `widthsAndHeights` ([w0, h0, w1, h1, …], the
 /// leaner encoding: two numbers per item, no keys). O(count).
 func readAppendedSizes(_ f: Fields, key: String) throws(RPCError) -> [Size] {
+  if key == "itemSizes" { return try readSizeObjects(f, key) }
   let (array, path) = try f.array(key)
   var list: [Size] = []
-  if key == "itemSizes" {
-    list.reserveCapacity(array.count)
-    for k in 0..<array.count { list.append(try readSize(array[k], path: { "\(path)[\(k)]" })) }
-    return list
-  }
   guard array.count % 2 == 0 else {
     throw .invalidParams(path, "must hold a width and a height per item (an even count)")
   }

@@ -262,17 +262,7 @@ extension LayoutServer {
       throw limitError(p.path(key), limits)
     }
     let sizes = key == "itemCount" ? nil : try readAppendedSizes(p, key: key)
-    var ids: [ItemID?]? = nil
-    if idsValue != nil {
-      let (array, idsPath) = try p.array("ids")
-      guard array.count == k else {
-        throw .invalidParams(idsPath, "must have one id per item (\(k))")
-      }
-      var list: [ItemID?] = []
-      list.reserveCapacity(k)
-      for i in 0..<k { list.append(try readItemID(array[i], path: "\(idsPath)[\(i)]")) }
-      ids = list
-    }
+    let ids = idsValue == nil ? nil : try readIDs(p, count: k)
     var session = old
     session.layout.appendItems(section: s, count: k, sizes: sizes, ids: ids)
     try checkTilt(session.layout, field: p.path(key))
