@@ -4,25 +4,62 @@
   import Darwin
 #endif
 
-/// The layout types the engine knows. Each is flow geometry plus a policy.
+/// The layout types the engine knows. Each is a placement (Placement/),
+/// optionally with an effect (Effects/) and a snapping (Snapping/).
 public enum LayoutType: Equatable, Sendable {
-  /// UICollectionViewFlowLayout.
+  /// UICollectionViewFlowLayout: flow lines, no effect, free scrolling.
   case flow(FlowConfiguration)
-  /// A cover-flow carousel (the seeds' HWCoverFlowLayout and relatives).
+  /// A cover-flow carousel (the seeds' HWCoverFlowLayout and relatives):
+  /// flow lines of one card, the cover-flow effect and card snapping.
   case coverFlow(CoverFlowConfiguration)
+  /// Masonry (CHTCollectionViewWaterfallLayout): waterfall columns.
+  case waterfall(WaterfallConfiguration)
+
+  /// Every type's name, as `type` takes it.
+  public static let names = ["flow", "coverFlow", "waterfall"]
 
   public var name: String {
     switch self {
     case .flow: return "flow"
     case .coverFlow: return "coverFlow"
+    case .waterfall: return "waterfall"
     }
   }
 
-  public var flowConfiguration: FlowConfiguration {
+  /// The flow fields of a type placed in flow lines (nil for waterfall).
+  public var flowFields: FlowConfiguration? {
     switch self {
     case .flow(let c): return c
     case .coverFlow(let c): return c.flow
+    case .waterfall: return nil
     }
+  }
+
+  /// The flow fields of a type placed in flow lines; a waterfall's shared
+  /// fields (direction, sizes, pinning) in flow's names otherwise.
+  public var flowConfiguration: FlowConfiguration {
+    if let c = flowFields { return c }
+    guard case .waterfall(let w) = self else { return FlowConfiguration() }
+    var c = FlowConfiguration()
+    c.scrollDirection = w.scrollDirection
+    c.itemSize = w.itemSize
+    c.estimatedItemSize = w.estimatedItemSize
+    c.layoutDirection = w.layoutDirection
+    c.sectionHeadersPinToVisibleBounds = w.sectionHeadersPinToVisibleBounds
+    c.sectionFootersPinToVisibleBounds = w.sectionFootersPinToVisibleBounds
+    c.minimumInteritemSpacing = w.minimumInteritemSpacing
+    return c
+  }
+
+  /// The size of items without one of their own, whatever the type.
+  public var uniformItemSize: Size { flowConfiguration.uniformItemSize }
+
+  /// Whether the placement depends on the viewport's extent along the
+  /// scroll axis (a carousel's centring insets do; flow lines and columns
+  /// depend only on the cross extent).
+  var dependsOnMainExtent: Bool {
+    if case .coverFlow = self { return true }
+    return false
   }
 }
 
@@ -36,7 +73,8 @@ public struct Layout: Sendable {
   /// range of valid content offsets.
   public private(set) var contentInset: Insets
   public private(set) var viewportSize: Size
-  public private(set) var geometry: FlowGeometry
+  /// The placement layer: every element's untransformed frame.
+  public private(set) var placement: AnyPlacement
   /// The largest card extent, which bounds how far a scaled-up card can
   /// grow beyond its untransformed frame.
   private(set) var maxItemExtent: Double
@@ -55,7 +93,7 @@ public struct Layout: Sendable {
     self.sections = sections
     self.contentInset = contentInset
     self.viewportSize = viewportSize
-    self.geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
+    self.placement = Self.makePlacement(type, sections, contentInset, viewportSize)
     (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
   }
 
@@ -65,7 +103,13 @@ public struct Layout: Sendable {
   private static func derived(_ type: LayoutType, _ sections: [Section]) -> (
     Double, (min: Double, max: Double), [Int]
   ) {
-    let c = type.flowConfiguration
+    guard let c = type.flowFields else {
+      // Columns have no card pitch: only the section starts matter.
+      var starts = [0]
+      starts.reserveCapacity(sections.count + 1)
+      for s in sections { starts.append(starts[starts.count - 1] + s.count) }
+      return (0, (0, 0), starts)
+    }
     let uniform = c.uniformItemSize
     let axes = Axes(direction: c.scrollDirection)
     var extent = max(uniform.width, uniform.height)
@@ -113,8 +157,15 @@ public struct Layout: Sendable {
   /// Replaces the layout type and its fields (invalidateLayout).
   /// O(sections + items in sections of varied sizes).
   public mutating func setType(_ type: LayoutType) {
+    let old = self.type
     self.type = type
-    relayout()
+    if case .waterfall = old, type.name != old.name {
+      // Spanning every column is a waterfall's notion: other types see the
+      // plain sizes. O(n).
+      sections = sections.map { $0.withoutFullSpan }
+    }
+    // Columns survive a change that keeps their count (stable placement).
+    relayout(continuity: .identity(sections: sections.count))
   }
 
   /// Changes UIScrollView.contentInset. O(sections + items of varied sizes)
@@ -122,7 +173,7 @@ public struct Layout: Sendable {
   public mutating func setContentInset(_ inset: Insets) {
     guard inset != contentInset else { return }
     contentInset = inset
-    geometry = Self.makeGeometry(type, sections, contentInset, viewportSize)
+    relayout(continuity: .identity(sections: sections.count))
   }
 
   /// Applies the outcome of a batch update (see `BatchUpdate.apply`):
@@ -135,7 +186,7 @@ public struct Layout: Sendable {
       o.map { (old: $0, edit: result.edits[s]) }
     }
     sections = result.sections
-    relayout(reuse: reuse)
+    relayout(continuity: Continuity(sections: reuse, survivor: result.survivor(section:item:)))
   }
 
   /// Appends `count` items to the end of section `s`, the bulk path:
@@ -167,7 +218,8 @@ public struct Layout: Sendable {
       sections[s].ids = list
     }
     relayout(
-      reuse: sections.indices.map { ($0, $0 == s ? ItemEdit(lo: n, oldHi: n, newHi: n + k) : nil) })
+      continuity: .identity(
+        sections: sections.count, edits: [s: ItemEdit(lo: n, oldHi: n, newHi: n + k)]))
   }
 
   /// Reports measured sizes (self-sizing). Paths must be valid.
@@ -178,7 +230,7 @@ public struct Layout: Sendable {
     var bySection = [Int: [(Int, Size)]]()
     for (p, size) in sizes { bySection[p.section, default: []].append((p.item, size)) }
     guard !bySection.isEmpty else { return }
-    var reuse: [(old: Int, edit: ItemEdit?)?] = sections.indices.map { ($0, nil) }
+    var edits: [Int: ItemEdit] = [:]
     for (s, updates) in bySection {
       // Take the sizes out of the section so the rope is uniquely owned and
       // every update is in place.
@@ -194,42 +246,66 @@ public struct Layout: Sendable {
         hi = max(hi, i + 1)
       }
       sections[s].items = .sizes(list)
-      reuse[s] = (s, ItemEdit(lo: lo, oldHi: hi, newHi: hi))
+      edits[s] = ItemEdit(lo: lo, oldHi: hi, newHi: hi)
     }
-    relayout(reuse: reuse)
+    relayout(continuity: .identity(sections: sections.count, edits: edits))
   }
 
-  /// Recomputes the geometry (reusing the current one's lines where
-  /// `reuse` says a section continues an old one) and what the data
-  /// implies beyond it.
-  private mutating func relayout(reuse: [(old: Int, edit: ItemEdit?)?] = []) {
-    geometry = Self.makeGeometry(
-      type, sections, contentInset, viewportSize, previous: reuse.isEmpty ? nil : geometry,
-      reuse: reuse)
+  /// Recomputes the placement (keeping what `continuity` says continues
+  /// of the current one; nothing without it) and what the data implies
+  /// beyond it.
+  private mutating func relayout(continuity: Continuity? = nil) {
+    placement = Self.makePlacement(
+      type, sections, contentInset, viewportSize, previous: continuity == nil ? nil : placement,
+      continuity: continuity)
     (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
   }
 
-  private static func makeGeometry(
+  /// The placement of a layout type: the only place that maps types to
+  /// placements.
+  private static func makePlacement(
     _ type: LayoutType, _ sections: [Section], _ inset: Insets, _ viewport: Size,
-    previous: FlowGeometry? = nil, reuse: [(old: Int, edit: ItemEdit?)?] = []
-  ) -> FlowGeometry {
-    let c = type.flowConfiguration
+    previous: AnyPlacement? = nil, continuity: Continuity? = nil
+  ) -> AnyPlacement {
     let D = max(
       0,
-      c.scrollDirection == .vertical
+      type.flowConfiguration.scrollDirection == .vertical
         ? viewport.width - inset.left - inset.right : viewport.height - inset.top - inset.bottom)
+    var flowPrevious: FlowGeometry? = nil
+    if case .flow(let g)? = previous { flowPrevious = g }
+    let reuse = continuity?.sections ?? []
     switch type {
     case .flow(var c):
       c.itemSize = c.uniformItemSize
-      return FlowGeometry(
-        configuration: c, sections: sections, crossExtent: D, previous: previous, reuse: reuse)
+      return .flow(
+        FlowGeometry(
+          configuration: c, sections: sections, crossExtent: D, previous: flowPrevious,
+          reuse: reuse))
     case .coverFlow(var cf):
       cf.flow.itemSize = cf.flow.uniformItemSize
-      return FlowGeometry(
-        configuration: cf.flow, sections: sections, crossExtent: D, policy: cf.policy,
-        sectionInsets: { _, section in cf.inset(for: section, viewport: viewport, crossExtent: D) },
-        previous: previous, reuse: reuse)
+      return .flow(
+        FlowGeometry(
+          configuration: cf.flow, sections: sections, crossExtent: D, policy: cf.policy,
+          sectionInsets: { _, section in cf.inset(for: section, viewport: viewport, crossExtent: D)
+          },
+          previous: flowPrevious, reuse: reuse))
+    case .waterfall(let c):
+      var waterfallPrevious: WaterfallGeometry? = nil
+      if case .waterfall(let g)? = previous { waterfallPrevious = g }
+      return .waterfall(
+        WaterfallGeometry(
+          configuration: c, sections: sections, crossExtent: D, previous: waterfallPrevious,
+          continuity: continuity))
     }
+  }
+
+  /// The flow placement of a type placed in flow lines (flow, coverFlow):
+  /// what the cover-flow effect reads its card pitch from.
+  var geometry: FlowGeometry {
+    guard case .flow(let g) = placement else {
+      preconditionFailure("only flow and coverFlow layouts have flow lines")
+    }
+    return g
   }
 
   public var scrollDirection: ScrollDirection { type.flowConfiguration.scrollDirection }
@@ -244,13 +320,15 @@ public struct Layout: Sendable {
     guard size != viewportSize else { return false }
     let old = viewportSize
     viewportSize = size
-    if case .flow = type, axes.cross(old) == axes.cross(size) { return false }
-    geometry = Self.makeGeometry(type, sections, contentInset, size)
+    if !type.dependsOnMainExtent, axes.cross(old) == axes.cross(size) { return false }
+    // A rotation keeps what it can: flow's line breaks where the cross
+    // extent is unchanged, a stable waterfall's columns.
+    relayout(continuity: .identity(sections: sections.count))
     return true
   }
 
   /// collectionViewContentSize. O(1).
-  public var contentSize: Size { geometry.contentSize }
+  public var contentSize: Size { placement.contentSize }
 
   var isRTL: Bool { type.flowConfiguration.layoutDirection == .rtl }
 
@@ -344,20 +422,21 @@ public struct Layout: Sendable {
     // A viewport's worth without regrowing: attributes are large.
     result.reserveCapacity(16)
     switch type {
-    case .flow:
-      geometry.forEachElement(in: rect, pin: pin) { kind, s, i, frame in
+    case .flow, .waterfall:
+      placement.forEachElement(in: rect, pin: pin) { kind, s, i, frame in
         result.append(Self.plain(kind, s, i, frame, pinned: pin))
       }
     case .coverFlow(let cf):
       let search = coverSearch(cf, rect: rect, bounds: bounds)
       let centerMain = axes.main(bounds.center)
       let extent = axes.main(bounds.size)
-      geometry.forEachElement(in: search, pin: pin) { kind, s, i, frame in
+      let flow = geometry
+      flow.forEachElement(in: search, pin: pin) { kind, s, i, frame in
         var a = Self.plain(kind, s, i, frame, pinned: pin)
         if kind == .cell {
-          cf.decorate(
-            &a, centerMain: centerMain, extent: extent,
-            lineSpacing: geometry.sections[s].lineSpacing)
+          cf.apply(
+            to: &a, centerMain: centerMain, extent: extent,
+            lineSpacing: flow.sections[s].lineSpacing)
         }
         if a.frame.intersects(rect) { result.append(a) }
       }
@@ -390,18 +469,18 @@ public struct Layout: Sendable {
     -> LayoutAttributes?
   {
     guard path.section >= 0, path.section < sections.count, path.item >= 0,
-      path.item < geometry.itemCount(inSection: path.section)
+      path.item < placement.itemCount(inSection: path.section)
     else { return nil }
     if loops, case .coverFlow(let cf) = type {
       return loopElement(
         .cell, path.section, path.item, geometry.frameForItem(path), lap: lap, bounds: bounds, cf)
     }
     var a = LayoutAttributes(
-      kind: .cell, section: path.section, item: path.item, frame: geometry.frameForItem(path))
+      kind: .cell, section: path.section, item: path.item, frame: placement.frameForItem(path))
     if case .coverFlow(let cf) = type {
       let b = toLTR(bounds)
-      cf.decorate(
-        &a, centerMain: axes.main(b.center), extent: axes.main(b.size),
+      cf.apply(
+        to: &a, centerMain: axes.main(b.center), extent: axes.main(b.size),
         lineSpacing: geometry.sections[path.section].lineSpacing)
     }
     fromLTR(&a)
@@ -426,7 +505,7 @@ public struct Layout: Sendable {
     }
     let pin = pinning(toLTR(bounds))
     guard section >= 0, section < sections.count,
-      let frame = geometry.frameForSupplementary(kind, section: section, pin: pin)
+      let frame = placement.frameForSupplementary(kind, section: section, pin: pin)
     else { return nil }
     var a = Self.plain(kind, section, 0, frame, pinned: pin)
     fromLTR(&a)
@@ -442,7 +521,7 @@ public struct Layout: Sendable {
     if case .coverFlow = type {
       return geometry.nearestItem(to: center, mainAxisOnly: true)
     }
-    return geometry.nearestItem(to: center, mainAxisOnly: false)
+    return placement.nearestItem(to: center, mainAxisOnly: false)
   }
 
   /// indexPathForItem(at:): the topmost cell whose transformed outline (the

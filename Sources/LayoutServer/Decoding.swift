@@ -224,9 +224,133 @@ func readLayoutType(_ f: Fields, base: LayoutType? = nil) throws(RPCError) -> La
     if let s = try f.optionalObject("snap") { c.snap = try readSnap(s, base: c.snap) }
     if let v = try f.optionalBool("loop") { c.loop = v }
     return .coverFlow(c)
+  case "waterfall":
+    try f.rejectUnknown(waterfallKeys)
+    var c = WaterfallConfiguration()
+    if case .waterfall(let b)? = start { c = b }
+    try readWaterfallFields(f, into: &c)
+    return .waterfall(c)
   default:
-    throw .invalidParams(f.path("type"), "must be one of \"flow\", \"coverFlow\"")
+    throw .invalidParams(
+      f.path("type"),
+      "must be one of " + LayoutType.names.map { "\"\($0)\"" }.joined(separator: ", "))
   }
+}
+
+private let waterfallKeys: Set<String> = [
+  "type", "scrollDirection", "columnCount", "minimumColumnSpacing", "minimumInteritemSpacing",
+  "sectionInset", "headerHeight", "footerHeight", "headerInset", "footerInset",
+  "itemRenderDirection", "placement", "pixelScale", "minimumContentHeight", "itemSize",
+  "estimatedItemSize", "sectionHeadersPinToVisibleBounds", "sectionFootersPinToVisibleBounds",
+  "layoutDirection",
+]
+
+/// The most columns a waterfall section may have: a query costs
+/// O(columns · log n), and every column is walked per query.
+let maxColumnCount = 1024
+/// The finest pixel grid: v · pixelScale must stay well within a double's
+/// integers.
+let maxPixelScale = 1000.0
+
+/// Reads the waterfall fields into `c`, leaving unset fields as they are.
+private func readWaterfallFields(_ f: Fields, into c: inout WaterfallConfiguration)
+  throws(RPCError)
+{
+  if let d = try f.optionalChoice("scrollDirection", ScrollDirection.allCases.map(\.rawValue)) {
+    c.scrollDirection = ScrollDirection(rawValue: d)!
+  }
+  if f.optional("columnCount") != nil {
+    c.columnCount = try f.integer("columnCount", in: 1...maxColumnCount)
+  }
+  if let v = try f.optionalSpacing("minimumColumnSpacing") { c.minimumColumnSpacing = v }
+  if let v = try f.optionalSpacing("minimumInteritemSpacing") { c.minimumInteritemSpacing = v }
+  if let v = try f.optionalInsets("sectionInset") { c.sectionInset = v }
+  if let v = try f.optionalSpacing("headerHeight") { c.headerHeight = v }
+  if let v = try f.optionalSpacing("footerHeight") { c.footerHeight = v }
+  if let v = try f.optionalInsets("headerInset") { c.headerInset = v }
+  if let v = try f.optionalInsets("footerInset") { c.footerInset = v }
+  if let d = try f.optionalChoice(
+    "itemRenderDirection", ItemRenderDirection.allCases.map(\.rawValue))
+  {
+    c.itemRenderDirection = ItemRenderDirection(rawValue: d)!
+  }
+  if let d = try f.optionalChoice("placement", ColumnPlacement.allCases.map(\.rawValue)) {
+    c.placement = ColumnPlacement(rawValue: d)!
+  }
+  if let v = try f.optionalNumber("pixelScale", min: 0, maxMagnitude: maxPixelScale) {
+    c.pixelScale = v
+  }
+  if let v = try f.optionalSpacing("minimumContentHeight") { c.minimumContentHeight = v }
+  if let s = try f.optionalSize("itemSize") { c.itemSize = s }
+  if let v = try f.optionalSize("estimatedItemSize") { c.estimatedItemSize = v }
+  if let v = try f.optionalBool("sectionHeadersPinToVisibleBounds") {
+    c.sectionHeadersPinToVisibleBounds = v
+  }
+  if let v = try f.optionalBool("sectionFootersPinToVisibleBounds") {
+    c.sectionFootersPinToVisibleBounds = v
+  }
+  if let d = try f.optionalChoice("layoutDirection", LayoutDirection.allCases.map(\.rawValue)) {
+    c.layoutDirection = LayoutDirection(rawValue: d)!
+  }
+}
+
+/// What a layout type's section objects and item sizes may carry beyond
+/// what every type reads: flow's per-section spacings and reference sizes,
+/// or a waterfall's column overrides and full-span items.
+struct SectionFormat: Sendable {
+  var keys: Set<String>
+  var fullSpan: Bool
+
+  static let flow = SectionFormat(keys: sectionKeys, fullSpan: false)
+  static let waterfall = SectionFormat(
+    keys: sharedSectionKeys.union(columnSectionKeys), fullSpan: true)
+
+  private init(keys: Set<String>, fullSpan: Bool) {
+    self.keys = keys
+    self.fullSpan = fullSpan
+  }
+
+  init(_ type: LayoutType) {
+    if case .waterfall = type { self = .waterfall } else { self = .flow }
+  }
+}
+
+private let sharedSectionKeys: Set<String> = [
+  "itemCount", "itemSizes", "ids", "inset", "minimumInteritemSpacing",
+]
+private let columnSectionKeys: Set<String> = [
+  "columnCount", "minimumColumnSpacing", "headerHeight", "footerHeight", "headerInset",
+  "footerInset",
+]
+
+/// Reads a waterfall section's column overrides; nil when it has none.
+private func readColumnOverrides(_ s: Fields) throws(RPCError) -> ColumnOverrides? {
+  guard columnSectionKeys.contains(where: { s.optional($0) != nil }) else { return nil }
+  var o = ColumnOverrides()
+  if s.optional("columnCount") != nil {
+    o.columnCount = try s.integer("columnCount", in: 1...maxColumnCount)
+  }
+  o.minimumColumnSpacing = try s.optionalSpacing("minimumColumnSpacing")
+  o.headerHeight = try s.optionalSpacing("headerHeight")
+  o.footerHeight = try s.optionalSpacing("footerHeight")
+  o.headerInset = try s.optionalInsets("headerInset")
+  o.footerInset = try s.optionalInsets("footerInset")
+  return o
+}
+
+/// Reads an item's size object: `{width, height}`, and `fullSpan` where
+/// the format has it.
+func readItemSize(_ f: Fields, format: SectionFormat) throws(RPCError) -> Size {
+  guard format.fullSpan else { return try f.asSize() }
+  try f.rejectUnknown(["width", "height", "fullSpan"])
+  let size = try f.asSize()
+  return try f.optionalBool("fullSpan") == true ? size.fullSpan : size
+}
+
+/// An optional item size object at `key`.
+func optionalItemSize(_ f: Fields, _ key: String, format: SectionFormat) throws(RPCError) -> Size? {
+  guard f.optional(key) != nil else { return nil }
+  return try readItemSize(try f.object(key), format: format)
 }
 
 private let sectionKeys: Set<String> = [
@@ -238,15 +362,17 @@ private let sectionKeys: Set<String> = [
 /// value is invalid, when the slow path builds the error naming the field.
 /// O(1).
 @inline(__always)
-private func readSize(_ v: JSONValue, path: () -> String) throws(RPCError) -> Size {
+private func readSize(_ v: JSONValue, format: SectionFormat, path: () -> String) throws(RPCError)
+  -> Size
+{
   if v.isObject, v.memberCount == 2, let w = v["width"]?.number, let h = v["height"]?.number,
     w >= 0, h >= 0, w <= maxCoordinate, h <= maxCoordinate
   {
     return Size(width: w, height: h)
   }
   let f = try Fields(v, path: path())
-  try f.rejectUnknown(["width", "height"])
-  return try f.asSize()
+  if !format.fullSpan { try f.rejectUnknown(["width", "height"]) }
+  return try readItemSize(f, format: format)
 }
 
 func limitError(_ path: String, _ limits: Limits) -> RPCError {
@@ -291,8 +417,10 @@ func readItemID(_ v: JSONValue, path: String) throws(RPCError) -> ItemID {
 }
 
 /// Reads one section object (`extra` lists further keys the caller reads).
-func readSection(_ s: Fields, extra: Set<String> = []) throws(RPCError) -> Section {
-  try s.rejectUnknown(sectionKeys.union(extra))
+func readSection(_ s: Fields, extra: Set<String> = [], format: SectionFormat) throws(RPCError)
+  -> Section
+{
+  try s.rejectUnknown(format.keys.union(extra))
   var section: Section
   if s.optional("itemCount") != nil {
     guard s.optional("itemSizes") == nil else {
@@ -300,7 +428,7 @@ func readSection(_ s: Fields, extra: Set<String> = []) throws(RPCError) -> Secti
     }
     section = .uniform(try s.integer("itemCount", in: 0...Int.max))
   } else {
-    section = .sizes(try readSizeObjects(s, "itemSizes"))
+    section = .sizes(try readSizeObjects(s, "itemSizes", format: format))
   }
   if s.optional("ids") != nil { section.ids = IDList(try readIDs(s, count: section.count)) }
   section.inset = try s.optionalInsets("inset")
@@ -308,12 +436,15 @@ func readSection(_ s: Fields, extra: Set<String> = []) throws(RPCError) -> Secti
   section.minimumInteritemSpacing = try s.optionalSpacing("minimumInteritemSpacing")
   section.headerSize = try s.optionalSize("headerSize")
   section.footerSize = try s.optionalSize("footerSize")
+  if format.fullSpan { section.columns = try readColumnOverrides(s) }
   return section
 }
 
 /// Reads `params.sections`, enforcing the item limit before allocating
 /// anything per item. O(sections + sizes).
-func readSections(_ f: Fields, limits: Limits) throws(RPCError) -> [Section] {
+func readSections(_ f: Fields, limits: Limits, format: SectionFormat) throws(RPCError)
+  -> [Section]
+{
   let (array, path) = try f.array("sections")
   guard array.count <= limits.maxSections else {
     throw RPCError(
@@ -335,7 +466,7 @@ func readSections(_ f: Fields, limits: Limits) throws(RPCError) -> [Section] {
   var sections: [Section] = []
   sections.reserveCapacity(array.count)
   for i in 0..<array.count {
-    sections.append(try readSection(try Fields(array[i], path: "\(path)[\(i)]")))
+    sections.append(try readSection(try Fields(array[i], path: "\(path)[\(i)]"), format: format))
   }
   return sections
 }
@@ -384,11 +515,15 @@ func declaredValues(ofBatch f: Fields) -> Int {
 }
 
 /// Reads `[{width, height}]` at `key`. O(count).
-func readSizeObjects(_ f: Fields, _ key: String) throws(RPCError) -> [Size] {
+func readSizeObjects(_ f: Fields, _ key: String, format: SectionFormat) throws(RPCError)
+  -> [Size]
+{
   let (array, path) = try f.array(key)
   var list: [Size] = []
   list.reserveCapacity(array.count)
-  for k in 0..<array.count { list.append(try readSize(array[k], path: { "\(path)[\(k)]" })) }
+  for k in 0..<array.count {
+    list.append(try readSize(array[k], format: format, path: { "\(path)[\(k)]" }))
+  }
   return list
 }
 
@@ -407,8 +542,10 @@ func readIDs(_ f: Fields, count: Int) throws(RPCError) -> [ItemID?] {
 /// Reads `count` items' sizes for layout/appendItems from `itemSizes`
 /// ([{width, height}]) or `widthsAndHeights` ([w0, h0, w1, h1, …], the
 /// leaner encoding: two numbers per item, no keys). O(count).
-func readAppendedSizes(_ f: Fields, key: String) throws(RPCError) -> [Size] {
-  if key == "itemSizes" { return try readSizeObjects(f, key) }
+func readAppendedSizes(_ f: Fields, key: String, format: SectionFormat) throws(RPCError)
+  -> [Size]
+{
+  if key == "itemSizes" { return try readSizeObjects(f, key, format: format) }
   let (array, path) = try f.array(key)
   var list: [Size] = []
   guard array.count % 2 == 0 else {
@@ -430,7 +567,7 @@ func readAppendedSizes(_ f: Fields, key: String) throws(RPCError) -> [Size] {
   return list
 }
 
-func readBatchUpdate(_ f: Fields) throws(RPCError) -> BatchUpdate {
+func readBatchUpdate(_ f: Fields, format: SectionFormat) throws(RPCError) -> BatchUpdate {
   try f.rejectUnknown([
     "deleteSections", "insertSections", "moveSections", "deleteItems", "insertItems", "moveItems",
     "reloadItems", "itemCounts",
@@ -439,7 +576,7 @@ func readBatchUpdate(_ f: Fields) throws(RPCError) -> BatchUpdate {
   try forEachInt(f, "deleteSections") { u.deleteSections.append($0) }
   try forEachObject(f, "insertSections") { (s) throws(RPCError) in
     let index = try s.integer("index", in: 0...Int.max)
-    u.insertSections.append((index, try readSection(s, extra: ["index"])))
+    u.insertSections.append((index, try readSection(s, extra: ["index"], format: format)))
   }
   try forEachObject(f, "moveSections") { (m) throws(RPCError) in
     try m.rejectUnknown(["from", "to"])
@@ -452,7 +589,7 @@ func readBatchUpdate(_ f: Fields) throws(RPCError) -> BatchUpdate {
   }
   try forEachObject(f, "insertItems") { (p) throws(RPCError) in
     try p.rejectUnknown(["section", "item", "size", "id"])
-    var item = Item(size: try p.optionalSize("size"))
+    var item = Item(size: try optionalItemSize(p, "size", format: format))
     if let id = p.optional("id") { item.id = try readItemID(id, path: p.path("id")) }
     u.insertItems.append((try readPath(p), item))
   }
@@ -466,7 +603,7 @@ func readBatchUpdate(_ f: Fields) throws(RPCError) -> BatchUpdate {
   }
   try forEachObject(f, "reloadItems") { (p) throws(RPCError) in
     try p.rejectUnknown(["section", "item", "size"])
-    u.reloadItems.append((try readPath(p), try p.optionalSize("size")))
+    u.reloadItems.append((try readPath(p), try optionalItemSize(p, "size", format: format)))
   }
   if f.optional("itemCounts") != nil {
     var counts: [Int] = []

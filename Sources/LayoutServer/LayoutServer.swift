@@ -54,7 +54,7 @@ public final class LayoutServer: RPCHandler {
     w.key("capabilities")
     w.beginObject()
     w.key("layoutTypes")
-    strings(["flow", "coverFlow"], &w)
+    strings(LayoutType.names, &w)
     w.key("snapPolicies")
     strings(SnapPolicy.allCases.map(\.rawValue), &w)
     w.key("snapEdges")
@@ -183,7 +183,7 @@ public final class LayoutServer: RPCHandler {
     }
     let type = try readLayoutType(try p.object("layout"))
     let bounds = try p.rect("bounds")
-    let sections = try readSections(p, limits: limits)
+    let sections = try readSections(p, limits: limits, format: SectionFormat(type))
     let inset = try p.optionalInsets("contentInset") ?? .zero
     let overscan = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) ?? 0
     let layout = Layout(

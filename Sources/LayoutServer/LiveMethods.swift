@@ -24,7 +24,7 @@ extension LayoutServer {
     if values > limits.maxItemValuesPerRequest {
       throw valuesLimitError(updates.path, values, limits)
     }
-    let update = try readBatchUpdate(updates)
+    let update = try readBatchUpdate(updates, format: SectionFormat(old.layout.type))
     // The item count after the batch, before anything is allocated: deletes
     // and inserts net out, so a session at its limit can replace an item.
     // Counts come from JSON and may be as large as Int.max: an overflow is
@@ -45,7 +45,7 @@ extension LayoutServer {
     let result: BatchResult
     do {
       result = try update.apply(
-        to: old.layout.sections, uniformSize: old.layout.type.flowConfiguration.uniformItemSize)
+        to: old.layout.sections, uniformSize: old.layout.type.uniformItemSize)
     } catch {
       throw RPCError(
         code: ErrorCode.invalidUpdate, message: error.message, field: p.path("updates"))
@@ -141,7 +141,7 @@ extension LayoutServer {
   func reloadData(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     try p.rejectUnknown(["session", "sections"])
     let (id, old) = try existing(p)
-    let sections = try readSections(p, limits: limits)
+    let sections = try readSections(p, limits: limits, format: SectionFormat(old.layout.type))
     var session = old
     session.layout.setSections(sections)
     try checkTilt(session.layout, field: p.path("sections"))
@@ -209,7 +209,8 @@ extension LayoutServer {
         throw .invalidParams(
           f.path("item"), "is out of range: section \(section) has \(count) items")
       }
-      sizes.append((IndexPath(section: section, item: item), try f.size("size")))
+      let size = try readItemSize(try f.object("size"), format: SectionFormat(old.layout.type))
+      sizes.append((IndexPath(section: section, item: item), size))
     }
     var session = old
     session.pendingAnchor = nil
@@ -261,7 +262,9 @@ extension LayoutServer {
     if k > limits.maxItemsPerSession - old.layout.itemCount {
       throw limitError(p.path(key), limits)
     }
-    let sizes = key == "itemCount" ? nil : try readAppendedSizes(p, key: key)
+    let sizes =
+      key == "itemCount"
+      ? nil : try readAppendedSizes(p, key: key, format: SectionFormat(old.layout.type))
     let ids = idsValue == nil ? nil : try readIDs(p, count: k)
     var session = old
     session.layout.appendItems(section: s, count: k, sizes: sizes, ids: ids)

@@ -108,6 +108,16 @@ public struct BatchResult: Sendable {
       section: oldSection, item: shuffles[path.section].oldIndex(ofNew: path.item))
   }
 
+  /// The old index of the item now at `item` of new section `section`
+  /// when it stayed in its section in order (neither inserted nor moved);
+  /// nil otherwise. O(ops in its section).
+  public func survivor(section: Int, item: Int) -> Int? {
+    guard section < sectionSource.count, sectionSource[section] != nil,
+      arrivals[IndexPath(section: section, item: item)] == nil
+    else { return nil }
+    return shuffles[section].oldIndex(ofNew: item)
+  }
+
   /// The old section a new section continues, or nil when it was inserted.
   public func oldSection(of section: Int) -> Int? { sectionSource[section] }
 

@@ -136,10 +136,11 @@ public enum Ends: String, Sendable, CaseIterable {
   case centerIfFits
 }
 
-/// The seed's HWCoverFlowLayout as a policy on flow geometry: one line per
-/// card, cards centred across the line, insets that let the first and last
+/// The seed's HWCoverFlowLayout: flow lines of one card each (the
+/// placement), the cover-flow curves (the effect) and card snapping
+/// (Snapping/). Cards are centred across the line, insets that let the first and last
 /// card reach the centre, and a transform that shrinks cards with distance.
-public struct CoverFlowConfiguration: Equatable, Sendable {
+public struct CoverFlowConfiguration: Effect, Equatable {
   /// The flow properties. Defaults differ from `flow`'s: horizontal,
   /// 200×300 cards, line spacing 20, interitem spacing 0.
   public var flow: FlowConfiguration
@@ -258,8 +259,8 @@ public struct CoverFlowConfiguration: Equatable, Sendable {
   /// Applies the effects to a cell's attributes for a viewport whose centre
   /// is at `centerMain` along the scroll axis and whose extent there is
   /// `extent`; `lineSpacing` is the card's section's. O(1).
-  func decorate(
-    _ a: inout LayoutAttributes, centerMain: Double, extent: Double, lineSpacing g: Double
+  public func apply(
+    to a: inout LayoutAttributes, centerMain: Double, extent: Double, lineSpacing g: Double
   ) {
     let axes = Axes(direction: flow.scrollDirection)
     let offset = axes.main(a.center) - centerMain

@@ -234,7 +234,7 @@ extension Layout {
       item = indexPath(global: main.card)
       let m = ltrMain(main.offset)
       if scrollDirection == .horizontal { target.x = m } else { target.y = m }
-    } else if case .flow = type {
+    } else {
       item = centeredItem(in: Rect(origin: target, size: viewportSize))
     }
     return (projected, target, item, lap)

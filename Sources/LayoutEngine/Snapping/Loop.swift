@@ -158,8 +158,8 @@ extension Layout {
     var a = Self.plain(kind, s, i, frame, pinned: pin)
     a.lap = K + k
     if kind == .cell {
-      cf.decorate(
-        &a, centerMain: axes.main(b.center), extent: axes.main(b.size),
+      cf.apply(
+        to: &a, centerMain: axes.main(b.center), extent: axes.main(b.size),
         lineSpacing: geometry.sections[s].lineSpacing)
     }
     shiftMain(&a, Double(k) * period)

@@ -58,6 +58,8 @@ public struct Section: Equatable, Sendable {
   public var headerSize: Size?
   /// referenceSizeForFooterInSection; nil uses footerReferenceSize.
   public var footerSize: Size?
+  /// A waterfall's per-section values (columnCount and relatives).
+  public var columns: ColumnOverrides? = nil
 
   public init(
     items: Items, inset: Insets? = nil, minimumLineSpacing: Double? = nil,
@@ -87,6 +89,25 @@ public struct Section: Equatable, Sendable {
     case .uniform(let n): return SizeList(Array(repeating: Section.unsetSize, count: n))
     case .sizes(let list): return list
     }
+  }
+
+  /// The section with every full-span mark removed (for a layout type
+  /// without columns). O(n) when it has sizes, O(1) otherwise.
+  public var withoutFullSpan: Section {
+    guard case .sizes(let list) = items else { return self }
+    var s = self
+    var sizes: [Size] = []
+    sizes.reserveCapacity(list.count)
+    var marked = false
+    list.forEachLeaf(from: 0) { _, elements, _ in
+      for e in elements {
+        marked = marked || e.isFullSpan
+        sizes.append(e.unmarked)
+      }
+      return true
+    }
+    if marked { s.items = .sizes(SizeList(sizes)) }
+    return s
   }
 
   /// numberOfItemsInSection. O(1).

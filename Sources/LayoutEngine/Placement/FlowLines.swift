@@ -1,0 +1,340 @@
+// UICollectionViewFlowLayout's geometry, computed once per (data, viewport
+// size) and queried by binary search. All positions are worked out in an
+// axis-neutral frame: "main" is the scroll axis, "cross" the axis a line
+// fills along. `Axes` maps them back to x and y.
+
+/// How items sit across a line.
+public enum CrossAlignment: Sendable {
+  /// UIKit's rules: justify full lines, centre a lone item, and align the
+  /// last line with the columns above (uniform sizes) or to the leading
+  /// edge (varied sizes).
+  case flow
+  /// Every line's items are centred in the line. Cover flow uses this with
+  /// one item per line, as the seed's layoutAttributesForItemAtIndexPath:
+  /// override did, so a card taller than the viewport is centred too.
+  case centered
+}
+
+/// Options a layout policy (such as cover flow) imposes on flow geometry.
+public struct FlowPolicy: Sendable {
+  /// Forces one item per line: the single row (or column) of a carousel.
+  public var singleItemLines = false
+  public var crossAlignment = CrossAlignment.flow
+  public init() {}
+}
+
+/// One line of a section of varied sizes: how many items it holds and
+/// its thickness along the main axis.
+struct LineRecord: Sendable {
+  var items: Int
+  var thickness: Double
+}
+
+struct LineSummary: RopeSummary {
+  var count = 0
+  var items = 0
+  var thickness = 0.0
+  static var zero: LineSummary { LineSummary() }
+  init() {}
+  init(_ lines: ArraySlice<LineRecord>) {
+    count = lines.count
+    for l in lines {
+      items += l.items
+      thickness += l.thickness
+    }
+  }
+  static func + (a: LineSummary, b: LineSummary) -> LineSummary {
+    var r = LineSummary()
+    r.count = a.count + b.count
+    r.items = a.items + b.items
+    r.thickness = a.thickness + b.thickness
+    return r
+  }
+}
+
+typealias LineList = Rope<LineSummary>
+
+/// The lines of one section.
+enum Lines: Sendable {
+  /// Every item has `size`: lines hold `perLine` items and are computed
+  /// arithmetically, in O(1) memory whatever the item count.
+  case uniform(size: Size, perLine: Int, gap: Double, lineCount: Int)
+  /// One item per line (a carousel's row): line j is item j and is as
+  /// thick as the item's main extent, so the sizes' own summaries give
+  /// every position and no line is stored.
+  case single(sizes: SizeList)
+  /// Greedy line breaks for varied sizes (the section's own sizes, shared
+  /// with it, not copied), one record per line.
+  case variable(sizes: SizeList, lines: LineList)
+}
+
+struct SectionGeometry: Sendable {
+  var axes: Axes
+  /// The size of items without one of their own, as given (not neutral).
+  var itemSize: Size
+  var start: Double
+  var headerThickness: Double
+  var footerThickness: Double
+  /// Main-axis position of the first line.
+  var itemsStart: Double
+  /// Main-axis position just after the last line.
+  var itemsEnd: Double
+  var end: Double
+  var lineSpacing: Double
+  var interitem: Double
+  var crossLead: Double
+  var avail: Double
+  var count: Int
+  var lines: Lines
+
+  var footerStart: Double { end - footerThickness }
+
+  var lineCount: Int {
+    switch lines {
+    case .uniform(_, _, _, let n): return n
+    case .single(let sizes): return sizes.count
+    case .variable(_, let lines): return lines.count
+    }
+  }
+
+  /// The (cross, main) size of an item given as stored. O(1).
+  @inline(__always) func neutral(_ raw: Size) -> Size {
+    let s = raw == Section.unsetSize ? itemSize : raw
+    return Size(width: axes.cross(s), height: axes.main(s))
+  }
+
+  /// The main extent of an item given as stored. O(1).
+  @inline(__always) func mainExtent(_ raw: Size) -> Double {
+    raw == Section.unsetSize ? axes.main(itemSize) : axes.main(raw)
+  }
+
+  /// The thickness of a single row's lines before one: its sized items'
+  /// main extents summed in order, plus its unsized items counted, combined
+  /// the same way by every walk (and by the summaries) so that two walks to
+  /// one line agree bit for bit.
+  struct RowPrefix {
+    var sized = 0.0
+    var unsized = 0
+    @inline(__always) init(_ s: SizeSummary, _ axes: Axes) {
+      sized = axes.direction == .vertical ? s.sumHeight : s.sumWidth
+      unsized = s.unset
+    }
+    @inline(__always) mutating func add(_ raw: Size, _ axes: Axes) {
+      if raw == Section.unsetSize { unsized += 1 } else { sized += axes.main(raw) }
+    }
+  }
+
+  @inline(__always) func thickness(_ p: RowPrefix) -> Double {
+    p.sized + Double(p.unsized) * axes.main(itemSize)
+  }
+
+  /// The main-axis length of the lines before one, summed as every walk
+  /// sums them, turned into a position.
+  @inline(__always) func position(thicknessBefore t: Double, line j: Int) -> Double {
+    itemsStart + (t + Double(j) * lineSpacing)
+  }
+
+  /// Main-axis start and thickness of line `j`. O(1) for uniform sections,
+  /// O(log lines) otherwise.
+  func line(_ j: Int) -> (start: Double, thickness: Double) {
+    let l = lineInfo(j)
+    return (l.start, l.thickness)
+  }
+
+  /// Line `j`'s start, thickness and items in one lookup. O(1) for
+  /// uniform sections, O(log lines) otherwise.
+  func lineInfo(_ j: Int) -> (start: Double, thickness: Double, items: Range<Int>) {
+    switch lines {
+    case .uniform(let size, let perLine, _, _):
+      return (
+        itemsStart + Double(j) * (size.height + lineSpacing), size.height,
+        (j * perLine)..<min(count, (j + 1) * perLine)
+      )
+    case .single(let sizes):
+      let (before, elements, offset) = sizes.leaf(containing: j)
+      var p = RowPrefix(before, axes)
+      for k in 0..<offset { p.add(elements[k], axes) }
+      return (
+        position(thicknessBefore: thickness(p), line: j), mainExtent(elements[offset]), j..<(j + 1)
+      )
+    case .variable(_, let lines):
+      let (before, records, offset) = lines.leaf(containing: j)
+      var t = before.thickness
+      var first = before.items
+      for k in 0..<offset {
+        t += records[k].thickness
+        first += records[k].items
+      }
+      return (
+        position(thicknessBefore: t, line: j), records[offset].thickness,
+        first..<(first + records[offset].items)
+      )
+    }
+  }
+
+  /// The items of line `j`. O(1) for uniform sections, O(log lines)
+  /// otherwise.
+  func itemRange(ofLine j: Int) -> Range<Int> { lineInfo(j).items }
+
+  /// Calls `body` with line `j` and each following line (index, start,
+  /// thickness, items) until it returns false. O(log lines + lines
+  /// visited).
+  func forEachLine(from j: Int, _ body: LineVisitor) {
+    switch lines {
+    case .uniform(_, _, _, let n):
+      for j in j..<max(j, n) {
+        let l = lineInfo(j)
+        if !body(j, l.start, l.thickness, l.items) { return }
+      }
+    case .single(let sizes):
+      sizes.forEachLeaf(from: j) { visitRow($0, $1, $2, from: j, body) }
+    case .variable(_, let lines):
+      lines.forEachLeaf(from: j) { visitLines($0, $1, $2, from: j, body) }
+    }
+  }
+
+  /// A line's index, start, thickness and items; false stops a walk.
+  typealias LineVisitor = (Int, Double, Double, Range<Int>) -> Bool
+
+  /// Calls `body` with the lines of a leaf of a single row (its cards)
+  /// from line `j` on; false when `body` stopped. O(leaf).
+  private func visitRow(
+    _ before: SizeSummary, _ elements: [Size], _ first: Int, from j: Int, _ body: LineVisitor
+  ) -> Bool {
+    var p = RowPrefix(before, axes)
+    for k in 0..<elements.count {
+      let raw = elements[k]
+      let i = first + k
+      if i >= j
+        && !body(i, position(thicknessBefore: thickness(p), line: i), mainExtent(raw), i..<(i + 1))
+      {
+        return false
+      }
+      p.add(raw, axes)
+    }
+    return true
+  }
+
+  /// Calls `body` with the lines of a leaf of line records from line `j`
+  /// on; false when `body` stopped. O(leaf).
+  private func visitLines(
+    _ before: LineSummary, _ records: [LineRecord], _ first: Int, from j: Int,
+    _ body: LineVisitor
+  ) -> Bool {
+    var t = before.thickness
+    var item = before.items
+    for k in 0..<records.count {
+      let r = records[k]
+      if first + k >= j
+        && !body(
+          first + k, position(thicknessBefore: t, line: first + k), r.thickness,
+          item..<(item + r.items))
+      {
+        return false
+      }
+      t += r.thickness
+      item += r.items
+    }
+    return true
+  }
+
+  /// Calls `body` with the first line ending after `lo` and each line
+  /// after it, until it returns false: `forEachLine(from:
+  /// firstLine(endingAfter:))` in one descent. O(log lines + lines
+  /// visited).
+  func forEachLine(endingAfter lo: Double, _ body: LineVisitor) {
+    func endsAfter(_ j: Int) -> Bool {
+      let l = line(j)
+      return l.start + l.thickness > lo
+    }
+    // The leaf found and the first line given to `body` (−1: none yet).
+    var leaf = (first: 0, end: 0)
+    var firstShown = -1
+    var stepBackFrom = -1
+    func visit(_ j: Int, _ start: Double, _ thick: Double, _ items: Range<Int>) -> Bool {
+      if firstShown < 0 {
+        guard start + thick > lo else { return true }
+        // A descent's summed prefix may round differently from the walk's:
+        // a leaf's first line can need lines before it (rare: then walk
+        // back and start over from there).
+        if j == leaf.first && j > 0 && endsAfter(j - 1) {
+          stepBackFrom = j - 1
+          return false
+        }
+        firstShown = j
+      }
+      return body(j, start, thick, items)
+    }
+    var more: Bool
+    switch lines {
+    case .uniform:
+      return forEachLine(from: firstLine(endingAfter: lo), body)
+    case .single(let sizes):
+      guard let found = sizes.descend(rowEnds(after: lo)) else { return }
+      leaf = (found.first, found.first + found.elements.count)
+      more = visitRow(found.before, found.elements, found.first, from: found.first, visit)
+    case .variable(_, let lines):
+      guard let found = lines.descend(linesEnd(after: lo)) else { return }
+      leaf = (found.first, found.first + found.elements.count)
+      more = visitLines(found.before, found.elements, found.first, from: found.first, visit)
+    }
+    if stepBackFrom >= 0 {
+      var j = stepBackFrom
+      while j > 0 && endsAfter(j - 1) { j -= 1 }
+      return forEachLine(from: j, body)
+    }
+    if more { forEachLine(from: leaf.end, visit) }
+  }
+
+  /// Descent predicates: the lines of a prefix end after `lo`.
+  private func rowEnds(after lo: Double) -> (SizeSummary) -> Bool {
+    { position(thicknessBefore: thickness(RowPrefix($0, axes)), line: $0.count - 1) > lo }
+  }
+  private func linesEnd(after lo: Double) -> (LineSummary) -> Bool {
+    { position(thicknessBefore: $0.thickness, line: $0.count - 1) > lo }
+  }
+
+  /// The line holding item `i`. O(1) for uniform sections, O(log lines) otherwise.
+  func lineIndex(ofItem i: Int) -> Int {
+    switch lines {
+    case .uniform(_, let perLine, _, _):
+      return i / perLine
+    case .single:
+      return i
+    case .variable(_, let lines):
+      guard let (before, records, first) = lines.descend({ $0.items > i }) else {
+        return lines.count - 1
+      }
+      var item = before.items
+      for k in 0..<records.count {
+        item += records[k].items
+        if i < item { return first + k }
+      }
+      return first + records.count - 1
+    }
+  }
+
+  /// The first line whose main-axis span ends after `lo`. O(1) or O(log lines).
+  func firstLine(endingAfter lo: Double) -> Int {
+    switch lines {
+    case .uniform(let size, _, _, let n):
+      let pitch = size.height + lineSpacing
+      guard pitch > 0 else { return 0 }
+      // Clamp in floating point first: a far-away rect must not overflow Int.
+      let estimate = ((lo - itemsStart) / pitch).rounded(.down)
+      var j = estimate.isNaN ? 0 : Int(min(max(estimate, 0), Double(n)))
+      // Correct the floating-point estimate by at most a step either way.
+      while j > 0 && line(j - 1).start + size.height > lo { j -= 1 }
+      while j < n && line(j).start + size.height <= lo { j += 1 }
+      return j
+    case .single, .variable:
+      var first = lineCount
+      forEachLine(endingAfter: lo) { j, _, _, _ in
+        first = j
+        return false
+      }
+      return first
+    }
+  }
+
+}

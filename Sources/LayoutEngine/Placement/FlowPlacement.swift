@@ -1,0 +1,332 @@
+// The flow placement's queries: frames, rects, supplementary views and the
+// nearest item, over the lines of FlowLines.swift.
+
+/// The computed geometry of a flow layout for one viewport size.
+/// Item sizes are stored in main/cross order (width = cross, height = main)
+/// internally, so that both scroll directions share one code path.
+public struct FlowGeometry: Placement {
+  let axes: Axes
+  let policy: FlowPolicy
+  /// The cross-axis extent D of the content.
+  public let crossExtent: Double
+  var sections: [SectionGeometry]
+  /// The main-axis span every element lies within (pinned ones included):
+  /// [0, contentSize] unless negative insets reach beyond it.
+  public internal(set) var elementSpan: (lo: Double, hi: Double) = (0, 0)
+
+  /// Lays out every section. O(number of sections + items in sections with
+  /// varied sizes); sections of uniform items cost O(1) each. With
+  /// `previous`, a section that continues one of its sections (`reuse`,
+  /// per new section: the old index and how its items changed, nil when
+  /// they did not) keeps that section's lines and re-breaks only from the
+  /// line before the first changed item until the breaks meet the old ones
+  /// again: O(sections + log n + items re-broken).
+  public init(
+    configuration c: FlowConfiguration, sections specs: [Section], crossExtent D: Double,
+    policy: FlowPolicy = FlowPolicy(), sectionInsets: ((Int, Section) -> Insets)? = nil,
+    previous: FlowGeometry? = nil, reuse: [(old: Int, edit: ItemEdit?)?] = []
+  ) {
+    let axes = Axes(direction: c.scrollDirection)
+    self.axes = axes
+    self.policy = policy
+    self.crossExtent = D
+    var sections: [SectionGeometry] = []
+    sections.reserveCapacity(specs.count)
+    var m = 0.0
+    for (index, spec) in specs.enumerated() {
+      let inset = sectionInsets?(index, spec) ?? spec.inset ?? c.sectionInset
+      let (mainLead, mainTrail, crossLead, crossTrail) = axes.split(inset)
+      let header = axes.main(spec.headerSize ?? c.headerReferenceSize)
+      let footer = axes.main(spec.footerSize ?? c.footerReferenceSize)
+      let start = m
+      m += max(header, 0) + mainLead
+      var g = SectionGeometry(
+        axes: axes, itemSize: c.itemSize, start: start, headerThickness: max(header, 0),
+        footerThickness: max(footer, 0), itemsStart: m, itemsEnd: m, end: 0,
+        lineSpacing: spec.minimumLineSpacing ?? c.minimumLineSpacing,
+        interitem: spec.minimumInteritemSpacing ?? c.minimumInteritemSpacing,
+        crossLead: crossLead, avail: D - crossLead - crossTrail, count: spec.count,
+        lines: .uniform(size: .zero, perLine: 1, gap: 0, lineCount: 0))
+      var old: (SectionGeometry, ItemEdit?)? = nil
+      if let previous, index < reuse.count, let r = reuse[index] {
+        old = (previous.sections[r.old], r.edit)
+      }
+      g.lines = g.makeLines(spec.items, policy: policy, previous: old)
+      let n = g.lineCount
+      if n > 0 {
+        let last = g.line(n - 1)
+        g.itemsEnd = last.start + last.thickness
+      }
+      m = g.itemsEnd + mainTrail + max(footer, 0)
+      g.end = m
+      sections.append(g)
+    }
+    self.sections = sections
+    var span = (lo: 0.0, hi: m)
+    for g in sections {
+      span.lo = min(span.lo, g.start, g.itemsStart, g.end)
+      span.hi = max(span.hi, g.start + g.headerThickness, g.itemsEnd, g.end)
+    }
+    elementSpan = span
+  }
+
+  /// The size of the content: the main extent of all sections, and D across.
+  /// O(1).
+  public var contentSize: Size {
+    // Negative insets (a card wider than the viewport) must not make the
+    // content negative.
+    let main = max(0, sections.last?.end ?? 0)
+    return axes.direction == .vertical
+      ? Size(width: crossExtent, height: main) : Size(width: main, height: crossExtent)
+  }
+
+  public var sectionCount: Int { sections.count }
+  public func itemCount(inSection s: Int) -> Int { sections[s].count }
+
+  // MARK: Element frames
+
+  /// Scratch space one query reuses across lines.
+  struct Scratch {
+    var sizes: [Size] = []
+    /// Reads the sizes on from where the last line's ended, so that a walk
+    /// along lines descends the rope once, not once per line.
+    var cursor: RopeCursor<SizeSummary>? = nil
+    var cursorSection = -1
+
+    /// The (cross, main) sizes of `range` in section `s` of `g`, into `sizes`.
+    mutating func read(_ range: Range<Int>, section s: Int, _ g: SectionGeometry, _ list: SizeList)
+    {
+      sizes.removeAll(keepingCapacity: true)
+      if cursorSection != s || cursor?.index != range.lowerBound {
+        cursor = RopeCursor(list, at: range.lowerBound)
+        cursorSection = s
+      }
+      while sizes.count < range.count, let raw = cursor!.next() {
+        sizes.append(g.neutral(raw))
+      }
+    }
+  }
+
+  /// Calls `body` with the untransformed frame of every item of line `j`,
+  /// which starts at `lineStart`, is `thick` thick and holds `range`
+  /// (rules 4, 5 and 6). O(items in the line), plus O(log n) to find the
+  /// sizes of a section of varied sizes.
+  /// `g` is section `s`, passed in (borrowed) rather than read from
+  /// `sections`: a copy would retain its ropes once per line.
+  func forEachItem(
+    of g: SectionGeometry, section s: Int, line j: Int, start lineStart: Double,
+    thickness thick: Double, items range: Range<Int>, scratch: inout Scratch,
+    _ body: (Int, Rect) -> Void
+  ) {
+    switch g.lines {
+    case .uniform(let size, let perLine, let gap, _):
+      // Items are centred along the main axis within their line (rule 4).
+      let main = lineStart + (thick - size.height) / 2
+      for (k, i) in range.enumerated() {
+        let cross: Double
+        if policy.crossAlignment == .centered {
+          let used = Double(range.count) * size.width + Double(range.count - 1) * g.interitem
+          cross = g.crossLead + (g.avail - used) / 2 + Double(k) * (size.width + g.interitem)
+        } else if perLine == 1 {
+          // A lone item is centred, unless it is wider than the line.
+          cross = size.width > g.avail ? g.crossLead : g.crossLead + (g.avail - size.width) / 2
+        } else {
+          // Full lines are justified; the last line keeps the same columns.
+          cross = g.crossLead + Double(k) * (size.width + gap)
+        }
+        body(
+          i, axes.rect(main: main, cross: cross, mainExtent: size.height, crossExtent: size.width))
+      }
+    case .single(let sizes), .variable(let sizes, _):
+      scratch.read(range, section: s, g, sizes)
+      let n = range.count
+      var total = 0.0
+      for size in scratch.sizes { total += size.width }
+      let isLast = j == g.lineCount - 1
+      var x: Double
+      var gap = g.interitem
+      if policy.crossAlignment == .centered {
+        x = g.crossLead + (g.avail - total - Double(n - 1) * g.interitem) / 2
+      } else if isLast {
+        x = g.crossLead
+      } else if n == 1 {
+        x = total > g.avail ? g.crossLead : g.crossLead + (g.avail - total) / 2
+      } else {
+        x = g.crossLead
+        gap = (g.avail - total) / Double(n - 1)
+      }
+      for k in 0..<n {
+        let size = scratch.sizes[k]
+        let main = lineStart + (thick - size.height) / 2
+        body(
+          range.lowerBound + k,
+          axes.rect(main: main, cross: x, mainExtent: size.height, crossExtent: size.width))
+        x += size.width + gap
+      }
+    }
+  }
+
+  /// `forEachItem` for line `j`, found by index. O(items in the line), plus
+  /// O(log lines) for sections of varied sizes.
+  func forEachItem(
+    section s: Int, line j: Int, scratch: inout Scratch, _ body: (Int, Rect) -> Void
+  ) {
+    let l = sections[s].lineInfo(j)
+    forEachItem(
+      of: sections[s], section: s, line: j, start: l.start, thickness: l.thickness, items: l.items,
+      scratch: &scratch, body)
+  }
+
+  /// The untransformed frame of an item. O(items in its line), plus
+  /// O(log lines) for sections of varied sizes.
+  public func frameForItem(_ path: IndexPath) -> Rect {
+    let j = sections[path.section].lineIndex(ofItem: path.item)
+    var scratch = Scratch()
+    var result = Rect.zero
+    forEachItem(section: path.section, line: j, scratch: &scratch) { i, r in
+      if i == path.item { result = r }
+    }
+    return result
+  }
+
+  /// The frame of a section's header or footer, or nil when its thickness
+  /// is 0. With `pin`, headers and footers it pins are clamped into the
+  /// visible span within their own section (rule 10). O(1).
+  public func frameForSupplementary(_ kind: ElementKind, section s: Int, pin: Pinning? = nil)
+    -> Rect?
+  {
+    let g = sections[s]
+    switch kind {
+    case .header:
+      guard g.headerThickness > 0 else { return nil }
+      var main = g.start
+      if let pin, pin.headers {
+        // Stick to the top of the visible span, but never leave the section:
+        // the next section's header pushes this one out.
+        main = pin.header(own: g.start, thickness: g.headerThickness, limit: g.footerStart)
+      }
+      return axes.rect(
+        main: main, cross: 0, mainExtent: g.headerThickness, crossExtent: crossExtent)
+    case .footer:
+      guard g.footerThickness > 0 else { return nil }
+      var main = g.footerStart
+      if let pin, pin.footers {
+        main = pin.footer(
+          own: g.footerStart, thickness: g.footerThickness, limit: g.start + g.headerThickness)
+      }
+      return axes.rect(
+        main: main, cross: 0, mainExtent: g.footerThickness, crossExtent: crossExtent)
+    case .cell:
+      return nil
+    }
+  }
+
+  /// The first section whose main-axis span ends after `lo`. O(log sections).
+  func firstSection(endingAfter lo: Double) -> Int {
+    upperBound(sections.count) { sections[$0].end > lo }
+  }
+
+  /// Calls `body` with every element whose untransformed frame intersects
+  /// `rect` (headers, then the cells line by line, then footers, section
+  /// by section). O(log n + k) for k elements, plus the items of the lines
+  /// the rect crosses.
+  public func forEachElement(
+    in rect: Rect, pin: Pinning? = nil, _ body: (ElementKind, Int, Int, Rect) -> Void
+  ) {
+    let (lo, hi, _, _) = axes.spans(rect)
+    var scratch = Scratch()
+    var s = firstSection(endingAfter: lo)
+    while s < sections.count && sections[s].start < hi {
+      let g = sections[s]
+      if let h = frameForSupplementary(.header, section: s, pin: pin), h.intersects(rect) {
+        body(.header, s, 0, h)
+      }
+      g.forEachLine(endingAfter: lo) { j, start, thick, range in
+        guard start < hi else { return false }
+        forEachItem(
+          of: g, section: s, line: j, start: start, thickness: thick, items: range,
+          scratch: &scratch
+        ) { i, r in
+          if r.intersects(rect) { body(.cell, s, i, r) }
+        }
+        return true
+      }
+      if let f = frameForSupplementary(.footer, section: s, pin: pin), f.intersects(rect) {
+        body(.footer, s, 0, f)
+      }
+      s += 1
+    }
+  }
+
+  // MARK: Nearest item
+
+  /// The item whose centre is nearest `point`. With `mainAxisOnly`, distance
+  /// is measured along the scroll axis alone (carousels); otherwise it is
+  /// Euclidean. Ties go to the earlier item. Returns nil when there are no
+  /// items. O(log n) to find the nearest line, then outward line by line
+  /// until no nearer centre is possible: O(log n + items of the lines
+  /// examined), a handful of lines in practice.
+  public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
+    let pm = axes.main(point)
+    let pc = axes.cross(point)
+    // Global line order: (section, line), skipping empty sections.
+    var best: (dist: Double, path: IndexPath)? = nil
+    var scratch = Scratch()
+    // Each line is bounded first and visited only when it can hold a
+    // nearer centre.
+    func visitIfNearer(_ s: Int, _ j: Int, _ start: Double, _ thick: Double, _ items: Range<Int>)
+      -> Bool
+    {
+      // A lower bound on the main-axis distance from the point to any
+      // item centre in the line: centres lie within its main-axis span.
+      let bound = pm < start ? start - pm : (pm > start + thick ? pm - start - thick : 0)
+      if let b = best, bound > b.dist { return false }
+      forEachItem(
+        of: sections[s], section: s, line: j, start: start, thickness: thick, items: items,
+        scratch: &scratch
+      ) { i, r in
+        let c = r.center
+        let dm = axes.main(c) - pm
+        let d =
+          mainAxisOnly
+          ? abs(dm) : (dm * dm + (axes.cross(c) - pc) * (axes.cross(c) - pc)).squareRoot()
+        let path = IndexPath(section: s, item: i)
+        if let b = best, b.dist < d || (b.dist == d && b.path < path) { return }
+        best = (d, path)
+      }
+      return true
+    }
+    // Start at the first line ending after the point; walk forward (one
+    // descent per section) and back (one lookup per line, a line or two).
+    guard !sections.isEmpty else { return nil }
+    var s = min(firstSection(endingAfter: pm), sections.count - 1)
+    // The first line walked forward; the backward walk starts before it.
+    var j = sections[s].lineCount
+    var stopped = false
+    sections[s].forEachLine(endingAfter: pm) { line, start, thick, items in
+      if line < j { j = line }
+      stopped = !visitIfNearer(s, line, start, thick, items)
+      return !stopped
+    }
+    var fs = s + 1
+    while fs < sections.count && !stopped {
+      sections[fs].forEachLine(from: 0) { line, start, thick, items in
+        stopped = !visitIfNearer(fs, line, start, thick, items)
+        return !stopped
+      }
+      fs += 1
+    }
+    j -= 1
+    while s >= 0 {
+      if j < 0 {
+        s -= 1
+        if s >= 0 { j = sections[s].lineCount - 1 }
+        continue
+      }
+      let l = sections[s].lineInfo(j)
+      if !visitIfNearer(s, j, l.start, l.thickness, l.items) { break }
+      j -= 1
+    }
+    return best?.path
+  }
+}

@@ -1,0 +1,210 @@
+// The placement layer: where every element sits before any effect. A
+// layout type is a placement plus, optionally, an effect (Effects/) and a
+// snapping (Snapping/). `Layout` and the sessions above it work through
+// `Placement` alone: deltas, batch updates, anchoring, self-sizing and
+// pinning never ask which placement they have.
+
+/// The untransformed frames of one layout for one viewport size, in the
+/// left-to-right space (`Layout` mirrors rtl around them).
+public protocol Placement: Sendable {
+  /// collectionViewContentSize. O(1).
+  var contentSize: Size { get }
+  /// O(1).
+  var sectionCount: Int { get }
+  /// O(1).
+  func itemCount(inSection s: Int) -> Int
+  /// The main-axis span every element lies within, pinned ones included.
+  /// O(1).
+  var elementSpan: (lo: Double, hi: Double) { get }
+  /// The frame of a valid item. O(log n) plus the placement's local cost
+  /// (a flow line's items).
+  func frameForItem(_ path: IndexPath) -> Rect
+  /// A header's or footer's frame, pinned into `pin` when it pins that
+  /// kind; nil when the element has zero thickness. O(1).
+  func frameForSupplementary(_ kind: ElementKind, section s: Int, pin: Pinning?) -> Rect?
+  /// Calls `body` with every element whose frame meets `rect`, in document
+  /// order: section by section, the header, the cells in item order, the
+  /// footer. O(log n + k) for k elements (flow: plus the items of the lines
+  /// the rect crosses; waterfall: O(columns · log n + k log k)).
+  func forEachElement(
+    in rect: Rect, pin: Pinning?, _ body: (ElementKind, Int, Int, Rect) -> Void)
+  /// The item whose centre is nearest `point` (along the scroll axis alone
+  /// with `mainAxisOnly`), ties to the earlier item; nil without items.
+  /// O(log n) plus the few candidates examined.
+  func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath?
+}
+
+/// The placements the engine has. An enum rather than an existential so
+/// that every query dispatches with one switch and no boxing.
+public enum AnyPlacement: Placement {
+  case flow(FlowGeometry)
+  case waterfall(WaterfallGeometry)
+
+  @inline(__always) var base: any Placement {
+    switch self {
+    case .flow(let g): return g
+    case .waterfall(let g): return g
+    }
+  }
+
+  public var contentSize: Size {
+    switch self {
+    case .flow(let g): return g.contentSize
+    case .waterfall(let g): return g.contentSize
+    }
+  }
+  public var sectionCount: Int {
+    switch self {
+    case .flow(let g): return g.sectionCount
+    case .waterfall(let g): return g.sectionCount
+    }
+  }
+  public func itemCount(inSection s: Int) -> Int {
+    switch self {
+    case .flow(let g): return g.itemCount(inSection: s)
+    case .waterfall(let g): return g.itemCount(inSection: s)
+    }
+  }
+  public var elementSpan: (lo: Double, hi: Double) {
+    switch self {
+    case .flow(let g): return g.elementSpan
+    case .waterfall(let g): return g.elementSpan
+    }
+  }
+  public func frameForItem(_ path: IndexPath) -> Rect {
+    switch self {
+    case .flow(let g): return g.frameForItem(path)
+    case .waterfall(let g): return g.frameForItem(path)
+    }
+  }
+  public func frameForSupplementary(_ kind: ElementKind, section s: Int, pin: Pinning?) -> Rect? {
+    switch self {
+    case .flow(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
+    case .waterfall(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
+    }
+  }
+  public func forEachElement(
+    in rect: Rect, pin: Pinning?, _ body: (ElementKind, Int, Int, Rect) -> Void
+  ) {
+    switch self {
+    case .flow(let g): g.forEachElement(in: rect, pin: pin, body)
+    case .waterfall(let g): g.forEachElement(in: rect, pin: pin, body)
+    }
+  }
+  public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
+    switch self {
+    case .flow(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
+    case .waterfall(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
+    }
+  }
+}
+
+/// What a relayout may keep of the previous placement. Placements read
+/// what they need of it: flow reuses the line breaks of a section around
+/// its edit; a `stable` waterfall keeps each surviving item's column.
+public struct Continuity {
+  /// Per new section: the old section it continues, and the span of its
+  /// items that changed (nil: none did); nil for an inserted section.
+  public var sections: [(old: Int, edit: ItemEdit?)?]
+  /// The old index of the item at `item` of new section `section` when it
+  /// is the same item staying in its section in order (neither inserted nor
+  /// moved), else nil. O(ops in its section).
+  public var survivor: (_ section: Int, _ item: Int) -> Int?
+
+  /// Every section and item continues itself (a rotation, a new spacing,
+  /// measured sizes): `edits` per section, nil where none changed.
+  static func identity(sections n: Int, edits: [Int: ItemEdit] = [:]) -> Continuity {
+    Continuity(sections: (0..<n).map { ($0, edits[$0]) }, survivor: { _, i in i })
+  }
+}
+
+/// Rule 9 of flow (protocol.md), shared by every placement with headers
+/// and footers.
+extension Pinning {
+  /// A pinned header's main position: its own, or the visible start, but
+  /// never past `limit` less its thickness (the next section pushes it out).
+  @inline(__always) func header(own: Double, thickness: Double, limit: Double) -> Double {
+    max(own, min(lo, limit - thickness))
+  }
+  /// A pinned footer's main position: its own, or the visible end less its
+  /// thickness, but never before `limit` (its section's header's end).
+  @inline(__always) func footer(own: Double, thickness: Double, limit: Double) -> Double {
+    min(own, max(hi - thickness, limit))
+  }
+}
+
+/// Which supplementary views are pinned, and the visible span along the
+/// main axis they are pinned into (the bounds less the content insets).
+public struct Pinning: Sendable {
+  public var headers: Bool
+  public var footers: Bool
+  public var lo: Double
+  public var hi: Double
+  public init(headers: Bool, footers: Bool, lo: Double, hi: Double) {
+    self.headers = headers
+    self.footers = footers
+    self.lo = lo
+    self.hi = hi
+  }
+}
+
+/// Maps the axis-neutral frame to x and y.
+@usableFromInline
+struct Axes: Sendable {
+  let direction: ScrollDirection
+
+  @inline(__always) func main(_ s: Size) -> Double {
+    direction == .vertical ? s.height : s.width
+  }
+  @inline(__always) func cross(_ s: Size) -> Double {
+    direction == .vertical ? s.width : s.height
+  }
+  @inline(__always) func main(_ p: Point) -> Double { direction == .vertical ? p.y : p.x }
+  @inline(__always) func cross(_ p: Point) -> Double { direction == .vertical ? p.x : p.y }
+  /// Leading and trailing insets along the main axis, then along the cross axis.
+  @inline(__always) func split(_ i: Insets) -> (
+    mainLead: Double, mainTrail: Double, crossLead: Double, crossTrail: Double
+  ) {
+    direction == .vertical
+      ? (i.top, i.bottom, i.left, i.right) : (i.left, i.right, i.top, i.bottom)
+  }
+  @inline(__always) func rect(main: Double, cross: Double, mainExtent: Double, crossExtent: Double)
+    -> Rect
+  {
+    direction == .vertical
+      ? Rect(x: cross, y: main, width: crossExtent, height: mainExtent)
+      : Rect(x: main, y: cross, width: mainExtent, height: crossExtent)
+  }
+  /// The main-axis then cross-axis span of a rect.
+  @inline(__always) func spans(_ r: Rect) -> (
+    mainLo: Double, mainHi: Double, crossLo: Double, crossHi: Double
+  ) {
+    direction == .vertical ? (r.minY, r.maxY, r.minX, r.maxX) : (r.minX, r.maxX, r.minY, r.maxY)
+  }
+}
+
+/// The first index in 0..<count for which `pred` holds, given that `pred`
+/// is false and then true across the range. O(log count).
+@inline(__always)
+func upperBound(_ count: Int, _ pred: (Int) -> Bool) -> Int {
+  var lo = 0
+  var hi = count
+  while lo < hi {
+    let mid = (lo + hi) / 2
+    if pred(mid) { hi = mid } else { lo = mid + 1 }
+  }
+  return lo
+}
+
+/// How a section's items changed: items before `lo` are unchanged, and the
+/// items from `newHi` on are the old ones from `oldHi` on.
+public struct ItemEdit: Equatable, Sendable {
+  public var lo: Int
+  public var oldHi: Int
+  public var newHi: Int
+  public init(lo: Int, oldHi: Int, newHi: Int) {
+    self.lo = lo
+    self.oldHi = oldHi
+    self.newHi = newHi
+  }
+}
