@@ -1,0 +1,392 @@
+import XCTest
+
+@testable import LayoutEngine
+
+/// Expected frames are worked out by hand from protocol.md's waterfall
+/// rules.
+final class WaterfallTests: XCTestCase {
+  func r(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Rect {
+    Rect(x: x, y: y, width: w, height: h)
+  }
+
+  func layout(
+    width: Double = 320, height: Double = 480, _ sections: [Section],
+    _ configure: (inout WaterfallConfiguration) -> Void = { _ in }
+  ) -> Layout {
+    var c = WaterfallConfiguration()
+    configure(&c)
+    return Layout(
+      type: .waterfall(c), sections: sections, viewportSize: Size(width: width, height: height))
+  }
+
+  func frames(_ l: Layout, section s: Int = 0) -> [Rect] {
+    (0..<l.sections[s].count).map { l.placement.frameForItem(IndexPath(section: s, item: $0)) }
+  }
+
+  func columns(_ l: Layout, section s: Int = 0) -> [Int32] {
+    guard case .waterfall(let g) = l.placement else { return [] }
+    return g.sections[s].columns
+  }
+
+  func sizes(_ wh: [(Double, Double)]) -> Section {
+    .sizes(wh.map { Size(width: $0.0, height: $0.1) })
+  }
+
+  func testShortestFirstFillsTheLowestColumnAndFullSpanItemsSpanEveryColumn() {
+    // W = 320, 3 columns, spacing 10: colW = (320 − 20) / 3 = 100.
+    var full = sizes([(100, 100), (100, 50), (100, 150), (100, 50)])
+    guard case .sizes(var list) = full.items else { return XCTFail() }
+    list.insert(Size(width: 100, height: 40).fullSpan, at: 4)
+    list.insert(Size(width: 50, height: 50), at: 5)
+    full.items = .sizes(list)
+    let l = layout([full]) { $0.columnCount = 3 }
+    XCTAssertEqual(
+      frames(l),
+      [
+        r(0, 0, 100, 100), r(110, 0, 100, 50), r(220, 0, 100, 150),
+        // Tops 110, 60, 160: column 1.
+        r(110, 60, 100, 50),
+        // Full span at max(top) = 160, 40 · 320 / 100 = 128 tall.
+        r(0, 160, 320, 128),
+        // Every column restarts at 160 + 128 + 10 = 298: column 0.
+        r(0, 298, 100, 100),
+      ])
+    XCTAssertEqual(l.contentSize, Size(width: 320, height: 398))
+  }
+
+  func testTiesGoToTheLowestColumnWithinTheTolerance() {
+    // Columns of 0.1 + 0.2 and 0.3: equal within 1e-9, so column 0 wins.
+    let l = layout(width: 210, [sizes([(100, 0.1), (100, 0.3), (100, 0.2), (100, 5)])]) {
+      $0.minimumInteritemSpacing = 0
+    }
+    // colW = (210 − 10) / 2 = 100; heights as given.
+    XCTAssertEqual(columns(l), [0, 1, 0, 0])
+  }
+
+  func testRenderDirectionsPickColumnsByIndex() {
+    let items = sizes([(100, 10), (100, 200), (100, 10), (100, 10), (100, 10)])
+    let ltr = layout(width: 320, [items]) {
+      $0.columnCount = 3
+      $0.itemRenderDirection = .leftToRight
+    }
+    XCTAssertEqual(columns(ltr), [0, 1, 2, 0, 1])
+    // Item 4 goes to column 1 even though it is the tallest.
+    XCTAssertEqual(frames(ltr)[4], r(110, 210, 100, 10))
+    let rtl = layout(width: 320, [items]) {
+      $0.columnCount = 3
+      $0.itemRenderDirection = .rightToLeft
+    }
+    XCTAssertEqual(columns(rtl), [2, 1, 0, 2, 1])
+    XCTAssertEqual(frames(rtl)[0], r(220, 0, 100, 10))
+  }
+
+  func testPixelScaleFloorsColumnWidthsAndHeights() {
+    // W = 101, 2 columns, spacing 10: colW = 45.5 exactly at scale 2; an
+    // item 3 × 2 is 45.5 · 2 / 3 = 30.33… tall, floored to 30.
+    let two = layout(width: 101, [sizes([(3, 2), (1, 1)])]) { $0.pixelScale = 2 }
+    XCTAssertEqual(frames(two), [r(0, 0, 45.5, 30), r(55.5, 0, 45.5, 45.5)])
+    // At scale 3: colW = ⌊136.5⌋ / 3 = 45.333…; 3 × 2 is 30.22… → 90 / 3 = 30,
+    // and a square item is exactly colW tall (the 1e-9 absorbs the rounding).
+    let three = layout(width: 101, [sizes([(3, 2), (1, 1)])]) { $0.pixelScale = 3 }
+    let colW = 136.0 / 3
+    XCTAssertEqual(frames(three), [r(0, 0, colW, 30), r(colW + 10, 0, colW, colW)])
+    // Exact at scale 0.
+    let exact = layout(width: 101, [sizes([(3, 2)])])
+    XCTAssertEqual(frames(exact)[0].height, 45.5 * 2 / 3)
+  }
+
+  func testHeadersFootersInsetsAndPerSectionOverrides() {
+    var second = sizes([(10, 10), (10, 20), (10, 10)])
+    var o = ColumnOverrides()
+    o.columnCount = 3
+    o.minimumColumnSpacing = 5
+    o.headerHeight = 30
+    o.footerHeight = 0
+    second.columns = o
+    second.inset = Insets(top: 1, left: 2, bottom: 3, right: 4)
+    second.minimumInteritemSpacing = 0
+    let l = layout(width: 300, [sizes([(1, 1), (1, 2)]), second]) {
+      $0.headerHeight = 20
+      $0.footerHeight = 15
+      $0.headerInset = Insets(top: 5, left: 10, bottom: 6, right: 20)
+      $0.footerInset = Insets(top: 7, left: 1, bottom: 8, right: 2)
+      $0.sectionInset = Insets(top: 10, left: 20, bottom: 30, right: 40)
+    }
+    // Section 0: header at (10, 5, 300 − 30, 20); y = 5 + 20 + 6 = 31, items
+    // at 41; avail = 300 − 60 = 240, colW = (240 − 10) / 2 = 115.
+    XCTAssertEqual(
+      l.attributesForSupplementary(.header, section: 0, bounds: r(0, 0, 300, 480))?.frame,
+      r(10, 5, 270, 20))
+    XCTAssertEqual(frames(l, section: 0), [r(20, 41, 115, 115), r(145, 41, 115, 230)])
+    // Items end at 271, + 30 inset = 301; footer at (1, 308, 297, 15);
+    // section ends at 308 + 15 + 8 = 331.
+    XCTAssertEqual(
+      l.attributesForSupplementary(.footer, section: 0, bounds: r(0, 0, 300, 480))?.frame,
+      r(1, 308, 297, 15))
+    // Section 1 from 331: its own header height 30 at 331 + 5; y = 331 + 41
+    // = 372, + 1 = 373. avail = 300 − 6 = 294, colW = (294 − 10) / 3.
+    XCTAssertEqual(
+      l.attributesForSupplementary(.header, section: 1, bounds: r(0, 0, 300, 480))?.frame,
+      r(10, 336, 270, 30))
+    let colW = (294.0 - 10) / 3
+    XCTAssertEqual(
+      frames(l, section: 1),
+      [
+        r(2, 373, colW, colW), r(2 + colW + 5, 373, colW, 2 * colW),
+        r(2 + 2 * (colW + 5), 373, colW, colW),
+      ])
+    // No footer in section 1 (its override is 0): content ends at the
+    // tallest column + 3.
+    XCTAssertNil(l.attributesForSupplementary(.footer, section: 1, bounds: r(0, 0, 300, 480)))
+    XCTAssertEqual(l.contentSize.height, 373 + 2 * colW + 3)
+  }
+
+  func testEmptySectionAndMinimumContentHeight() {
+    let l = layout([.uniform(0)]) {
+      $0.sectionInset = Insets(top: 5, left: 0, bottom: 7, right: 0)
+      $0.minimumContentHeight = 600
+    }
+    XCTAssertEqual(l.contentSize, Size(width: 320, height: 600))
+    let tall = layout([.uniform(3)]) {
+      $0.minimumContentHeight = 10
+      $0.itemSize = Size(width: 10, height: 20)
+    }
+    // colW = 155, items 310 tall: columns 0, 1, 0.
+    XCTAssertEqual(
+      frames(tall), [r(0, 0, 155, 310), r(165, 0, 155, 310), r(0, 320, 155, 310)])
+    XCTAssertEqual(tall.contentSize, Size(width: 320, height: 630))
+  }
+
+  func testHorizontalSwapsTheAxes() {
+    // Rows across a height of 210: rowH = 100; an item 50 wide and 100 tall
+    // is 50 long along x.
+    let l = layout(width: 480, height: 210, [sizes([(50, 100), (100, 50), (100, 100)])]) {
+      $0.scrollDirection = .horizontal
+      $0.headerHeight = 20
+    }
+    XCTAssertEqual(frames(l), [r(20, 0, 50, 100), r(20, 110, 200, 100), r(80, 0, 100, 100)])
+    XCTAssertEqual(
+      l.attributesForSupplementary(.header, section: 0, bounds: r(0, 0, 480, 210))?.frame,
+      r(0, 0, 20, 210))
+    XCTAssertEqual(l.contentSize, Size(width: 220, height: 210))
+  }
+
+  func testRightToLeftMirrorsColumns() {
+    let l = layout([sizes([(1, 1), (1, 2)])]) { $0.layoutDirection = .rtl }
+    let a = l.attributes(in: r(0, 0, 320, 480), bounds: r(0, 0, 320, 480))
+    // Column 0 is on the right: x' = 320 − 0 − 155.
+    XCTAssertEqual(a.map(\.frame), [r(165, 0, 155, 155), r(0, 0, 155, 310)])
+  }
+
+  func testPinnedHeadersStickWithinTheirSection() {
+    let l = layout([.uniform(4), .uniform(4)]) {
+      $0.itemSize = Size(width: 10, height: 10)
+      $0.headerHeight = 20
+      $0.headerInset = Insets(top: 4, left: 0, bottom: 0, right: 0)
+      $0.sectionHeadersPinToVisibleBounds = true
+    }
+    // colW 155: section 0 = header 4…24, items 24…344 (two rows of 155 + 10),
+    // section 1 from 344.
+    func header(_ s: Int, at y: Double) -> Rect? {
+      l.attributesForSupplementary(.header, section: s, bounds: r(0, y, 320, 100))?.frame
+    }
+    XCTAssertEqual(header(0, at: 0), r(0, 4, 320, 20))
+    XCTAssertEqual(header(0, at: 100), r(0, 100, 320, 20))
+    // Pushed out by the end of its section: 344 − 20.
+    XCTAssertEqual(header(0, at: 330), r(0, 324, 320, 20))
+    XCTAssertEqual(header(1, at: 330), r(0, 348, 320, 20))
+    let pinned = l.attributes(in: r(0, 100, 320, 100), bounds: r(0, 100, 320, 100))
+    XCTAssertEqual(pinned.first?.kind, .header)
+    XCTAssertEqual(pinned.first?.zIndex, Layout.pinnedZIndex)
+  }
+
+  func testStableKeepsColumnsWherePackedReshuffles() throws {
+    let items = sizes([(100, 100), (100, 50), (100, 50), (100, 50)])
+    var insert = BatchUpdate()
+    insert.insertItems = [
+      (IndexPath(section: 0, item: 0), Item(size: Size(width: 100, height: 10)))
+    ]
+    var packed = layout(width: 210, [items])
+    var stable = layout(width: 210, [items]) { $0.placement = .stable }
+    XCTAssertEqual(columns(packed), [0, 1, 1, 0])
+    XCTAssertEqual(columns(stable), [0, 1, 1, 0])
+    packed.apply(try insert.apply(to: packed.sections, uniformSize: packed.type.uniformItemSize))
+    stable.apply(try insert.apply(to: stable.sections, uniformSize: stable.type.uniformItemSize))
+    // Packed: 10 → c0, 100 → c1, 50 → c0, 50 → c0 (top 80 vs 110), 50 → c1.
+    XCTAssertEqual(columns(packed), [0, 1, 0, 0, 1])
+    // Stable: the new item takes column 0 at index 0; the others stay.
+    XCTAssertEqual(columns(stable), [0, 0, 1, 1, 0])
+    XCTAssertEqual(frames(stable)[1], r(0, 20, 100, 100))
+    XCTAssertEqual(frames(stable)[4], r(0, 130, 100, 50))
+    // A rotation keeps stable columns; reloadData places afresh.
+    stable.setViewportSize(Size(width: 410, height: 480))
+    XCTAssertEqual(columns(stable), [0, 0, 1, 1, 0])
+    stable.setSections(stable.sections)
+    XCTAssertEqual(columns(stable), [0, 1, 0, 0, 1])
+  }
+
+  func testSwitchingAwayFromWaterfallDropsFullSpanMarks() {
+    var l = layout([.sizes([Size(width: 10, height: 20).fullSpan, Size(width: 5, height: 5)])])
+    l.setType(.flow(FlowConfiguration()))
+    XCTAssertEqual(
+      sizesOf(l.sections[0]), [Size(width: 10, height: 20), Size(width: 5, height: 5)])
+  }
+
+  func sizesOf(_ s: Section) -> [Size] {
+    guard case .sizes(let list) = s.items else { return [] }
+    return list.array
+  }
+}
+
+/// Random batches, self-sizing and appends against a full recompute (packed)
+/// and against the columns items had (stable), with the rope's small nodes.
+extension IncrementalTests {
+  func randomWaterfall(_ g: inout SplitMix, placement: ColumnPlacement) -> WaterfallConfiguration {
+    var c = WaterfallConfiguration()
+    c.placement = placement
+    c.columnCount = Int.random(in: 1...4, using: &g)
+    c.scrollDirection = Bool.random(using: &g) ? .vertical : .horizontal
+    c.minimumInteritemSpacing = Double(Int.random(in: 0...12, using: &g))
+    c.minimumColumnSpacing = Double(Int.random(in: 0...12, using: &g))
+    c.headerHeight = Double(Int.random(in: 0...2, using: &g) * 15)
+    c.itemRenderDirection = ItemRenderDirection.allCases.randomElement(using: &g)!
+    c.pixelScale = [0, 0, 2, 3].randomElement(using: &g)!
+    c.itemSize = Size(width: 40, height: 30)
+    return c
+  }
+
+  func randomWaterfallSize(_ g: inout SplitMix) -> Size {
+    let s = randomSize(&g)
+    return s != Section.unsetSize && Int.random(in: 0..<10, using: &g) == 0 ? s.fullSpan : s
+  }
+
+  /// Runs random edits on a waterfall layout, calling `check` after each
+  /// with the layout before and after and the batch result when there was one.
+  func runWaterfallEdits(
+    placement: ColumnPlacement, rounds: Int, seed: UInt64,
+    _ check: (Layout, Layout, BatchResult?) -> Void
+  ) throws -> Int {
+    var g = SplitMix(state: seed)
+    var applied = 0
+    for _ in 0..<rounds {
+      let c = randomWaterfall(&g, placement: placement)
+      let sections = (0..<Int.random(in: 1...3, using: &g)).map { _ -> Section in
+        let n = Int.random(in: 0...60, using: &g)
+        return Int.random(in: 0..<4, using: &g) == 0
+          ? .uniform(n) : .sizes((0..<n).map { _ in randomWaterfallSize(&g) })
+      }
+      var layout = Layout(
+        type: .waterfall(c), sections: sections, viewportSize: Size(width: 320, height: 480))
+      for _ in 0..<30 {
+        let before = layout
+        var result: BatchResult? = nil
+        switch Int.random(in: 0..<6, using: &g) {
+        case 0:
+          let s = Int.random(in: 0..<layout.sections.count, using: &g)
+          let n = layout.sections[s].count
+          guard n > 0 else { continue }
+          layout.setItemSizes(
+            (0..<Int.random(in: 1...3, using: &g)).map { _ in
+              (IndexPath(section: s, item: Int.random(in: 0..<n, using: &g)), randomSize(&g))
+            }.filter { $0.1 != Section.unsetSize })
+        case 1:
+          let s = Int.random(in: 0..<layout.sections.count, using: &g)
+          let k = Int.random(in: 0...20, using: &g)
+          layout.appendItems(
+            section: s, count: k, sizes: (0..<k).map { _ in randomWaterfallSize(&g) }, ids: nil)
+        case 2:
+          layout.setViewportSize(
+            Size(width: Double(Int.random(in: 200...500, using: &g)), height: 480))
+        default:
+          let u = randomBatch(layout, &g)
+          do {
+            let r = try u.apply(to: layout.sections, uniformSize: layout.type.uniformItemSize)
+            layout.apply(r)
+            result = r
+          } catch { continue }
+        }
+        applied += 1
+        check(before, layout, result)
+      }
+    }
+    return applied
+  }
+
+  func testWaterfallPackedRelayoutIsBitIdenticalToAFullRecompute() throws {
+    let applied = try runWaterfallEdits(placement: .packed, rounds: 24, seed: 99) { _, l, _ in
+      let full = Layout(
+        type: l.type, sections: l.sections, contentInset: l.contentInset,
+        viewportSize: l.viewportSize)
+      XCTAssertEqual(l.contentSize, full.contentSize)
+      let everything = Rect(x: -10, y: -10, width: 1e7, height: 1e7)
+      let b = Rect(origin: .zero, size: l.viewportSize)
+      XCTAssertEqual(
+        l.attributes(in: everything, bounds: b), full.attributes(in: everything, bounds: b))
+    }
+    XCTAssertGreaterThanOrEqual(applied, 600)
+  }
+
+  func testWaterfallStableNeverMovesASurvivingItemToAnotherColumn() throws {
+    func cols(_ l: Layout) -> [[Int32]] {
+      guard case .waterfall(let g) = l.placement else { return [] }
+      return g.sections.map(\.columns)
+    }
+    var checked = 0
+    let applied = try runWaterfallEdits(placement: .stable, rounds: 24, seed: 7) { old, new, r in
+      let a = cols(old)
+      let b = cols(new)
+      for s in 0..<new.sections.count {
+        for i in 0..<new.sections[s].count where b[s][i] >= 0 {
+          let o: Int?
+          let os: Int?
+          if let r {
+            os = r.oldSection(of: s)
+            o = r.survivor(section: s, item: i)
+          } else {
+            (os, o) = (s, i < old.sections[s].count ? i : nil)
+          }
+          guard let os, let o, a[os][o] >= 0 else { continue }
+          XCTAssertEqual(b[s][i], a[os][o], "item \(i) of section \(s) changed column")
+          checked += 1
+        }
+      }
+    }
+    XCTAssertGreaterThanOrEqual(applied, 600)
+    XCTAssertGreaterThan(checked, 10_000)
+  }
+
+  func testWaterfallRectAndPointQueriesMatchBruteForce() throws {
+    var g = SplitMix(state: 5)
+    _ = try runWaterfallEdits(placement: .packed, rounds: 6, seed: 3) { _, l, _ in
+      var all: [(IndexPath, Rect)] = []
+      for s in 0..<l.sections.count {
+        for i in 0..<l.sections[s].count {
+          let p = IndexPath(section: s, item: i)
+          all.append((p, l.placement.frameForItem(p)))
+        }
+      }
+      let size = l.contentSize
+      let rect = Rect(
+        x: Double.random(in: -20...max(size.width, 1), using: &g),
+        y: Double.random(in: -20...max(size.height, 1), using: &g),
+        width: Double.random(in: 0...300, using: &g), height: Double.random(in: 0...300, using: &g))
+      let got = l.attributes(in: rect, bounds: Rect(origin: .zero, size: l.viewportSize))
+        .filter { $0.kind == .cell }.map(\.indexPath)
+      XCTAssertEqual(got, all.filter { $0.1.intersects(rect) }.map(\.0))
+      let point = Point(x: rect.x, y: rect.y)
+      let hit = l.itemAtPoint(point, bounds: Rect(origin: .zero, size: l.viewportSize))
+      XCTAssertEqual(hit, all.filter { $0.1.contains(point) }.map(\.0).last)
+      let nearest = l.centeredItem(
+        in: Rect(x: point.x - 160, y: point.y - 240, width: 320, height: 480))
+      let brute = all.min {
+        func d(_ r: Rect) -> Double {
+          let dx = r.center.x - point.x
+          let dy = r.center.y - point.y
+          return (dx * dx + dy * dy).squareRoot()
+        }
+        return (d($0.1), $0.0) < (d($1.1), $1.0)
+      }
+      XCTAssertEqual(nearest, brute?.0)
+    }
+  }
+}
