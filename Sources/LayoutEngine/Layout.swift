@@ -473,7 +473,7 @@ public struct Layout: Sendable {
     else { return nil }
     if loops, case .coverFlow(let cf) = type {
       return loopElement(
-        .cell, path.section, path.item, geometry.frameForItem(path), lap: lap, bounds: bounds, cf)
+        .cell, path.section, path.item, placement.frameForItem(path), lap: lap, bounds: bounds, cf)
     }
     var a = LayoutAttributes(
       kind: .cell, section: path.section, item: path.item, frame: placement.frameForItem(path))
@@ -499,7 +499,7 @@ public struct Layout: Sendable {
   {
     if loops, case .coverFlow(let cf) = type {
       guard section >= 0, section < sections.count,
-        let frame = geometry.frameForSupplementary(kind, section: section)
+        let frame = placement.frameForSupplementary(kind, section: section, pin: nil)
       else { return nil }
       return loopElement(kind, section, 0, frame, lap: lap, bounds: bounds, cf)
     }
@@ -519,7 +519,7 @@ public struct Layout: Sendable {
     if loops { return centeredCard(in: bounds)?.path }
     let center = toLTR(bounds).center
     if case .coverFlow = type {
-      return geometry.nearestItem(to: center, mainAxisOnly: true)
+      return placement.nearestItem(to: center, mainAxisOnly: true)
     }
     return placement.nearestItem(to: center, mainAxisOnly: false)
   }

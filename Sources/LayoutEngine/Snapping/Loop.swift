@@ -103,7 +103,7 @@ extension Layout {
   /// main-axis span [lo, hi] of the reduced left-to-right space. O(1).
   func lapRange(_ lo: Double, _ hi: Double) -> (lo: Int, hi: Int) {
     let P = period
-    let span = geometry.elementSpan
+    let span = placement.elementSpan
     func int(_ v: Double) -> Int { Int(min(max(v, -4e18), 4e18)) }
     return (int(((lo - span.hi) / P).rounded(.down)), int(((hi - span.lo) / P).rounded(.up)))
   }
@@ -137,7 +137,7 @@ extension Layout {
     for k in kLo...kHi {
       let off = Double(k) * period
       let b = shiftedMain(bounds, -off)
-      geometry.forEachElement(in: shiftedMain(search, -off), pin: pinning(b)) {
+      placement.forEachElement(in: shiftedMain(search, -off), pin: pinning(b)) {
         kind, s, i, frame in
         let a = finish(kind, s, i, frame, k: k, K: K, shift: shift, lapBounds: b, cf)
         if a.frame.intersects(clientRect) { result.append(a) }
@@ -189,7 +189,7 @@ extension Layout {
     }
     let b = shiftedMain(bounds, -Double(k) * P)
     var local = frame
-    if kind != .cell, let pinned = geometry.frameForSupplementary(kind, section: s, pin: pinning(b))
+    if kind != .cell, let pinned = placement.frameForSupplementary(kind, section: s, pin: pinning(b))
     {
       local = pinned
     }

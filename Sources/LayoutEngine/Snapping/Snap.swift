@@ -88,7 +88,7 @@ extension Layout {
   /// A card's rest offset along the scroll axis, unclamped, in the
   /// left-to-right space: its centre at the viewport's centre. O(log lines).
   func restOffset(_ g: Int) -> Double {
-    axes.main(geometry.frameForItem(indexPath(global: g)).center) - axes.main(viewportSize) / 2
+    axes.main(placement.frameForItem(indexPath(global: g)).center) - axes.main(viewportSize) / 2
   }
 
   /// Client offsets along the scroll axis ↔ the left-to-right space, in
@@ -132,7 +132,7 @@ extension Layout {
   func bracket(_ u: Double, _ memo: inout RestMemo) -> Int {
     let c = u + axes.main(viewportSize) / 2
     let probe = scrollDirection == .horizontal ? Point(x: c, y: 0) : Point(x: 0, y: c)
-    guard let p = geometry.nearestItem(to: probe, mainAxisOnly: true) else { return -1 }
+    guard let p = placement.nearestItem(to: probe, mainAxisOnly: true) else { return -1 }
     let g = globalIndex(p)
     return memo.offset(g, self) <= u ? g : g - 1
   }
@@ -336,10 +336,10 @@ extension Layout {
     -> (offset: Point, lap: Int?)?
   {
     guard path.section >= 0, path.section < sections.count, path.item >= 0,
-      path.item < geometry.itemCount(inSection: path.section)
+      path.item < placement.itemCount(inSection: path.section)
     else { return nil }
     let crossOffset = scrollDirection == .horizontal ? current.y : current.x
-    let (lo, hi, _, _) = axes.spans(geometry.frameForItem(path))
+    let (lo, hi, _, _) = axes.spans(placement.frameForItem(path))
     var inset = contentInset
     if isRTL { swap(&inset.left, &inset.right) }
     let (lead, trail, _, _) = axes.split(inset)
