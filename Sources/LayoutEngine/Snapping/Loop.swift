@@ -189,7 +189,8 @@ extension Layout {
     }
     let b = shiftedMain(bounds, -Double(k) * P)
     var local = frame
-    if kind != .cell, let pinned = placement.frameForSupplementary(kind, section: s, pin: pinning(b))
+    if kind != .cell,
+      let pinned = placement.frameForSupplementary(kind, section: s, pin: pinning(b))
     {
       local = pinned
     }

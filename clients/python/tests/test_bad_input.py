@@ -366,17 +366,57 @@ BATCH_UPDATES = {
     "itemCounts": [5, 6, 4, 2, 2],
 }
 
-#: Sessions the walk's daemon opens first (walk-flow, walk-cover, walk-batch).
+WATERFALL_LAYOUT = {
+    "type": "waterfall",
+    "scrollDirection": "vertical",
+    "columnCount": 3,
+    "minimumColumnSpacing": 4,
+    "minimumInteritemSpacing": 5,
+    "sectionInset": INSETS,
+    "headerHeight": 10,
+    "footerHeight": 11,
+    "headerInset": INSETS,
+    "footerInset": INSETS,
+    "itemRenderDirection": "leftToRight",
+    "placement": "stable",
+    "pixelScale": 2,
+    "minimumContentHeight": 100,
+    "itemSize": {"width": 40, "height": 30},
+    "estimatedItemSize": {"width": 40, "height": 31},
+    "sectionHeadersPinToVisibleBounds": True,
+    "sectionFootersPinToVisibleBounds": False,
+    "layoutDirection": "rtl",
+}
+WATERFALL_EXTRAS = {
+    "inset": INSETS,
+    "minimumInteritemSpacing": 6,
+    "columnCount": 2,
+    "minimumColumnSpacing": 3,
+    "headerHeight": 7,
+    "footerHeight": 8,
+    "headerInset": INSETS,
+    "footerInset": INSETS,
+}
+WATERFALL_SECTIONS = [
+    {"itemCount": 3, "ids": ["a", 2, "c"], **WATERFALL_EXTRAS},
+    {"itemSizes": [{"width": 150, "height": 40, "fullSpan": True}, {"width": 60, "height": 40}], "ids": [5, "y"],
+     **WATERFALL_EXTRAS},
+]
+
+#: Sessions the walk's daemon opens first (walk-flow, walk-cover, walk-batch, walk-waterfall).
 WALK_SESSIONS = [
     ("layout/open", open_params("walk-flow", FLOW_LAYOUT)),
     ("layout/open", open_params("walk-cover", COVER_LAYOUT)),
     ("layout/open", {"session": "walk-batch", "layout": {"type": "flow"}, "bounds": B, "sections": [{"itemCount": 5}] * 4}),
+    ("layout/open", dict(open_params("walk-waterfall", WATERFALL_LAYOUT), sections=WATERFALL_SECTIONS)),
 ]
+WALKED = ["walk-flow", "walk-cover", "walk-batch", "walk-waterfall"]
 
 #: (method, base params) for every layout/* method; several for some.
 WALK_BASES = [
     ("layout/open", open_params("walk-new", FLOW_LAYOUT)),
     ("layout/open", open_params("walk-new", COVER_LAYOUT)),
+    ("layout/open", dict(open_params("walk-new", WATERFALL_LAYOUT), sections=WATERFALL_SECTIONS)),
     ("layout/setBounds", {"session": "walk-flow", "bounds": {"x": 0, "y": 10, "width": 320, "height": 100}}),
     (
         "layout/scrollEnded",
@@ -398,6 +438,20 @@ WALK_BASES = [
     ("layout/configure", {"session": "walk-flow", "layout": FLOW_LAYOUT, "contentInset": INSETS, "overscan": 5}),
     ("layout/configure", {"session": "walk-cover", "layout": COVER_LAYOUT}),
     ("layout/setItemSizes", {"session": "walk-flow", "sizes": [{"section": 1, "item": 0, "size": {"width": 30, "height": 30}}]}),
+    ("layout/configure", {"session": "walk-waterfall", "layout": WATERFALL_LAYOUT}),
+    (
+        "layout/performBatchUpdates",
+        {
+            "session": "walk-waterfall",
+            "updates": {
+                "insertSections": [{"index": 2, **WATERFALL_SECTIONS[1]}],
+                "insertItems": [{"section": 0, "item": 0, "size": {"width": 10, "height": 10, "fullSpan": True}}],
+                "reloadItems": [{"section": 1, "item": 1, "size": {"width": 20, "height": 20, "fullSpan": False}}],
+            },
+        },
+    ),
+    ("layout/setItemSizes", {"session": "walk-waterfall", "sizes": [
+        {"section": 1, "item": 0, "size": {"width": 30, "height": 30, "fullSpan": True}}]}),
 ]
 
 #: Fields that take a string or an integer: only other types are wrong.
@@ -461,7 +515,7 @@ def walker():
         d.initialize()
         for method, params in WALK_SESSIONS:
             d.call(method, params)
-        d.walk_before = snapshot(d, ["walk-flow", "walk-cover", "walk-batch"])
+        d.walk_before = snapshot(d, WALKED)
         yield d
     finally:
         code = d.finish()
@@ -505,7 +559,7 @@ def test_params_wrong_type_every_field(walker, method, base, path, bad):
     assert e.get("data") == {"field": path}, e
     assert r.message_pattern(path).match(e["message"]), f"message {e['message']!r} is not `<path> must be …`"
     # Nothing changed, and the daemon keeps serving.
-    assert snapshot(walker, ["walk-flow", "walk-cover", "walk-batch"]) == walker.walk_before
+    assert snapshot(walker, WALKED) == walker.walk_before
 
 
 # -- values --------------------------------------------------------------------------
@@ -518,6 +572,8 @@ def test_params_wrong_type_every_field(walker, method, base, path, bad):
         for c in [
             "values.negative-size",
             "values.non-finite-size",
+            "values.waterfall-column-count",
+            "values.full-span-outside-waterfall",
         ]
     ],
 )

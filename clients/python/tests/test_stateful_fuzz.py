@@ -100,9 +100,12 @@ def bounds(width=st.integers(0, 500), height=st.integers(0, 400)):
     return st.builds(dict, x=st.integers(-200, 3000), y=st.integers(-200, 3000), width=width, height=height)
 
 
+# Sizes may span every column: accepted by waterfall sessions, -32602 in others.
+SIZES_OR_SPANS = SIZES | st.builds(dict, width=st.integers(0, 300), height=st.integers(0, 300), fullSpan=st.booleans())
 SECTION = st.one_of(
     st.builds(dict, itemCount=st.integers(0, 40)),
-    st.builds(dict, itemSizes=st.lists(SIZES, max_size=12)),
+    st.builds(dict, itemSizes=st.lists(SIZES_OR_SPANS, max_size=12)),
+    st.builds(dict, itemCount=st.integers(0, 20), columnCount=st.integers(1, 4)),
 )
 FLOW_LAYOUT = st.fixed_dictionaries(
     {"type": st.just("flow")},
@@ -124,7 +127,22 @@ COVER_LAYOUT = st.fixed_dictionaries(
         "distanceUnit": st.sampled_from(["viewport", "points", "pitch"]),
     },
 )
-LAYOUT = FLOW_LAYOUT | COVER_LAYOUT
+WATERFALL_LAYOUT = st.fixed_dictionaries(
+    {"type": st.just("waterfall")},
+    optional={
+        "scrollDirection": st.sampled_from(["vertical", "horizontal"]),
+        "columnCount": st.integers(1, 5),
+        "itemSize": SIZES,
+        "headerHeight": st.integers(0, 30),
+        "footerHeight": st.integers(0, 30),
+        "itemRenderDirection": st.sampled_from(["shortestFirst", "leftToRight", "rightToLeft"]),
+        "placement": st.sampled_from(["packed", "stable"]),
+        "pixelScale": st.sampled_from([0, 2, 3]),
+        "sectionHeadersPinToVisibleBounds": st.booleans(),
+        "layoutDirection": st.sampled_from(["ltr", "rtl"]),
+    },
+)
+LAYOUT = FLOW_LAYOUT | COVER_LAYOUT | WATERFALL_LAYOUT
 ITEM_ID = st.integers(-5, 50) | st.sampled_from(["a", "b", "x", "\u00e9", ""])
 
 
@@ -202,11 +220,13 @@ def valid_params(method: str, name: str, count: Optional[int], sections: Optiona
                 "itemSize": SIZES,
                 "estimatedItemSize": SIZES,
                 "layoutDirection": st.sampled_from(["ltr", "rtl"]),
+                "columnCount": st.integers(1, 5),
+                "placement": st.sampled_from(["packed", "stable"]),
             },
         )
         return st.fixed_dictionaries({"session": st.just(name)}, optional={"layout": cfg, "overscan": st.integers(0, 50)})
     if method == "layout/setItemSizes":
-        entry = st.builds(dict, section=st.just(0), item=item, size=SIZES)
+        entry = st.builds(dict, section=st.just(0), item=item, size=SIZES_OR_SPANS)
         return st.builds(dict, session=st.just(name), sizes=st.lists(entry, min_size=1, max_size=3))
     if method == "layout/appendItems":
         return append_params(name, sections)
