@@ -361,3 +361,28 @@ def test_help_lists_the_commands() -> None:
         assert command in done.stdout
     done = run("render", "--help")
     assert "--session-script" in done.stdout and "--out" in done.stdout
+
+
+def test_render_draws_a_waterfall(tmp_path: Path) -> None:
+    """Three columns of 100 across 320 and a full-span item: frames as
+    protocol.md's waterfall example places them, scrolled to 150."""
+    sizes = [{"width": 100, "height": h} for h in (100, 50, 150, 50)]
+    sizes.append({"width": 100, "height": 40, "fullSpan": True})
+    messages = [
+        {"id": 1, "method": "layout/open", "params": {
+            "session": "w", "layout": {"type": "waterfall", "columnCount": 3},
+            "bounds": {"x": 0, "y": 0, "width": 320, "height": 300}, "sections": [{"itemSizes": sizes}]}},
+        {"id": 2, "method": "layout/setBounds", "params": {
+            "session": "w", "bounds": {"x": 0, "y": 150, "width": 320, "height": 300}}},
+    ]
+    root = render(tmp_path, messages)
+    # Visible at 150…450: only the full-span item 4 (160…288); item 2
+    # (column 2, 0…150) touches the bounds without overlapping them.
+    assert labels(root) == ["4"]
+    rects = {g.get("data-item"): g.find(SVG + "rect") for g in element_groups(root)}
+    four = rects["4"]
+    assert four is not None
+    assert (four.get("width"), four.get("height")) == ("320", "128")
+    # Centred at (160, 224) in content, 224 − 150 = 74 in the viewport.
+    assert four.get("transform") == "matrix(1 0 0 1 160 74)"
+    assert len(shapes(root)) == len(visible_elements(messages, "w", {"x": 0, "y": 150, "width": 320, "height": 300}))

@@ -102,8 +102,14 @@ def bounds(width=st.integers(0, 500), height=st.integers(0, 400)):
 
 # Sizes may span every column: accepted by waterfall sessions, -32602 in others.
 SIZES_OR_SPANS = SIZES | st.builds(dict, width=st.integers(0, 300), height=st.integers(0, 300), fullSpan=st.booleans())
-SECTION = st.one_of(
+FLOW_SECTION = st.one_of(
     st.builds(dict, itemCount=st.integers(0, 40)),
+    st.builds(dict, itemSizes=st.lists(SIZES, max_size=12)),
+)
+SECTION = FLOW_SECTION
+#: A waterfall's sections may also span columns and override the column count.
+WATERFALL_SECTION = st.one_of(
+    FLOW_SECTION,
     st.builds(dict, itemSizes=st.lists(SIZES_OR_SPANS, max_size=12)),
     st.builds(dict, itemCount=st.integers(0, 20), columnCount=st.integers(1, 4)),
 )
@@ -168,6 +174,15 @@ def append_params(draw, name: str, sections: Optional[int]) -> dict:
     return params
 
 
+@st.composite
+def open_params(draw, name: str) -> dict:
+    """layout/open of any type, with sections that type accepts."""
+    layout = draw(LAYOUT, label="layout")
+    section = WATERFALL_SECTION if layout["type"] == "waterfall" else SECTION
+    return {"session": name, "layout": layout, "bounds": draw(bounds(), label="bounds"),
+            "sections": draw(st.lists(section, min_size=1, max_size=3), label="sections")}
+
+
 def appended(params: dict) -> int:
     """The number of items a valid layout/appendItems appends."""
     if "itemCount" in params:
@@ -177,14 +192,17 @@ def appended(params: dict) -> int:
     return len(params["widthsAndHeights"]) // 2
 
 
-def valid_params(method: str, name: str, count: Optional[int], sections: Optional[int] = None) -> st.SearchStrategy:
+def valid_params(
+    method: str, name: str, count: Optional[int], sections: Optional[int] = None, kind: Optional[str] = None
+) -> st.SearchStrategy:
     """Params a request of `method` on session `name` may well accept (an
     index may be out of range; `count` is section 0's item count and
-    `sections` the number of sections, if known)."""
+    `sections` the number of sections, if known, and `kind` the session's
+    layout type)."""
     item = st.integers(0, max((count or 0) + 1, 1))
     path = st.builds(dict, section=st.just(0), item=item)
     if method == "layout/open":
-        return st.builds(dict, session=st.just(name), layout=LAYOUT, bounds=bounds(), sections=st.lists(SECTION, min_size=1, max_size=3))
+        return open_params(name)
     if method == "layout/setBounds":
         return st.builds(dict, session=st.just(name), bounds=bounds())
     if method == "layout/scrollEnded":
@@ -213,20 +231,24 @@ def valid_params(method: str, name: str, count: Optional[int], sections: Optiona
     if method == "layout/reloadData":
         return st.builds(dict, session=st.just(name), sections=st.lists(SECTION, min_size=1, max_size=3))
     if method == "layout/configure":
+        own = (
+            {"columnCount": st.integers(1, 5), "placement": st.sampled_from(["packed", "stable"]),
+             "minimumColumnSpacing": st.integers(0, 30)}
+            if kind == "waterfall"
+            else {"minimumLineSpacing": st.integers(0, 30)}
+        )
         cfg = st.fixed_dictionaries(
             {},
             optional={
-                "minimumLineSpacing": st.integers(0, 30),
                 "itemSize": SIZES,
                 "estimatedItemSize": SIZES,
                 "layoutDirection": st.sampled_from(["ltr", "rtl"]),
-                "columnCount": st.integers(1, 5),
-                "placement": st.sampled_from(["packed", "stable"]),
+                **own,
             },
         )
         return st.fixed_dictionaries({"session": st.just(name)}, optional={"layout": cfg, "overscan": st.integers(0, 50)})
     if method == "layout/setItemSizes":
-        entry = st.builds(dict, section=st.just(0), item=item, size=SIZES_OR_SPANS)
+        entry = st.builds(dict, section=st.just(0), item=item, size=SIZES_OR_SPANS if kind == "waterfall" else SIZES)
         return st.builds(dict, session=st.just(name), sizes=st.lists(entry, min_size=1, max_size=3))
     if method == "layout/appendItems":
         return append_params(name, sections)
@@ -274,6 +296,8 @@ class DaemonMachine(RuleBasedStateMachine):
         self.item_ids: dict[str, list[Any]] = {n: [] for n in NAMES}
         self.fresh_ids = itertools.count(1000)
         self.touched: set[str] = set()
+        #: session -> its layout type while open
+        self.kinds: dict[str, Optional[str]] = {n: None for n in NAMES}
         self.steps = 0
 
     @initialize(data=st.data())
@@ -282,6 +306,7 @@ class DaemonMachine(RuleBasedStateMachine):
         for name, kind in (("s0", "flow"), ("s1", "coverFlow")):
             params = data.draw(valid_params("layout/open", name, None), label="params")
             params["layout"] = data.draw(FLOW_LAYOUT if kind == "flow" else COVER_LAYOUT, label="layout")
+            params["sections"] = data.draw(st.lists(FLOW_SECTION, min_size=1, max_size=3), label="sections")
             r = self.exchange("layout/open", params, self.new_id(data))
             assert "result" in r, r
 
@@ -304,6 +329,12 @@ class DaemonMachine(RuleBasedStateMachine):
             s = params.get("session")
             if isinstance(s, str):
                 self.touched.add(s)
+        if "result" in response and isinstance(params, dict) and isinstance(params.get("session"), str):
+            s = params["session"]
+            if method == "layout/open":
+                self.kinds[s] = params["layout"]["type"]
+            elif method == "layout/close":
+                self.kinds[s] = None
 
     def exchange(self, method: str, params: Any, rid: Any) -> dict:
         msg = req(rid, method, None) if params is None else req(rid, method, params)
@@ -331,7 +362,9 @@ class DaemonMachine(RuleBasedStateMachine):
         return None
 
     def params(self, method: str, name: str, data, label: str = "params") -> Any:
-        return data.draw(valid_params(method, name, self.counts[name], self.sections[name]), label=label)
+        return data.draw(
+            valid_params(method, name, self.counts[name], self.sections[name], self.kinds.get(name)), label=label
+        )
 
     # -- rules: valid traffic on a few sessions --------------------------------
 
