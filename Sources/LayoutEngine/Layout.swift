@@ -186,7 +186,7 @@ public struct Layout: Sendable {
       o.map { (old: $0, edit: result.edits[s]) }
     }
     sections = result.sections
-    relayout(continuity: Continuity(sections: reuse, survivor: result.survivor(section:item:)))
+    relayout(continuity: Continuity(sections: reuse, survivors: result.survivors(section:)))
   }
 
   /// Appends `count` items to the end of section `s`, the bulk path:

@@ -116,7 +116,7 @@ let width = cover.contentSize.width
 
 // Edits at the front: the O(log n) path. Each run inserts a card at index
 // 0 and the next deletes it, so n stays put.
-func editRows(_ name: String, _ layout: inout Layout) {
+func editRows(_ name: String, _ layout: inout Layout, runs: Int = 2000) {
   let uniform = layout.type.flowConfiguration.uniformItemSize
   var insert = BatchUpdate()
   insert.insertItems = [(IndexPath(section: 0, item: 0), Item(size: Size(width: 64, height: 48)))]
@@ -124,7 +124,7 @@ func editRows(_ name: String, _ layout: inout Layout) {
   delete.deleteItems = [IndexPath(section: 0, item: 0)]
   var ins: [Double] = []
   var del: [Double] = []
-  for _ in 0..<2000 {
+  for _ in 0..<runs {
     var t = now()
     layout.apply(try! insert.apply(to: layout.sections, uniformSize: uniform))
     ins.append(now() - t)
@@ -134,8 +134,8 @@ func editRows(_ name: String, _ layout: inout Layout) {
   }
   ins.sort()
   del.sort()
-  report("\(name) insert at 0", (ins[1000], ins[1980]))
-  report("\(name) delete at 0", (del[1000], del[1980]))
+  report("\(name) insert at 0", (ins[runs / 2], ins[runs * 99 / 100]))
+  report("\(name) delete at 0", (del[runs / 2], del[runs * 99 / 100]))
 }
 editRows("coverFlow (single row)", &cover)
 editRows("flow (wrapping lines)", &flow)
@@ -146,6 +146,49 @@ report(
       type: .coverFlow(CoverFlowConfiguration()), sections: [.sizes(sizes)],
       viewportSize: viewport)
   }, per: Double(n), unit: "ns")
+
+// Waterfall: the same sizes as aspect ratios, in 3 columns of a 375-wide
+// viewport. The session keeps the previous layout for its deltas, so every
+// edit below runs on a layout whose storage is shared with a copy.
+func waterfallRows(_ placement: ColumnPlacement) -> Layout {
+  var c = WaterfallConfiguration()
+  c.columnCount = 3
+  c.placement = placement
+  let type = LayoutType.waterfall(c)
+  var wf = empty
+  report(
+    "waterfall \(placement) open (ns per item)",
+    measure(runs: 3, setup: { wf = empty }) { _ in
+      wf = Layout(type: type, sections: [.sizes(sizes)], viewportSize: viewport)
+    }, per: Double(n), unit: "ns")
+  return wf
+}
+func waterfallQueries(_ wf: Layout) {
+  let height = wf.contentSize.height
+  report(
+    "waterfall attributesInRect 375x600",
+    measure(runs: 2000) { i in
+      let b = Rect(
+        x: 0, y: (Double(i) * 997).truncatingRemainder(dividingBy: max(height - 600, 1)),
+        width: 375, height: 600)
+      _ = wf.attributes(in: b, bounds: b)
+    })
+  let chunk = Array(sizes.prefix(2048))
+  var grown = wf
+  report(
+    "waterfall append 2048",
+    measure(runs: 20, setup: { grown = wf }) { _ in
+      grown.appendItems(section: 0, count: chunk.count, sizes: chunk, ids: nil)
+    })
+}
+var packed = waterfallRows(.packed)
+waterfallQueries(packed)
+editRows("waterfall packed", &packed, runs: n > 100_000 ? 20 : 200)
+var stable = waterfallRows(.stable)
+editRows("waterfall stable", &stable, runs: n > 100_000 ? 20 : 200)
+packed = empty
+stable = empty
+
 guard n <= 1_000_000 else { exit(0) }
 
 // The handler path: JSON in (jansson), JSON out (JSONWriter), no pipes.

@@ -232,6 +232,70 @@ final class WaterfallTests: XCTestCase {
       sizesOf(l.sections[0]), [Size(width: 10, height: 20), Size(width: 5, height: 5)])
   }
 
+  func testChunkedArraysShareChunksAndTruncateAcrossThem() {
+    var a = Chunked<Int>()
+    for i in 0..<10_000 { a.append(i) }
+    var b = a
+    b.truncate(to: 5000)
+    for i in 0..<3 { b.append(-i) }
+    XCTAssertEqual(a.count, 10_000)
+    XCTAssertEqual(a[9999], 9999)
+    XCTAssertEqual(b.count, 5003)
+    XCTAssertEqual(b[4999], 4999)
+    XCTAssertEqual(b[5002], -2)
+    XCTAssertEqual(a.partition { $0 >= 4097 }, 4097)
+    XCTAssertEqual(a.partition { $0 >= 20_000 }, 10_000)
+    XCTAssertEqual(a.partition { _ in true }, 0)
+    b.truncate(to: 4096)
+    XCTAssertEqual(b.count, 4096)
+    XCTAssertEqual(b.last, 4095)
+    b.append(7)
+    XCTAssertEqual(b[4096], 7)
+    XCTAssertEqual(b.array.count, 4097)
+  }
+
+  func testSectionsOfManyChunksRelayoutAsAFullRecompute() throws {
+    var g = SplitMix(state: 11)
+    func size() -> Size {
+      let s = Size(
+        width: Double(Int.random(in: 1...300, using: &g)) / 3,
+        height: Double(Int.random(in: 1...300, using: &g)) / 7)
+      return Int.random(in: 0..<200, using: &g) == 0 ? s.fullSpan : s
+    }
+    for placement in ColumnPlacement.allCases {
+      var l = layout([.sizes((0..<12_000).map { _ in size() }), .uniform(9000)]) {
+        $0.columnCount = 3
+        $0.placement = placement
+      }
+      l.appendItems(section: 0, count: 5000, sizes: (0..<5000).map { _ in size() }, ids: nil)
+      for at in [16_998, 8191, 4096, 0] {
+        var u = BatchUpdate()
+        u.insertItems = [(IndexPath(section: 0, item: at), Item(size: size()))]
+        u.deleteItems = [IndexPath(section: 0, item: at + 1)]
+        l.apply(try u.apply(to: l.sections, uniformSize: l.type.uniformItemSize))
+      }
+      l.setItemSizes([(IndexPath(section: 1, item: 4500), Size(width: 1, height: 3))])
+      let full = Layout(type: l.type, sections: l.sections, viewportSize: l.viewportSize)
+      if placement == .packed {
+        let all = Rect(x: -1, y: -1, width: 1e4, height: 1e9)
+        let b = Rect(origin: .zero, size: l.viewportSize)
+        XCTAssertEqual(l.attributes(in: all, bounds: b), full.attributes(in: all, bounds: b))
+      }
+      // Rect queries against every frame.
+      let frames = (0..<2).flatMap { s in
+        (0..<l.sections[s].count).map { (IndexPath(section: s, item: $0), l.placement.frameForItem(IndexPath(section: s, item: $0))) }
+      }
+      for _ in 0..<20 {
+        let r = Rect(
+          x: 0, y: Double.random(in: 0...l.contentSize.height, using: &g), width: 320,
+          height: 480)
+        XCTAssertEqual(
+          l.attributes(in: r, bounds: r).filter { $0.kind == .cell }.map(\.indexPath),
+          frames.filter { $0.1.intersects(r) }.map(\.0))
+      }
+    }
+  }
+
   func sizesOf(_ s: Section) -> [Size] {
     guard case .sizes(let list) = s.items else { return [] }
     return list.array

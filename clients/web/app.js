@@ -1,5 +1,8 @@
 // The flowlayoutd web client: a thin page that draws the daemon's layout
-// attributes and nothing else. No layout logic lives here: every card's
+// attributes and nothing else. A picker chooses the layout: the cover-flow
+// carousel (type coverFlow, scrolling sideways), a flow grid (type flow) or
+// a waterfall of cards of varied aspect ratios (type waterfall), both
+// scrolling vertically. No layout logic lives here: every card's
 // position, size, transform, opacity and stacking come from the daemon's
 // answers, and where a scroll settles is the daemon's call
 // (layout/scrollEnded). What the page does is what UIScrollView does: it
@@ -35,10 +38,59 @@
   const UPDATE_MS = 300;
   /** How long an inserted card takes to fade in (style.css: .inserting). */
   const FADE_MS = 450;
+  /** The layouts the picker offers, by their `type`, and the axis each
+   *  scrolls along. */
+  const LAYOUTS = {
+    coverFlow: { label: 'cover flow', axis: 'x' },
+    flow: { label: 'flow grid', axis: 'y' },
+    waterfall: { label: 'waterfall', axis: 'y' },
+  };
+  /** The controls of a vertical layout that `layout/configure` changes in
+   *  place (no re-open), with the layout fields they set. */
+  const CONFIGURABLE = {
+    flow: {
+      gridItemWidth: (c) => ({ itemSize: { width: c.gridItemWidth, height: c.gridItemHeight } }),
+      gridItemHeight: (c) => ({ itemSize: { width: c.gridItemWidth, height: c.gridItemHeight } }),
+      lineSpacing: (c) => ({ minimumLineSpacing: c.lineSpacing }),
+      gridInteritemSpacing: (c) => ({ minimumInteritemSpacing: c.gridInteritemSpacing }),
+    },
+    waterfall: {
+      columnCount: (c) => ({ columnCount: c.columnCount }),
+      columnSpacing: (c) => ({ minimumColumnSpacing: c.columnSpacing }),
+      itemSpacing: (c) => ({ minimumInteritemSpacing: c.itemSpacing }),
+      placement: (c) => ({ placement: c.placement }),
+    },
+  };
+  /** A waterfall card's width in its size (the daemon scales it to the
+   *  column: only the aspect ratio counts). */
+  const WATERFALL_CARD_WIDTH = 100;
+  /** Item sizes and ids one request may carry (initialize's
+   *  capabilities.limits.maxItemValuesPerRequest, read from /info). */
+  let maxItemValues = 2048;
 
   const $ = (id) => document.getElementById(id);
   const view = $('viewport');
   const form = $('controls');
+  const picker = $('picker');
+
+  /** The axis a config's layout scrolls along: 'x' or 'y'. */
+  const axisOf = (c) => LAYOUTS[c.layout].axis;
+  /** The viewport's extent along an axis. */
+  const extentOf = (c, axis) => (axis === 'x' ? c.viewportWidth : c.viewportHeight);
+
+  /** A waterfall card's size, from its id alone (so it keeps its shape
+   *  whatever its index, and the same data gives the same page): 100 wide,
+   *  60 to 180 tall, by a hash of the id. */
+  function waterfallSize(id) {
+    let h = Math.imul(id + 1, 0x9e3779b1);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    const u = (h >>> 0) / 4294967296;
+    return { width: WATERFALL_CARD_WIDTH, height: 60 + Math.round(120 * u) };
+  }
 
   // MARK: JSON-RPC over the bridge
 
@@ -292,7 +344,8 @@
 
   function updateHud() {
     $('centred').textContent = state.centered ? String(state.centered.item) : '–';
-    $('offset').textContent = state.bounds ? `x ${fmt(state.bounds.x)}` : '–';
+    const axis = axisOf(config);
+    $('offset').textContent = state.bounds ? `${axis} ${fmt(state.bounds[axis])}` : '–';
     $('content').textContent = state.contentSize
       ? `${fmt(state.contentSize.width)} × ${fmt(state.contentSize.height)}`
       : '–';
@@ -301,7 +354,7 @@
       state.centered && state.centered.lap !== undefined ? signed(state.centered.lap) : '–';
     const r = state.lastRelease;
     $('release').textContent = r
-      ? `v ${r.velocity.toFixed(2)} pt/ms → x ${fmt(r.projected)} → x ${fmt(r.target)}` +
+      ? `v ${r.velocity.toFixed(2)} pt/ms → ${r.axis} ${fmt(r.projected)} → ${r.axis} ${fmt(r.target)}` +
         ` (${r.targetItem ? `item ${r.targetItem.item}, ` : ''}${r.policy})`
       : '–';
     $('delete').disabled = state.cards.length === 0;
@@ -322,9 +375,14 @@
 
   const pump = { frame: false, dirty: false, inFlight: null };
 
-  function viewportRect(x, c) {
-    return { x, y: 0, width: c.viewportWidth, height: c.viewportHeight };
+  /** The bounds for a content offset {x, y}. */
+  function viewportRect(offset, c) {
+    return { x: offset.x, y: offset.y, width: c.viewportWidth, height: c.viewportHeight };
   }
+
+  /** The offset is what the daemon's last answer drew. */
+  const drawn = () =>
+    state.bounds !== null && state.bounds.x === state.offset.x && state.bounds.y === state.offset.y;
 
   function requestFrame() {
     if (!pump.frame) {
@@ -350,7 +408,7 @@
     const generation = state.generation;
     pump.inFlight = request('layout/setBounds', {
       session: SESSION,
-      bounds: viewportRect(state.offset.x, config),
+      bounds: viewportRect(state.offset, config),
     })
       .then((result) => {
         if (generation === state.generation) {
@@ -374,17 +432,18 @@
   let settling = 0;
   let settleToken = 0;
 
-  /** An ease-out to x: only for answers without a trajectory. */
-  function animateTo(x) {
-    const from = state.offset.x;
+  /** An ease-out to x along the axis: only for answers without a
+   *  trajectory. */
+  function animateTo(x, axis) {
+    const from = state.offset[axis];
     const distance = Math.abs(x - from);
     if (distance < 1e-9) {
       anim = null;
-      state.offset.x = x;
+      state.offset[axis] = x;
       offsetChanged();
       return;
     }
-    anim = { from, to: x, start: null, duration: Math.min(500, Math.max(300, 250 + distance * 0.25)) };
+    anim = { axis, from, to: x, start: null, duration: Math.min(500, Math.max(300, 250 + distance * 0.25)) };
     requestFrame();
   }
 
@@ -396,19 +455,20 @@
    * an ease-out to the target when there is no trajectory.
    */
   function follow(snap) {
-    const samples = Array.isArray(snap.trajectory) ? snap.trajectory.map((p) => p.x) : [];
+    const axis = axisOf(config); // across it the offset stays (0: no range)
+    const samples = Array.isArray(snap.trajectory) ? snap.trajectory.map((p) => p[axis]) : [];
     if (!samples.length || !samples.every(Number.isFinite)) {
-      animateTo(snap.targetContentOffset.x);
+      animateTo(snap.targetContentOffset[axis], axis);
       return;
     }
-    state.offset.x = samples[0]; // where the release was
+    state.offset[axis] = samples[0]; // where the release was
     if (samples.length === 1) {
       anim = null;
       offsetChanged();
       return;
     }
     // Every scrollEnded the page sends asks for FRAME_INTERVAL_MS spacing.
-    anim = { samples, interval: FRAME_INTERVAL_MS, start: null, k: 0 };
+    anim = { axis, samples, interval: FRAME_INTERVAL_MS, start: null, k: 0 };
     offsetChanged();
   }
 
@@ -420,12 +480,12 @@
       // The sample due now; never backwards, so a late frame skips ahead.
       const last = anim.samples.length - 1;
       anim.k = Math.max(anim.k, Math.min(last, Math.round(elapsed / anim.interval)));
-      state.offset.x = anim.samples[anim.k];
+      state.offset[anim.axis] = anim.samples[anim.k];
       done = anim.k === last;
     } else {
       const t = Math.min(1, elapsed / anim.duration);
       const eased = 1 - Math.pow(1 - t, 3); // ease-out cubic
-      state.offset.x = t >= 1 ? anim.to : anim.from + (anim.to - anim.from) * eased;
+      state.offset[anim.axis] = t >= 1 ? anim.to : anim.from + (anim.to - anim.from) * eased;
       done = t >= 1;
     }
     pump.dirty = true;
@@ -443,34 +503,38 @@
     }
   }
 
-  /** The finger lifted (or the wheel stopped) at velocity v (pt/ms);
-   *  `input` is the pointer type or "wheel". The daemon projects the
-   *  release with the layout's deceleration rate (no proposedContentOffset
-   *  is sent), snaps it by the layout's policy and plans the motion. */
+  /** The finger lifted (or the wheel stopped) at velocity v (pt/ms, along
+   *  the scroll axis); `input` is the pointer type or "wheel". The daemon
+   *  projects the release with the layout's deceleration rate (no
+   *  proposedContentOffset is sent), snaps it by the layout's policy (the
+   *  vertical layouts scroll freely: the target is the projection, kept
+   *  within the content) and plans the motion. */
   async function settle(v, input) {
     if (!state.live) return;
     const token = ++settleToken;
     const generation = state.generation;
-    const from = state.offset.x;
+    const axis = axisOf(config);
+    const offset = { ...state.offset };
     settling++;
     try {
       const snap = await request('layout/scrollEnded', {
         session: SESSION,
-        contentOffset: { x: from, y: 0 },
-        velocity: { x: v, y: 0 },
+        contentOffset: offset,
+        velocity: axis === 'x' ? { x: v, y: 0 } : { x: 0, y: v },
         frameInterval: FRAME_INTERVAL_MS,
       });
       if (token !== settleToken || generation !== state.generation) return;
       state.lastRelease = {
         input,
-        contentOffset: from,
+        axis,
+        contentOffset: offset[axis],
         velocity: v,
-        projected: snap.projectedContentOffset.x,
-        target: snap.targetContentOffset.x,
+        projected: snap.projectedContentOffset[axis],
+        target: snap.targetContentOffset[axis],
         targetItem: snap.targetItem,
         policy: snap.policy,
         durationMs: snap.durationMs,
-        trajectory: snap.trajectory ? snap.trajectory.map((p) => p.x) : null,
+        trajectory: snap.trajectory ? snap.trajectory.map((p) => p[axis]) : null,
       };
       updateHud();
       follow(snap);
@@ -483,19 +547,21 @@
 
   // MARK: input: pointer drags and the wheel
 
-  /** The offsets a drag or the wheel may reach without resistance: the
-   *  content's extent, or everything when the layout loops (the content
-   *  repeats without end and the daemon reduces far offsets itself). */
+  /** The offsets along the scroll axis a drag or the wheel may reach
+   *  without resistance: the content's extent, or everything when the
+   *  carousel loops (the content repeats without end and the daemon
+   *  reduces far offsets itself). */
   function offsetRange() {
-    if (config.loop) return { min: -Infinity, max: Infinity };
-    const width = state.contentSize ? state.contentSize.width : 0;
-    return { min: 0, max: Math.max(0, width - config.viewportWidth) };
+    const axis = axisOf(config);
+    if (axis === 'x' && config.loop) return { min: -Infinity, max: Infinity };
+    const size = state.contentSize ? state.contentSize[axis === 'x' ? 'width' : 'height'] : 0;
+    return { min: 0, max: Math.max(0, size - extentOf(config, axis)) };
   }
 
   /** UIScrollView's rubber band past either end. */
   function rubberBand(x) {
     const { min, max } = offsetRange();
-    const w = config.viewportWidth;
+    const w = extentOf(config, axisOf(config));
     const band = (d) => (1 - 1 / ((d * RUBBER_BAND) / w + 1)) * w;
     if (x < min) return min - band(min - x);
     if (x > max) return max + band(x - max);
@@ -508,12 +574,16 @@
     if (!e.isPrimary || (e.pointerType === 'mouse' && e.button !== 0) || !state.live) return;
     e.preventDefault();
     stopMotion();
+    const axis = axisOf(config);
+    const at = (p) => (axis === 'x' ? p.clientX : p.clientY);
     drag = {
       id: e.pointerId,
       type: e.pointerType,
-      x0: e.clientX,
-      offset0: state.offset.x,
-      samples: [{ t: e.timeStamp, x: e.clientX }],
+      axis,
+      at,
+      p0: at(e),
+      offset0: state.offset[axis],
+      samples: [{ t: e.timeStamp, p: at(e) }],
     };
     try {
       view.setPointerCapture(e.pointerId);
@@ -526,10 +596,10 @@
   view.addEventListener('pointermove', (e) => {
     if (!drag || e.pointerId !== drag.id) return;
     const events = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [];
-    for (const c of events.length ? events : [e]) drag.samples.push({ t: c.timeStamp, x: c.clientX });
+    for (const c of events.length ? events : [e]) drag.samples.push({ t: c.timeStamp, p: drag.at(c) });
     const old = e.timeStamp - 4 * VELOCITY_WINDOW_MS;
     while (drag.samples.length > 2 && drag.samples[0].t < old) drag.samples.shift();
-    state.offset.x = rubberBand(drag.offset0 - (e.clientX - drag.x0));
+    state.offset[drag.axis] = rubberBand(drag.offset0 - (drag.at(e) - drag.p0));
     offsetChanged();
   });
 
@@ -541,14 +611,14 @@
     const first = recent[0];
     const last = recent[recent.length - 1];
     const dt = last.t - first.t;
-    return dt > 0 ? -(last.x - first.x) / dt : 0;
+    return dt > 0 ? -(last.p - first.p) / dt : 0;
   }
 
   function endDrag(e) {
     if (!drag || e.pointerId !== drag.id) return;
     let v = 0;
     if (e.type === 'pointerup') {
-      drag.samples.push({ t: e.timeStamp, x: e.clientX });
+      drag.samples.push({ t: e.timeStamp, p: drag.at(e) });
       v = releaseVelocity(drag.samples, e.timeStamp);
     }
     const input = drag.type;
@@ -567,12 +637,15 @@
     (e) => {
       if (!state.live || drag) return;
       e.preventDefault();
-      let d = Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.deltaY;
+      const axis = axisOf(config);
+      // Sideways, either wheel axis scrolls; a vertical layout takes the
+      // vertical one.
+      let d = axis === 'y' || Math.abs(e.deltaX) <= Math.abs(e.deltaY) ? e.deltaY : e.deltaX;
       if (e.deltaMode === 1) d *= 16; // lines
-      else if (e.deltaMode === 2) d *= config.viewportWidth; // pages
+      else if (e.deltaMode === 2) d *= extentOf(config, axis); // pages
       stopMotion();
       const { min, max } = offsetRange();
-      state.offset.x = Math.min(max, Math.max(min, state.offset.x + d));
+      state.offset[axis] = Math.min(max, Math.max(min, state.offset[axis] + d));
       offsetChanged();
       wheelTimer = setTimeout(() => {
         wheelTimer = 0;
@@ -588,6 +661,7 @@
     const f = form.elements;
     const num = (name) => (f[name].value.trim() === '' ? NaN : Number(f[name].value));
     return {
+      layout: f.layout.value,
       count: num('count'),
       itemWidth: num('itemWidth'),
       itemHeight: num('itemHeight'),
@@ -604,11 +678,19 @@
       perspective: num('perspective'),
       viewportWidth: num('viewportWidth'),
       viewportHeight: num('viewportHeight'),
+      gridItemWidth: num('gridItemWidth'),
+      gridItemHeight: num('gridItemHeight'),
+      lineSpacing: num('lineSpacing'),
+      gridInteritemSpacing: num('gridInteritemSpacing'),
+      columnCount: num('columnCount'),
+      columnSpacing: num('columnSpacing'),
+      itemSpacing: num('itemSpacing'),
+      placement: f.placement.value,
     };
   }
 
   /** The controls' values that are not numbers. */
-  const CHOICES = new Set(['curve', 'snapPolicy', 'decelerationRate', 'loop', 'tilt']);
+  const CHOICES = new Set(['layout', 'curve', 'snapPolicy', 'decelerationRate', 'loop', 'tilt', 'placement']);
 
   function writeForm(c) {
     const f = form.elements;
@@ -620,15 +702,51 @@
     syncControls();
   }
 
-  /** The tilt's angle and perspective apply only with the tilt on. */
+  /** The tilt's angle and perspective apply only with the tilt on; each
+   *  layout shows its own controls (data-layouts names them). */
   function syncControls() {
     const f = form.elements;
     f.maxAngle.disabled = f.perspective.disabled = !f.tilt.checked;
+    const layout = LAYOUTS[f.layout.value] ? f.layout.value : 'coverFlow';
+    for (const el of document.querySelectorAll('[data-layouts]')) {
+      el.hidden = !el.dataset.layouts.split(' ').includes(layout);
+    }
+  }
+
+  /** The page shows which layout the open session has. */
+  function showLayout(c) {
+    const label = LAYOUTS[c.layout].label;
+    view.dataset.layout = c.layout;
+    $('layout-name').textContent = label;
+    document.title = `flowlayoutd · ${label}`;
+    view.setAttribute(
+      'aria-label',
+      c.layout === 'coverFlow' ? 'carousel: drag, fling or scroll' : `${label}: drag, fling or scroll`,
+    );
   }
 
   /** The layout object of layout/open: every setting is the daemon's to
    *  apply (the page draws what it answers). */
   function layoutJSON(c) {
+    if (c.layout === 'flow') {
+      return {
+        type: 'flow',
+        scrollDirection: 'vertical',
+        itemSize: { width: c.gridItemWidth, height: c.gridItemHeight },
+        minimumLineSpacing: c.lineSpacing,
+        minimumInteritemSpacing: c.gridInteritemSpacing,
+      };
+    }
+    if (c.layout === 'waterfall') {
+      return {
+        type: 'waterfall',
+        scrollDirection: 'vertical',
+        columnCount: c.columnCount,
+        minimumColumnSpacing: c.columnSpacing,
+        minimumInteritemSpacing: c.itemSpacing,
+        placement: c.placement,
+      };
+    }
     const layout = {
       type: 'coverFlow',
       itemSize: { width: c.itemWidth, height: c.itemHeight },
@@ -657,7 +775,8 @@
    * Closes the session and opens it again as plan() says, evaluated when
    * the re-open's turn comes: {config, cards, keep: {item} | {offset}}.
    * keep.item puts that item at the centre (where layout/scrollToItem
-   * says); keep.offset keeps the offset.
+   * says); keep.offset ({x, y}) keeps the offset. Across the scroll axis
+   * the offset is 0: no layout here has a range there.
    * Either way the offset is then settled through layout/scrollEnded, so
    * it is valid for the new layout. Resolves true, or false on an error
    * (shown on the page).
@@ -671,48 +790,63 @@
       const generation = ++state.generation;
       if (pump.inFlight) await pump.inFlight;
       const next = p.config;
+      const axis = axisOf(next);
       try {
         if (state.sessionOpen) {
           state.sessionOpen = false;
           await request('layout/close', { session: SESSION });
         }
-        let x = p.keep.offset !== undefined ? p.keep.offset : state.offset.x;
+        const kept = p.keep.offset !== undefined ? p.keep.offset : state.offset;
+        const offset = { x: 0, y: 0 };
+        offset[axis] = kept[axis];
+        // A waterfall's cards carry their sizes: the first chunk goes with
+        // layout/open, the rest through layout/appendItems (the daemon
+        // takes at most maxItemValues sizes a request).
+        const sizes = next.layout === 'waterfall' ? p.cards.map(waterfallSize) : null;
         const opened = await request('layout/open', {
           session: SESSION,
           layout: layoutJSON(next),
-          bounds: viewportRect(x, next),
-          sections: [{ itemCount: p.cards.length }],
+          bounds: viewportRect(offset, next),
+          sections: [sizes ? { itemSizes: sizes.slice(0, maxItemValues) } : { itemCount: p.cards.length }],
         });
         state.sessionOpen = true;
         config = next;
         state.cards = p.cards;
         applyOpen(opened);
+        for (let i = maxItemValues; sizes && i < sizes.length; i += maxItemValues) {
+          const widthsAndHeights = [];
+          for (const size of sizes.slice(i, i + maxItemValues)) widthsAndHeights.push(size.width, size.height);
+          applyBounds(
+            await request('layout/appendItems', { session: SESSION, section: 0, widthsAndHeights }),
+          );
+        }
+        showLayout(next);
         view.style.width = `${next.viewportWidth}px`;
         view.style.height = `${next.viewportHeight}px`;
         if (p.keep.item !== undefined && p.cards.length > 0) {
           const item = Math.min(Math.max(p.keep.item, 0), p.cards.length - 1);
           const found = await request('layout/scrollToItem', { session: SESSION, section: 0, item });
-          x = found.contentOffset.x;
+          offset[axis] = found.contentOffset[axis];
         }
         const snap = await request('layout/scrollEnded', {
           session: SESSION,
-          contentOffset: { x, y: 0 },
+          contentOffset: offset,
           velocity: { x: 0, y: 0 },
           frameInterval: FRAME_INTERVAL_MS,
         });
-        const target = snap.targetContentOffset.x;
-        if (p.keep.item !== undefined) x = target; // jump there: nothing moved on screen
-        if (x !== opened.bounds.x) {
-          const bounds = viewportRect(x, next);
+        const target = snap.targetContentOffset[axis];
+        if (p.keep.item !== undefined) offset[axis] = target; // jump there: nothing moved on screen
+        if (offset.x !== state.bounds.x || offset.y !== state.bounds.y) {
+          const bounds = viewportRect(offset, next);
           applyBounds(await request('layout/setBounds', { session: SESSION, bounds }));
         }
         if (generation !== state.generation) return false;
-        state.offset = { x, y: 0 };
+        state.offset = offset;
         render();
         pump.dirty = false; // the bounds just set are the offset's
         state.live = true;
         clearError();
-        if (target !== x) follow(snap); // e.g. the last card was deleted
+        if (target !== offset[axis]) follow(snap); // e.g. the last card was deleted
         return true;
       } catch (error) {
         showError(error);
@@ -741,7 +875,51 @@
     return null;
   }
 
-  /** A control changed: re-open with it, keeping the centred card. */
+  /**
+   * Changes the open vertical layout in place: layout/configure with the
+   * fields `fields` (a partial layout object, e.g. {columnCount: 3}). The
+   * daemon relayouts and anchors (the first visible item stays where it
+   * was); its answer is a delta like any other, drawn animated: cards glide
+   * to their new frames. Resolves true, or false on an error (shown; the
+   * session is as it was).
+   */
+  function configure(next, fields) {
+    return exclusive(async () => {
+      if (!state.sessionOpen) return false;
+      stopMotion();
+      state.live = false;
+      if (pump.inFlight) await pump.inFlight;
+      const before = state.bounds;
+      try {
+        const result = await request('layout/configure', { session: SESSION, layout: fields });
+        config = next;
+        applyBounds(result);
+        state.offset = { x: result.bounds.x, y: result.bounds.y };
+        render({ moved: [], bounds: before });
+        clearError();
+        return true;
+      } catch (error) {
+        showError(error);
+        return false;
+      } finally {
+        pump.dirty = false;
+        state.live = state.sessionOpen;
+      }
+    });
+  }
+
+  /** The layout fields to configure in place when only the open vertical
+   *  layout's own controls changed, else null (a re-open). */
+  function configurable(previous, next) {
+    const fields = CONFIGURABLE[previous.layout];
+    if (!fields || next.layout !== previous.layout) return null;
+    const changed = Object.keys(next).filter((name) => next[name] !== previous[name]);
+    if (!changed.length || !changed.every((name) => fields[name])) return null;
+    return Object.assign({}, ...changed.map((name) => fields[name](next)));
+  }
+
+  /** A control changed: re-open with it, keeping the centred card (a
+   *  vertical layout's own settings configure the session instead). */
   async function applyForm() {
     const previous = config;
     const next = readForm();
@@ -749,6 +927,11 @@
     if (problem) {
       showError(problem);
       writeForm(previous);
+      return;
+    }
+    const fields = configurable(previous, next);
+    if (fields) {
+      if (!(await configure(next, fields))) writeForm(previous); // the daemon refused: go back
       return;
     }
     const ok = await reopen(() => {
@@ -765,11 +948,13 @@
     }
   }
 
-  form.addEventListener('change', (e) => {
+  function onChange(e) {
     if (!e.target.name) return;
     syncControls();
     applyForm();
-  });
+  }
+  form.addEventListener('change', onChange);
+  picker.addEventListener('change', onChange); // its radios belong to the form
   syncControls();
   form.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -803,8 +988,8 @@
         writeForm(config);
         applyBounds(result);
         applied = true;
-        let x = result.bounds.x;
-        state.offset = { x, y: 0 };
+        const offset = { x: result.bounds.x, y: result.bounds.y };
+        state.offset = { ...offset };
         if (p.centre !== undefined) {
           // Where the daemon centres it (the nearest copy, in a loop).
           const found = await request('layout/scrollToItem', {
@@ -812,13 +997,13 @@
             section: 0,
             item: p.centre,
           });
-          if (found.contentOffset.x !== x) {
-            x = found.contentOffset.x;
-            const bounds = viewportRect(x, config);
+          if (found.contentOffset.x !== offset.x) {
+            offset.x = found.contentOffset.x;
+            const bounds = viewportRect(offset, config);
             applyBounds(await request('layout/setBounds', { session: SESSION, bounds }));
           }
         }
-        state.offset = { x, y: 0 };
+        state.offset = offset;
         fadeIds = new Set(result.appearing.map(identity));
         render({ moved: result.moved, bounds: before });
         fadeIds = new Set();
@@ -835,23 +1020,29 @@
     });
   }
 
-  /** Inserts a card at the centred index; it fades in at the centre while
-   *  the cards after it make room. */
+  /** Inserts a card at the centred index; it fades in while the cards
+   *  after it make room. The carousel then centres it; a vertical layout
+   *  stays where the daemon anchored it (the first visible item in place). A
+   *  waterfall card brings its size (its aspect ratio). */
   function insertAtCentre() {
     return mutate(() => {
       const at = state.cards.length ? centredIndex() : 0;
       const cards = state.cards.slice();
-      cards.splice(at, 0, ...newCardIds(1));
+      const [id] = newCardIds(1);
+      cards.splice(at, 0, id);
+      const insert = { section: 0, item: at };
+      if (config.layout === 'waterfall') insert.size = waterfallSize(id);
       return {
-        updates: { insertItems: [{ section: 0, item: at }], itemCounts: [cards.length] },
+        updates: { insertItems: [insert], itemCounts: [cards.length] },
         cards,
-        centre: at,
+        centre: config.layout === 'coverFlow' ? at : undefined,
       };
     });
   }
 
   /** Deletes the centred card; it fades out and the next one takes its
-   *  place (the daemon's anchoring). */
+   *  place (the daemon's anchoring; in a vertical layout the cards after it
+   *  close up). */
   function deleteAtCentre() {
     return mutate(() => {
       if (!state.cards.length) return null;
@@ -871,6 +1062,8 @@
     .then((r) => r.json())
     .then((info) => {
       const s = info.serverInfo || {};
+      const limit = ((info.capabilities || {}).limits || {}).maxItemValuesPerRequest;
+      if (Number.isInteger(limit) && limit > 0) maxItemValues = limit;
       $('server').textContent = `${s.name || 'flowlayoutd'} ${s.version || ''} via flowlayout web`;
     })
     .catch(() => {
@@ -899,11 +1092,11 @@
   // Back from the back-forward cache: open again where it was.
   window.addEventListener('pageshow', (e) => {
     if (e.persisted && !state.sessionOpen) {
-      reopen(() => ({ config, cards: state.cards.slice(), keep: { offset: state.offset.x } }));
+      reopen(() => ({ config, cards: state.cards.slice(), keep: { offset: { ...state.offset } } }));
     }
   });
 
-  const ready = reopen(() => ({ config, cards: newCardIds(config.count), keep: { offset: 0 } }));
+  const ready = reopen(() => ({ config, cards: newCardIds(config.count), keep: { offset: { x: 0, y: 0 } } }));
 
   /** The daemon's order: lap by lap (in a loop), then document order. */
   function documentOrder(a, b) {
@@ -941,8 +1134,7 @@
       !state.busy &&
       !pump.dirty &&
       !pump.inFlight &&
-      state.bounds !== null &&
-      state.bounds.x === state.offset.x,
+      drawn(),
     /** Nothing moving, nothing pending, the picture up to date. */
     idle: () =>
       state.live &&
@@ -954,7 +1146,6 @@
       !updateTimer &&
       !pump.dirty &&
       !pump.inFlight &&
-      state.bounds !== null &&
-      state.bounds.x === state.offset.x,
+      drawn(),
   };
 })();

@@ -81,6 +81,33 @@ struct ItemShuffle: Sendable {
   }
 }
 
+/// The old indices of a section's survivors, asked in ascending order of
+/// new index: each answer is amortised O(1) (a merge walk over the shuffle),
+/// so a whole section costs O(n + ops).
+public struct SurvivorWalk: Sendable {
+  let shuffle: ItemShuffle
+  private var added = 0
+  private var removed = 0
+
+  init(_ shuffle: ItemShuffle) { self.shuffle = shuffle }
+
+  /// Every item stays where it is.
+  static let identity = SurvivorWalk(ItemShuffle())
+
+  /// The old index of the item at new index `i` when it stayed in its
+  /// section in order, else nil (inserted or moved in). `i` must not
+  /// decrease from one call to the next.
+  public mutating func oldIndex(ofNew i: Int) -> Int? {
+    let a = shuffle.addedNew
+    while added < a.count && a[added] < i { added += 1 }
+    if added < a.count && a[added] == i { return nil }
+    let rank = i - added
+    let r = shuffle.removedOld
+    while removed < r.count && r[removed] <= rank + removed { removed += 1 }
+    return rank + removed
+  }
+}
+
 /// The outcome of a batch: the new sections, and the mapping between old
 /// and new index paths that animations and anchoring need.
 public struct BatchResult: Sendable {
@@ -116,6 +143,13 @@ public struct BatchResult: Sendable {
       arrivals[IndexPath(section: section, item: item)] == nil
     else { return nil }
     return shuffles[section].oldIndex(ofNew: item)
+  }
+
+  /// A walk over the survivors of new section `section`, or nil when the
+  /// section was inserted. O(1).
+  public func survivors(section: Int) -> SurvivorWalk? {
+    guard section < sectionSource.count, sectionSource[section] != nil else { return nil }
+    return SurvivorWalk(shuffles[section])
   }
 
   /// The old section a new section continues, or nil when it was inserted.

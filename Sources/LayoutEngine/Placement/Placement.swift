@@ -106,15 +106,15 @@ public struct Continuity {
   /// Per new section: the old section it continues, and the span of its
   /// items that changed (nil: none did); nil for an inserted section.
   public var sections: [(old: Int, edit: ItemEdit?)?]
-  /// The old index of the item at `item` of new section `section` when it
-  /// is the same item staying in its section in order (neither inserted nor
-  /// moved), else nil. O(ops in its section).
-  public var survivor: (_ section: Int, _ item: Int) -> Int?
+  /// A walk over the survivors of new section `section` (which item each
+  /// item was, when it stayed in its section in order), or nil when the
+  /// section is new.
+  public var survivors: (_ section: Int) -> SurvivorWalk?
 
   /// Every section and item continues itself (a rotation, a new spacing,
   /// measured sizes): `edits` per section, nil where none changed.
   static func identity(sections n: Int, edits: [Int: ItemEdit] = [:]) -> Continuity {
-    Continuity(sections: (0..<n).map { ($0, edits[$0]) }, survivor: { _, i in i })
+    Continuity(sections: (0..<n).map { ($0, edits[$0]) }, survivors: { _ in .identity })
   }
 }
 

@@ -33,15 +33,25 @@ struct ColumnSection: Sendable {
   /// stops.
   var itemsEnd = 0.0
   var end = 0.0
-  /// Per item: local main position, main extent, and column (−1: full span).
-  var mains: [Double] = []
-  var extents: [Double] = []
-  var columns: [Int32] = []
+  /// One placed item: its local main position, main extent, and column
+  /// (−1: full span).
+  struct Placed: Sendable {
+    var main: Double
+    var extent: Double
+    var column: Int32
+    @inline(__always) var end: Double { main + extent }
+  }
+
+  /// The items in index order.
+  var items = Chunked<Placed>()
   /// The items of each column, then the full-span items, in order (both
   /// positions and ends ascend along each list).
-  var lanes: [[Int32]] = []
+  var lanes: [Chunked<Int32>] = []
 
-  var count: Int { mains.count }
+  var count: Int { items.count }
+
+  /// Every item's column, for tests. O(n).
+  var columns: [Int32] { items.array.map(\.column) }
 
   /// The cross position of column `c` (−1: the full span's). O(1).
   @inline(__always) func cross(_ c: Int32) -> Double {
@@ -56,8 +66,9 @@ struct ColumnSection: Sendable {
     var open = p.columnCount
     var j = lo - 1
     while j >= 0 && open > 0 {
-      let next = mains[j] + extents[j] + p.interitem
-      let c = Int(columns[j])
+      let item = items[j]
+      let next = item.end + p.interitem
+      let c = Int(item.column)
       if c < 0 {
         for k in 0..<tops.count where tops[k].isNaN { tops[k] = next }
         open = 0
@@ -100,12 +111,12 @@ public struct WaterfallGeometry: Placement {
     var span = (lo: 0.0, hi: 0.0)
     for (index, spec) in specs.enumerated() {
       var old: (ColumnSection, ItemEdit?)? = nil
-      var survivor: ((Int) -> Int?)? = nil
+      var survivor: SurvivorWalk? = nil
       if let previous, let continuity, index < continuity.sections.count,
         let r = continuity.sections[index], r.old < previous.sections.count
       {
         old = (previous.sections[r.old], r.edit)
-        if c.placement == .stable { survivor = { continuity.survivor(index, $0) } }
+        if c.placement == .stable { survivor = continuity.survivors(index) }
       }
       var g = Self.section(spec, c, axes: axes, W: W, old: old, survivor: survivor)
       g.start = m
@@ -127,7 +138,7 @@ public struct WaterfallGeometry: Placement {
   /// One section in its own coordinates. O(items placed).
   static func section(
     _ spec: Section, _ c: WaterfallConfiguration, axes: Axes, W: Double,
-    old: (ColumnSection, ItemEdit?)?, survivor: ((Int) -> Int?)?
+    old: (ColumnSection, ItemEdit?)?, survivor: SurvivorWalk?
   ) -> ColumnSection {
     let o = spec.columns ?? ColumnOverrides()
     let n = max(1, o.columnCount ?? c.columnCount)
@@ -156,7 +167,7 @@ public struct WaterfallGeometry: Placement {
     g.header = header
     g.headerEnd = headerEnd
     g.place(spec.items, c, axes: axes, old: old, survivor: survivor)
-    y = g.lanes.contains(where: { !$0.isEmpty }) ? g.bottom : y
+    y = g.count > 0 ? g.bottom : y
     g.itemsEnd = y + trail
     y = g.itemsEnd
     let footerThickness = o.footerHeight ?? c.footerHeight
@@ -180,9 +191,10 @@ public struct WaterfallGeometry: Placement {
   }
 
   @inline(__always) func frame(_ g: ColumnSection, _ i: Int) -> Rect {
-    let c = g.columns[i]
+    let item = g.items[i]
+    let c = item.column
     return axes.rect(
-      main: g.start + g.mains[i], cross: g.cross(c), mainExtent: g.extents[i],
+      main: g.start + item.main, cross: g.cross(c), mainExtent: item.extent,
       crossExtent: c < 0 ? g.p.avail : g.p.columnWidth)
   }
 
@@ -236,12 +248,11 @@ public struct WaterfallGeometry: Placement {
       let localLo = lo - g.start
       let localHi = hi - g.start
       for lane in g.lanes {
-        var k = upperBound(lane.count) {
-          let i = Int(lane[$0])
-          return g.mains[i] + g.extents[i] > localLo
-        }
-        while k < lane.count, g.mains[Int(lane[k])] < localHi {
-          found.append(lane[k])
+        var k = lane.partition { g.items[Int($0)].end > localLo }
+        while k < lane.count {
+          let i = lane[k]
+          guard g.items[Int(i)].main < localHi else { break }
+          found.append(i)
           k += 1
         }
       }
@@ -286,22 +297,23 @@ public struct WaterfallGeometry: Placement {
       let bound = pm < lo ? lo - pm : (pm > hi ? pm - hi : 0)
       if let b = best, bound > b.dist { return false }
       let local = pm - g.start
+      func centre(_ i: Int) -> Double {
+        let item = g.items[i]
+        return item.main + item.extent / 2
+      }
       for lane in g.lanes {
-        let k = upperBound(lane.count) {
-          let i = Int(lane[$0])
-          return g.mains[i] + g.extents[i] / 2 >= local
-        }
+        let k = lane.partition { centre(Int($0)) >= local }
         var j = k
         while j < lane.count {
           let i = Int(lane[j])
-          if let b = best, g.mains[i] + g.extents[i] / 2 - local > b.dist { break }
+          if let b = best, centre(i) - local > b.dist { break }
           consider(s, i)
           j += 1
         }
         j = k - 1
         while j >= 0 {
           let i = Int(lane[j])
-          if let b = best, local - (g.mains[i] + g.extents[i] / 2) > b.dist { break }
+          if let b = best, local - centre(i) > b.dist { break }
           consider(s, i)
           j -= 1
         }
@@ -322,17 +334,18 @@ extension ColumnSection {
   var bottom: Double {
     var b = -Double.infinity
     for lane in lanes {
-      if let i = lane.last { b = max(b, mains[Int(i)] + extents[Int(i)]) }
+      if let i = lane.last { b = max(b, items[Int(i)].end) }
     }
     return b
   }
 
   /// Places the items (rules 3 to 5), keeping `old`'s items before its
   /// edit when its parameters are these, and with `survivor` each
-  /// surviving item's column (`stable`). O(items placed).
+  /// surviving item's column (`stable`). O(items placed), plus
+  /// O(n / 4096) to share the kept chunks.
   mutating func place(
     _ items: Section.Items, _ c: WaterfallConfiguration, axes: Axes,
-    old: (ColumnSection, ItemEdit?)?, survivor: ((Int) -> Int?)?
+    old: (ColumnSection, ItemEdit?)?, survivor: SurvivorWalk?
   ) {
     let total: Int
     switch items {
@@ -342,74 +355,101 @@ extension ColumnSection {
     var from = 0
     if let (o, edit) = old, o.p == p {
       // Items before the first change are placed as they were: the rule
-      // for an item reads only the items before it.
+      // for an item reads only the items before it. Their chunks are shared.
       from = min(edit?.lo ?? total, o.count, total)
-      mains = Array(o.mains[0..<from])
-      extents = Array(o.extents[0..<from])
-      columns = Array(o.columns[0..<from])
-      lanes = o.lanes.map { lane in
-        Array(lane[0..<upperBound(lane.count) { Int(lane[$0]) >= from }])
-      }
+      self.items = o.items
+      self.items.truncate(to: from)
+      lanes = o.lanes
+      for k in lanes.indices { lanes[k].truncate(to: lanes[k].partition { Int($0) >= from }) }
     } else {
-      lanes = Array(repeating: [], count: p.columnCount + 1)
+      lanes = Array(repeating: Chunked(), count: p.columnCount + 1)
     }
-    let oldColumns: ColumnSection? = survivor == nil ? nil : old?.0
-    let keep = oldColumns.map { $0.p.columnCount == p.columnCount } ?? false
-    var tops = tops(before: from)
-    let n = p.columnCount
-    mains.reserveCapacity(total)
-    extents.reserveCapacity(total)
-    columns.reserveCapacity(total)
-    func placeOne(_ i: Int, _ raw: Size) {
-      let size = raw == Section.unsetSize ? p.itemSize : raw.unmarked
-      let full = raw != Section.unsetSize && raw.isFullSpan
-      let crossSize = axes.cross(size)
-      let width = full ? p.avail : p.columnWidth
-      var extent = crossSize > 0 ? c.floored(axes.main(size) * width / crossSize) : 0
-      if !(extent <= 1e15) { extent = 1e15 }
-      if full {
-        var top = tops[0]
-        for t in tops { top = max(top, t) }
-        mains.append(top)
-        extents.append(extent)
-        columns.append(-1)
-        lanes[n].append(Int32(i))
-        let next = top + extent + p.interitem
-        for k in 0..<n { tops[k] = next }
-        return
-      }
-      var col = -1
-      if keep, let o = oldColumns, let oi = survivor?(i), oi >= 0, oi < o.count, o.columns[oi] >= 0
-      {
-        col = Int(o.columns[oi])
-      }
-      if col < 0 {
-        switch p.renderDirection {
-        case .shortestFirst:
-          var low = tops[0]
-          for t in tops { low = min(low, t) }
-          let tolerance = 1e-9 * max(1, abs(low))
-          col = 0
-          while tops[col] > low + tolerance { col += 1 }
-        case .leftToRight: col = i % n
-        case .rightToLeft: col = n - 1 - i % n
-        }
-      }
-      mains.append(tops[col])
-      extents.append(extent)
-      columns.append(Int32(col))
-      lanes[col].append(Int32(i))
-      tops[col] = tops[col] + extent + p.interitem
-    }
+    guard from < total else { return }
+    var placer = Placer(
+      p: p, c: c, axes: axes, tops: tops(before: from),
+      old: survivor != nil && old?.0.p.columnCount == p.columnCount ? old?.0 : nil,
+      survivor: survivor)
+    swap(&placer.items, &self.items)
+    swap(&placer.lanes, &self.lanes)
     switch items {
     case .uniform:
-      for i in from..<max(from, total) { placeOne(i, Section.unsetSize) }
+      for i in from..<total { placer.place(i, Section.unsetSize) }
     case .sizes(let sizes):
-      guard from < total else { break }
       sizes.forEachLeaf(from: from) { _, elements, first in
-        for k in max(from - first, 0)..<elements.count { placeOne(first + k, elements[k]) }
+        for k in max(from - first, 0)..<elements.count { placer.place(first + k, elements[k]) }
         return true
       }
     }
+    swap(&placer.items, &self.items)
+    swap(&placer.lanes, &self.lanes)
+  }
+}
+
+/// The state of one placing pass: each column's top (rule 3's `top`), and
+/// the storage being appended to.
+private struct Placer {
+  let p: ColumnSection.Parameters
+  let c: WaterfallConfiguration
+  let axes: Axes
+  var tops: [Double]
+  /// The section the survivors' columns come from (stable), if any.
+  let old: ColumnSection?
+  var survivor: SurvivorWalk?
+  var items = Chunked<ColumnSection.Placed>()
+  var lanes: [Chunked<Int32>] = []
+
+  init(
+    p: ColumnSection.Parameters, c: WaterfallConfiguration, axes: Axes, tops: [Double],
+    old: ColumnSection?, survivor: SurvivorWalk?
+  ) {
+    self.p = p
+    self.c = c
+    self.axes = axes
+    self.tops = tops
+    self.old = old
+    self.survivor = survivor
+  }
+
+  /// Places item `i` of stored size `raw`. O(columns).
+  @inline(__always) mutating func place(_ i: Int, _ raw: Size) {
+    let n = p.columnCount
+    let unset = raw == Section.unsetSize
+    let size = unset ? p.itemSize : raw.unmarked
+    let full = !unset && raw.isFullSpan
+    let crossSize = axes.cross(size)
+    let width = full ? p.avail : p.columnWidth
+    var extent = crossSize > 0 ? c.floored(axes.main(size) * width / crossSize) : 0
+    if !(extent <= 1e15) { extent = 1e15 }
+    if full {
+      var top = tops[0]
+      for t in tops { top = max(top, t) }
+      items.append(.init(main: top, extent: extent, column: -1))
+      lanes[n].append(Int32(truncatingIfNeeded: i))
+      let next = top + extent + p.interitem
+      for k in 0..<n { tops[k] = next }
+      return
+    }
+    var col = -1
+    if let old, let oi = survivor?.oldIndex(ofNew: i), oi >= 0, oi < old.count {
+      col = Int(old.items[oi].column)
+    }
+    if col < 0 {
+      switch p.renderDirection {
+      case .shortestFirst:
+        var low = tops[0]
+        for t in tops { low = min(low, t) }
+        let tied = low + 1e-9 * max(1, abs(low))
+        // The lowest tied column, without a branch per column (the column
+        // an item takes is unpredictable).
+        col = 0
+        for k in stride(from: n - 1, through: 0, by: -1) { col = tops[k] <= tied ? k : col }
+      case .leftToRight: col = i % n
+      case .rightToLeft: col = n - 1 - i % n
+      }
+    }
+    let top = tops[col]
+    items.append(.init(main: top, extent: extent, column: Int32(col)))
+    lanes[col].append(Int32(truncatingIfNeeded: i))
+    tops[col] = top + extent + p.interitem
   }
 }

@@ -466,25 +466,27 @@ def test_an_insert_at_the_centre_animates_in(page):
 
 
 
-def assert_follows_trajectory(page: Page, release: dict) -> dict:
+def assert_follows_trajectory(page: Page, release: dict, axis: str = "x") -> dict:
     """The release went out as layout/scrollEnded without a
     proposedContentOffset (the daemon projects it), asking for 16.67 ms
     samples, and every offset the page then showed, one setBounds a frame,
     was a sample of the answer's trajectory, in order, ending on the target.
-    Returns the scrollEnded request's params."""
+    `axis` is the scroll axis ("y" for the vertical layouts). Returns the
+    scrollEnded request's params."""
+    across = "y" if axis == "x" else "x"
     log = page.sent()
     ends = [i for i, e in enumerate(log) if e["request"]["method"] == "layout/scrollEnded"]
     assert len(ends) == 1, [e["request"]["method"] for e in log]
     params, answer = log[ends[0]]["request"]["params"], log[ends[0]]["answer"]["result"]
     assert "proposedContentOffset" not in params, params
     assert params["frameInterval"] == 16.67
-    assert params["contentOffset"]["x"] == release["contentOffset"]
-    assert params["velocity"] == {"x": release["velocity"], "y": 0}
-    samples = [p["x"] for p in answer["trajectory"]]
+    assert params["contentOffset"][axis] == release["contentOffset"]
+    assert params["velocity"] == {axis: release["velocity"], across: 0}
+    samples = [p[axis] for p in answer["trajectory"]]
     assert samples == release["trajectory"] and samples[-1] == release["target"]
-    assert answer["projectedContentOffset"]["x"] == release["projected"]
+    assert answer["projectedContentOffset"][axis] == release["projected"]
     assert answer["policy"] == release["policy"]
-    shown = [e["request"]["params"]["bounds"]["x"] for e in log[ends[0] + 1:]
+    shown = [e["request"]["params"]["bounds"][axis] for e in log[ends[0] + 1:]
              if e["request"]["method"] == "layout/setBounds"]
     assert shown and shown[-1] == samples[-1], (shown, samples)
     positions = []
@@ -637,3 +639,290 @@ def test_screenshot_of_the_cover_flow(page):
     docs = REPO / "docs"
     docs.mkdir(exist_ok=True)
     shutil.copyfile(shot, docs / "web-client.png")
+
+
+# MARK: the vertical layouts: the flow grid and the waterfall
+
+#: The seed viewport, and the waterfall's default gaps (the page's controls).
+VIEWPORT = (375, 300)
+GAP = 10
+
+
+def pick_layout(page: Page, layout: str) -> None:
+    """Clicks the picker's label for `layout`, as a user would, and lets
+    the session re-open with it."""
+    radio = page.d.find_element(By.CSS_SELECTOR, f"#picker input[value='{layout}']")
+    radio.find_element(By.XPATH, "..").click()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.config().layout") == layout
+    assert radio.is_selected()
+
+
+def column_width(columns: int, width: float = VIEWPORT[0], gap: float = GAP) -> float:
+    """protocol.md's waterfall rule 2 without insets or a pixel grid."""
+    return (width - (columns - 1) * gap) / columns
+
+
+def assert_columns(snap: dict, columns: int, width: float = VIEWPORT[0]) -> None:
+    """Every card is a column wide and stands in one of `columns` columns
+    (the DOM's boxes, which assert_matches_daemon found to be the daemon's
+    frames)."""
+    w = column_width(columns, width)
+    lefts = {i * (w + GAP) for i in range(columns)}
+    for c in snap["cards"]:
+        assert abs(c["box"]["width"] - w) <= 0.5, (columns, c)
+        assert any(abs(c["box"]["x"] - x) <= 0.5 for x in lefts), (columns, lefts, c)
+
+
+def vertical_drag(page: Page, dy: int, pause: float = 0.3, move_ms: int = 250) -> None:
+    """Presses 100 px below the viewport's centre, moves by `dy` over
+    `move_ms`, rests `pause` s, and lifts."""
+    chain = ActionChains(page.d, duration=move_ms)
+    chain.move_to_element_with_offset(page.viewport, 0, 100).click_and_hold().move_by_offset(0, dy)
+    if pause:
+        chain.pause(pause)
+    chain.release().perform()
+
+
+def opened_layout(page: Page) -> dict:
+    """The params of the one layout/open the page sent since record_rpc."""
+    opens = [e["request"]["params"] for e in page.sent() if e["request"]["method"] == "layout/open"]
+    assert len(opens) == 1, [e["request"]["method"] for e in page.sent()]
+    return opens[0]
+
+
+def test_the_waterfall_is_drawn_as_the_daemon_says(page):
+    page.set_control("count", 40)
+    page.record_rpc()
+    pick_layout(page, "waterfall")
+    # A waterfall session, opened with one size per card: varied heights.
+    params = opened_layout(page)
+    assert params["layout"]["type"] == "waterfall" and params["layout"]["columnCount"] == 2
+    sizes = params["sections"][0]["itemSizes"]
+    assert len(sizes) == 40 and len({s["height"] for s in sizes}) > 10, sizes
+    assert page.js("return document.getElementById('layout-name').textContent") == "waterfall"
+    # Only the waterfall's controls (and the shared ones) are shown.
+    shown = page.js(
+        "return [...document.querySelectorAll('#controls fieldset')]"
+        ".filter((f) => f.offsetParent !== null).map((f) => f.querySelector('legend').textContent)"
+    )
+    assert shown == ["Data", "Waterfall", "Viewport"], shown
+    # At the top, as every card before it was centred (card 0).
+    assert page.js("return window.flowlayout.offset()") == {"x": 0, "y": 0}
+    snap = page.assert_matches_daemon()
+    assert_columns(snap, 2)
+    # Cards of the varied aspect ratios, each as tall as its ratio makes it
+    # at the column's width.
+    w = column_width(2)
+    by_item = {c["item"]: c for c in snap["cards"]}
+    for item, c in by_item.items():
+        assert math.isclose(c["box"]["height"], sizes[item]["height"] * w / sizes[item]["width"],
+                            abs_tol=0.5), (item, c)
+    assert len({round(c["box"]["height"]) for c in snap["cards"]}) > 1, snap["cards"]
+
+    # The wheel scrolls vertically; the release scrolls freely (no snap).
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 0, 400).perform()
+    page.wait_idle()
+    release = page.js("return window.flowlayout.lastRelease()")
+    assert release["input"] == "wheel" and release["axis"] == "y", release
+    assert release["contentOffset"] == 400 and release["target"] == 400 and release["policy"] == "free"
+    assert page.js("return window.flowlayout.offset()") == {"x": 0, "y": 400}
+    assert page.js("return document.getElementById('offset').textContent") == "y 400"
+    snap = page.assert_matches_daemon()
+    assert snap["bounds"]["y"] == 400
+    assert_columns(snap, 2)
+
+    # Held still mid-drag: the picture is the daemon's for that offset.
+    chain = ActionChains(page.d, duration=200)
+    chain.move_to_element_with_offset(page.viewport, 0, 100).click_and_hold().move_by_offset(0, -150).perform()
+    page.wait_synced()
+    assert page.offset() == 0 and page.js("return window.flowlayout.offset().y") == 550
+    page.assert_matches_daemon()
+    ActionChains(page.d).pause(0.2).release().perform()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.offset().y") == 550  # rested: no velocity, no motion
+
+    # A fling glides on along the daemon's trajectory, one setBounds a
+    # frame, and stops within the content.
+    page.record_rpc()
+    vertical_drag(page, -150, pause=0, move_ms=50)
+    page.wait_idle()
+    fling = page.js("return window.flowlayout.lastRelease()")
+    assert fling["velocity"] > 1 and fling["policy"] == "free", fling
+    content = page.js("return document.getElementById('content').textContent")
+    height = float(content.split("×")[1])
+    assert fling["target"] == min(fling["projected"], height - VIEWPORT[1]), (fling, content)
+    assert fling["target"] > 550 + 150, fling
+    assert_follows_trajectory(page, fling, axis="y")
+    assert page.js("return window.flowlayout.offset().y") == fling["target"]
+    page.assert_matches_daemon()
+    # Back up with the wheel, then dragged past the top: the offset
+    # stretches (the rubber band) and the release brings it back to 0.
+    ActionChains(page.d).scroll_from_origin(
+        ScrollOrigin.from_element(page.viewport), 0, -round(fling["target"] - 100)).perform()
+    page.wait_idle()
+    assert abs(page.js("return window.flowlayout.offset().y") - 100) < 1
+    vertical_drag(page, 250)
+    page.wait_idle()
+    stretched = page.js("return window.flowlayout.lastRelease()")
+    assert -150 < stretched["contentOffset"] < 0 and stretched["target"] == 0, stretched
+    assert page.js("return window.flowlayout.offset()") == {"x": 0, "y": 0}
+    page.assert_matches_daemon()
+    artifacts = REPO / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    assert page.d.save_screenshot(str(artifacts / "web-waterfall.png")), "no screenshot"
+
+
+def test_waterfall_insert_and_delete(page):
+    pick_layout(page, "waterfall")
+    before = page.js("return window.flowlayout.cards()")
+    assert len(before) == 10
+    page.assert_matches_daemon()
+    centred = page.centred()
+    page.record_rpc()
+    page.js("document.getElementById('insert').click()")
+    page.wait_idle()
+    # One performBatchUpdates inserting a card with its own size at the
+    # centred index.
+    batches = [e for e in page.sent() if e["request"]["method"] == "layout/performBatchUpdates"]
+    assert len(batches) == 1, [e["request"]["method"] for e in page.sent()]
+    updates = batches[0]["request"]["params"]["updates"]
+    (insert,) = updates["insertItems"]
+    assert insert["section"] == 0 and insert["item"] == centred and updates["itemCounts"] == [11]
+    assert insert["size"]["width"] == 100 and 60 <= insert["size"]["height"] <= 180, insert
+    assert not [e for e in page.sent() if e["request"]["method"] in ("layout/open", "layout/close")]
+    after = page.js("return window.flowlayout.cards()")
+    assert len(after) == 11 and after[:centred] == before[:centred] and after[centred + 1:] == before[centred:]
+    assert page.js("return document.getElementById('cardcount').textContent") == "11"
+    assert page.js("return document.querySelector(`#controls [name='count']`).value") == "11"
+    snap = page.assert_matches_daemon()
+    assert_columns(snap, 2)
+    new_id = f"card-{after[centred]}"
+    assert new_id in {c["id"] for c in snap["cards"]}, (new_id, snap["cards"])
+    # Two more, then delete the centred card three times: the DOM follows.
+    for _ in range(2):
+        page.js("document.getElementById('insert').click()")
+        page.wait_idle()
+    assert len(page.js("return window.flowlayout.cards()")) == 13
+    page.assert_matches_daemon()
+    for n in (12, 11, 10):
+        gone = f"card-{page.js('return window.flowlayout.cards()')[page.centred()]}"
+        page.js("document.getElementById('delete').click()")
+        page.wait_idle()
+        assert len(page.js("return window.flowlayout.cards()")) == n
+        assert page.js("return document.getElementById('cardcount').textContent") == str(n)
+        assert page.js("return document.querySelector(`.card[data-id='${arguments[0]}']`)", gone) is None
+        snap = page.assert_matches_daemon()
+        assert_columns(snap, 2)
+        assert len(snap["cards"]) >= 2
+
+
+def test_the_column_count_reconfigures_the_waterfall(page):
+    page.set_control("count", 30)
+    pick_layout(page, "waterfall")
+    assert_columns(page.assert_matches_daemon(), 2)
+    for columns in (3, 5, 1, 4):
+        page.record_rpc()
+        page.set_control("columnCount", columns)
+        # layout/configure with the column count alone; no re-open.
+        methods = [e["request"]["method"] for e in page.sent()]
+        assert "layout/open" not in methods and "layout/close" not in methods, methods
+        configures = [e["request"]["params"] for e in page.sent()
+                      if e["request"]["method"] == "layout/configure"]
+        assert configures == [{"session": page.js("return window.flowlayout.session"),
+                               "layout": {"columnCount": columns}}], configures
+        snap = page.assert_matches_daemon()
+        # The cards are as wide as the new columns.
+        assert_columns(snap, columns)
+        assert len({round(c["box"]["x"], 3) for c in snap["cards"]}) == columns, snap["cards"]
+    # Scrolled down, the new column count still matches.
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 0, 300).perform()
+    page.wait_idle()
+    page.set_control("columnCount", 2)
+    snap = page.assert_matches_daemon()
+    assert_columns(snap, 2)
+    # The daemon refuses 0 columns: its message is shown, the control and
+    # the picture stay as they were.
+    page.js(
+        "const el = document.querySelector(`#controls [name='columnCount']`);"
+        "el.value = '0'; el.dispatchEvent(new Event('change', {bubbles: true}));"
+    )
+    page.wait_idle()
+    assert page.js("return document.getElementById('error').hidden") is False
+    assert "columnCount" in page.js("return document.getElementById('error').textContent")
+    assert page.js("return document.querySelector(`#controls [name='columnCount']`).value") == "2"
+    assert page.js("return window.flowlayout.config().columnCount") == 2
+    assert_columns(page.assert_matches_daemon(), 2)
+    # A wider viewport re-opens the session: wider columns.
+    page.set_control("viewportWidth", 500)
+    assert page.js("return document.getElementById('viewport').getBoundingClientRect().width") == 500
+    assert_columns(page.assert_matches_daemon(), 2, width=500)
+
+
+def test_the_flow_grid_is_drawn_as_the_daemon_says(page):
+    page.set_control("count", 40)
+    page.record_rpc()
+    pick_layout(page, "flow")
+    params = opened_layout(page)
+    assert params["layout"]["type"] == "flow" and params["layout"]["scrollDirection"] == "vertical"
+    assert params["layout"]["itemSize"] == {"width": 100, "height": 100}
+    assert params["sections"] == [{"itemCount": 40}]
+    assert page.js("return document.getElementById('layout-name').textContent") == "flow grid"
+    snap = page.assert_matches_daemon()
+    # 100×100 cells, three to a 375-point row, rows 110 apart.
+    assert all(c["box"]["width"] == 100 and c["box"]["height"] == 100 for c in snap["cards"]), snap["cards"]
+    assert {c["box"]["x"] for c in snap["cards"]} == {0, 137.5, 275}
+    assert {c["box"]["y"] for c in snap["cards"]} == {0, 110, 220}
+    # The wheel and a drag scroll it vertically.
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 0, 255).perform()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.offset()") == {"x": 0, "y": 255}
+    snap = page.assert_matches_daemon()
+    assert {c["item"] for c in snap["cards"]} == set(range(6, 18)), snap["cards"]
+    vertical_drag(page, -200)
+    page.wait_idle()
+    assert page.js("return window.flowlayout.offset().y") == 455
+    page.assert_matches_daemon()
+    # Insert and delete.
+    page.js("document.getElementById('insert').click()")
+    page.wait_idle()
+    assert len(page.js("return window.flowlayout.cards()")) == 41
+    page.assert_matches_daemon()
+    page.js("document.getElementById('delete').click()")
+    page.js("document.getElementById('delete').click()")
+    page.wait_idle()
+    assert len(page.js("return window.flowlayout.cards()")) == 39
+    page.assert_matches_daemon()
+    # The grid's item size is configured in place: four 80-point cards a row.
+    page.record_rpc()
+    page.set_control("gridItemWidth", 80)
+    configures = [e["request"]["params"]["layout"] for e in page.sent()
+                  if e["request"]["method"] == "layout/configure"]
+    assert configures == [{"itemSize": {"width": 80, "height": 100}}], configures
+    snap = page.assert_matches_daemon()
+    assert {c["box"]["width"] for c in snap["cards"]} == {80}
+    assert len({c["box"]["x"] for c in snap["cards"]}) == 4, snap["cards"]
+
+
+def test_back_to_cover_flow_from_the_vertical_layouts(page):
+    page.set_control("decelerationRate", "fast")
+    page.drag(-250)
+    page.wait_idle()
+    assert page.centred() == 1
+    pick_layout(page, "waterfall")
+    page.assert_matches_daemon()
+    pick_layout(page, "flow")
+    page.assert_matches_daemon()
+    pick_layout(page, "coverFlow")
+    # The carousel again, as it was: fast rate kept, sideways, offset y 0.
+    assert page.js("return window.flowlayout.config().decelerationRate") == "fast"
+    assert page.js("return window.flowlayout.offset().y") == 0
+    assert page.js("return document.getElementById('layout-name').textContent") == "cover flow"
+    snap = page.assert_matches_daemon()
+    assert any("transform" in a for a in snap["attributes"])  # scaled neighbours
+    centred = page.centred()
+    assert page.offset() == centred * PITCH
+    page.drag(-250)
+    page.wait_idle()
+    assert page.centred() == centred + 1 and page.offset() == (centred + 1) * PITCH
+    page.assert_matches_daemon()
