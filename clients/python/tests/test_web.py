@@ -16,11 +16,22 @@ compares what Chromium computed for the DOM against what the daemon says:
 (f) with the tilt on, every card's computed matrix3d is the daemon's, to
     the digits Chromium prints;
 (g) with the loop on, elements are keyed by lap: dragging back from the
-    start shows the last card of lap -1 and the centred index wraps.
+    start shows the last card of lap -1 and the centred index wraps;
+(h) the layout picker's waterfall: cards of varied aspect ratios, a column
+    wide, drawn as the daemon's attributesInRect says at the top, after the
+    wheel, mid-drag, after a fling along the daemon's trajectory and after
+    a rubber band past the top; inserts (with their own sizes) and deletes
+    change the card count and the DOM matches again;
+(i) the waterfall's column count goes out as layout/configure
+    {layout: {columnCount: n}}: the DOM matches again and every card is the
+    new column's width; a refused count is put back;
+(j) the flow grid (100×100 cells, vertical) matches the daemon too, and
+    cover flow comes back as it was.
 
 Needs Debian's chromium and chromium-driver and PyPI's selenium
 (`make deps-web`); skips with the reason when any is missing. Saves
-artifacts/web-client.png and copies it to docs/web-client.png.
+artifacts/web-client.png and copies it to docs/web-client.png, and the
+waterfall as artifacts/web-waterfall.png.
 """
 
 from __future__ import annotations
