@@ -283,7 +283,12 @@ final class WaterfallTests: XCTestCase {
       }
       // Rect queries against every frame.
       let frames = (0..<2).flatMap { s in
-        (0..<l.sections[s].count).map { (IndexPath(section: s, item: $0), l.placement.frameForItem(IndexPath(section: s, item: $0))) }
+        (0..<l.sections[s].count).map {
+          (
+            IndexPath(section: s, item: $0),
+            l.placement.frameForItem(IndexPath(section: s, item: $0))
+          )
+        }
       }
       for _ in 0..<20 {
         let r = Rect(

@@ -209,7 +209,7 @@ public struct CoverFlowConfiguration: Effect, Equatable {
         case .uniform: total += Double(n) * axes.main(flow.itemSize)
         case .sizes(let s):
           let sum = s.summary
-          let main = flow.scrollDirection == .vertical ? sum.sumHeight : sum.sumWidth
+          let main = (flow.scrollDirection == .vertical ? sum.sumHeight : sum.sumWidth).value
           total += main + Double(sum.unset) * axes.main(flow.itemSize)
         }
         if total <= W {

@@ -369,8 +369,9 @@ public struct SizeSummary: RopeSummary {
   public var count = 0
   /// Items without a size of their own.
   public var unset = 0
-  public var sumWidth = 0.0
-  public var sumHeight = 0.0
+  /// Exact sums: the same whatever the tree's shape (see ExactSum).
+  public var sumWidth = ExactSum.zero
+  public var sumHeight = ExactSum.zero
   public var minWidth = Double.infinity
   public var maxWidth = -Double.infinity
   public var minHeight = Double.infinity

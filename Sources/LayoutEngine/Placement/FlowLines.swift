@@ -33,7 +33,8 @@ struct LineRecord: Sendable {
 struct LineSummary: RopeSummary {
   var count = 0
   var items = 0
-  var thickness = 0.0
+  /// Exact: the same whatever the tree's shape (see ExactSum).
+  var thickness = ExactSum.zero
   static var zero: LineSummary { LineSummary() }
   init() {}
   init(_ lines: ArraySlice<LineRecord>) {
@@ -113,7 +114,7 @@ struct SectionGeometry: Sendable {
   /// the same way by every walk (and by the summaries) so that two walks to
   /// one line agree bit for bit.
   struct RowPrefix {
-    var sized = 0.0
+    var sized = ExactSum.zero
     var unsized = 0
     @inline(__always) init(_ s: SizeSummary, _ axes: Axes) {
       sized = axes.direction == .vertical ? s.sumHeight : s.sumWidth
@@ -125,7 +126,7 @@ struct SectionGeometry: Sendable {
   }
 
   @inline(__always) func thickness(_ p: RowPrefix) -> Double {
-    p.sized + Double(p.unsized) * axes.main(itemSize)
+    p.sized.value + Double(p.unsized) * axes.main(itemSize)
   }
 
   /// The main-axis length of the lines before one, summed as every walk
@@ -166,7 +167,7 @@ struct SectionGeometry: Sendable {
         first += records[k].items
       }
       return (
-        position(thicknessBefore: t, line: j), records[offset].thickness,
+        position(thicknessBefore: t.value, line: j), records[offset].thickness,
         first..<(first + records[offset].items)
       )
     }
@@ -227,7 +228,7 @@ struct SectionGeometry: Sendable {
       let r = records[k]
       if first + k >= j
         && !body(
-          first + k, position(thicknessBefore: t, line: first + k), r.thickness,
+          first + k, position(thicknessBefore: t.value, line: first + k), r.thickness,
           item..<(item + r.items))
       {
         return false
@@ -291,7 +292,7 @@ struct SectionGeometry: Sendable {
     { position(thicknessBefore: thickness(RowPrefix($0, axes)), line: $0.count - 1) > lo }
   }
   private func linesEnd(after lo: Double) -> (LineSummary) -> Bool {
-    { position(thicknessBefore: $0.thickness, line: $0.count - 1) > lo }
+    { position(thicknessBefore: $0.thickness.value, line: $0.count - 1) > lo }
   }
 
   /// The line holding item `i`. O(1) for uniform sections, O(log lines) otherwise.
