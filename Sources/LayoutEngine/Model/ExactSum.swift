@@ -9,7 +9,7 @@
 /// Bits below 2^-64 are dropped (the same way for every summand, so sums stay
 /// order-independent); sums beyond 2^63 points wrap, far past where a double
 /// resolves a point anyway.
-public struct ExactSum: Equatable, Sendable {
+public struct ExactSum: Comparable, Sendable {
   /// The integer part (floor) and the fraction, in units of 2^-64.
   var hi: Int64
   var lo: UInt64
@@ -59,6 +59,13 @@ public struct ExactSum: Equatable, Sendable {
     return ExactSum(hi: a.hi &+ b.hi &+ (carry ? 1 : 0), lo: lo)
   }
 
+  @inline(__always) public static prefix func - (a: ExactSum) -> ExactSum {
+    let lo = ~a.lo &+ 1
+    return ExactSum(hi: ~a.hi &+ (lo == 0 ? 1 : 0), lo: lo)
+  }
+
+  @inline(__always) public static func - (a: ExactSum, b: ExactSum) -> ExactSum { a + -b }
+
   @inline(__always) public static func += (a: inout ExactSum, b: ExactSum) { a = a + b }
 
   @inline(__always) public static func += (a: inout ExactSum, v: Double) { a = a + ExactSum(v) }
@@ -67,5 +74,9 @@ public struct ExactSum: Equatable, Sendable {
   /// double for the same sum. O(1).
   @inline(__always) public var value: Double {
     Double(hi) + Double(lo) * 0x1p-64
+  }
+
+  @inline(__always) public static func < (a: ExactSum, b: ExactSum) -> Bool {
+    a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo
   }
 }

@@ -1,0 +1,572 @@
+// A waterfall section's columns. Positions are not stored: each column is
+// a lane of its items' pitches (extent + spacing), and full-span items
+// split the section into segments, each starting where the one before
+// reached plus the full-span item between them. An item's position is its
+// segment's start plus the pitches before it in its lane, all exact sums
+// (ExactSum), so:
+// - an insert or delete in one column moves the rest of that column, and
+//   only it, in O(log n): nothing after it is rewritten;
+// - an edit re-places items only from the first changed one until the
+//   column profile resynchronises (every column's top moved by one common
+//   amount), and the rest keeps its columns and pitches;
+// - whatever path computed a position, it is the same double.
+//
+// Item indices in a lane are stored as gaps from the previous entry (the
+// first: its index + 1), so that an insert shifts every later index by
+// changing one gap per lane.
+
+/// One item of a column lane.
+struct ColumnEntry: Sendable {
+  var gap: Int32
+  var extent: Double
+  /// extent + spacing, exactly.
+  var pitch: ExactSum
+}
+
+struct ColumnSummary: RopeSummary {
+  var count = 0
+  /// The sum of the gaps: the last entry's item index + 1.
+  var index = 0
+  var pitch = ExactSum.zero
+  static var zero: ColumnSummary { ColumnSummary() }
+  init() {}
+  init(_ elements: ArraySlice<ColumnEntry>) {
+    count = elements.count
+    for e in elements {
+      index += Int(e.gap)
+      pitch += e.pitch
+    }
+  }
+  static func + (a: ColumnSummary, b: ColumnSummary) -> ColumnSummary {
+    var r = ColumnSummary()
+    r.count = a.count + b.count
+    r.index = a.index + b.index
+    r.pitch = a.pitch + b.pitch
+    return r
+  }
+}
+
+/// A full-span item, which closes the segment before it.
+struct SpanEntry: Sendable {
+  var gap: Int32
+  var extent: Double
+  var pitch: ExactSum
+  /// How far the segment before it reached: its largest column advance.
+  /// The item sits at the segment's start + reach.
+  var reach: ExactSum
+}
+
+struct SpanSummary: RopeSummary {
+  var count = 0
+  var index = 0
+  /// Σ (reach + pitch): from the first segment's start to the next one's.
+  var step = ExactSum.zero
+  static var zero: SpanSummary { SpanSummary() }
+  init() {}
+  init(_ elements: ArraySlice<SpanEntry>) {
+    count = elements.count
+    for e in elements {
+      index += Int(e.gap)
+      step += e.reach
+      step += e.pitch
+    }
+  }
+  static func + (a: SpanSummary, b: SpanSummary) -> SpanSummary {
+    var r = SpanSummary()
+    r.count = a.count + b.count
+    r.index = a.index + b.index
+    r.step = a.step + b.step
+    return r
+  }
+}
+
+extension Rope {
+  /// The first position whose running summary (through it) satisfies
+  /// `pred`, monotone along the rope, and the summary of everything before
+  /// it; (count, summary) when none does. O(log n + leaf).
+  func split(_ pred: (S) -> Bool) -> (position: Int, before: S) {
+    guard let (before, elements, first) = descend(pred) else { return (count, summary) }
+    var acc = before
+    for k in 0..<elements.count {
+      let through = acc + S(elements[k...k])
+      if pred(through) { return (first + k, acc) }
+      acc = through
+    }
+    return (first + elements.count, acc)
+  }
+
+  /// The summary of the first `j` elements. O(log n + leaf).
+  func prefix(_ j: Int) -> S {
+    if j <= 0 { return .zero }
+    if j >= count { return summary }
+    let (before, elements, offset) = leaf(containing: j)
+    return before + S(elements[0..<offset])
+  }
+}
+
+/// One section of a waterfall, in its own coordinates (main positions are
+/// relative to `start`).
+struct ColumnSection: Sendable {
+  /// What the section's geometry depends on besides its items.
+  struct Parameters: Equatable, Sendable {
+    var columnCount: Int
+    var columnWidth: Double
+    var columnSpacing: Double
+    var interitem: Double
+    var avail: Double
+    var crossLead: Double
+    var itemsStart: Double
+    var itemSize: Size
+    var renderDirection: ItemRenderDirection
+  }
+
+  var p: Parameters
+  var start: Double = 0
+  /// Header and footer: local main position, thickness, cross lead and extent.
+  var header: (main: Double, thickness: Double, cross: Double, extent: Double)? = nil
+  var footer: (main: Double, thickness: Double, cross: Double, extent: Double)? = nil
+  /// After the header and its trailing inset: where a pinned footer stops.
+  var headerEnd = 0.0
+  /// After the items and the trailing section inset: where a pinned header
+  /// stops.
+  var itemsEnd = 0.0
+  var end = 0.0
+
+  /// Each item's column in index order (−1: full span).
+  var order = Rope<CountSummary<Int32>>()
+  var lanes: [Rope<ColumnSummary>] = []
+  var spans = Rope<SpanSummary>()
+  /// The reach of the last segment (the one no full-span item closes).
+  var tailReach = ExactSum.zero
+
+  init(p: Parameters) {
+    self.p = p
+    lanes = Array(repeating: Rope(), count: p.columnCount)
+  }
+
+  var count: Int { order.count }
+  var spacing: ExactSum { ExactSum(p.interitem) }
+  var origin: ExactSum { ExactSum(p.itemsStart) }
+
+  /// Every item's column, for tests. O(n).
+  var columns: [Int32] { order.array }
+
+  /// The cross position of column `c` (−1: the full span's). O(1).
+  @inline(__always) func cross(_ c: Int32) -> Double {
+    c < 0 ? p.crossLead : p.crossLead + Double(c) * (p.columnWidth + p.columnSpacing)
+  }
+
+  // MARK: Segments
+
+  /// The segment item `i` is in (or, for a full-span item, the one it
+  /// closes): the number of full-span items before it. O(log n).
+  func segment(of i: Int) -> Int { spans.split { $0.index > i }.position }
+
+  /// Where segment `k` starts. O(log n).
+  func segmentStart(_ k: Int) -> ExactSum { origin + spans.prefix(k).step }
+
+  /// The first item index of segment `k`. O(log n).
+  func segmentFirst(_ k: Int) -> Int { spans.prefix(k).index }
+
+  /// The items of segment `k` are those before this index. O(log n).
+  func segmentEnd(_ k: Int) -> Int { k < spans.count ? spans.prefix(k + 1).index - 1 : Int.max }
+
+  /// Lane `c`'s entries for items before `i`: how many, and their summary.
+  /// O(log n).
+  @inline(__always) func below(_ c: Int, _ i: Int) -> (position: Int, before: ColumnSummary) {
+    lanes[c].split { $0.index > i }
+  }
+
+  /// The largest column advance within segment `k`. O(columns · log n).
+  func reach(of k: Int) -> ExactSum {
+    let f = segmentFirst(k)
+    let e = segmentEnd(k)
+    var best = ExactSum.zero
+    for c in 0..<p.columnCount {
+      let from = below(c, f).before.pitch
+      let to = e == Int.max ? lanes[c].summary.pitch : below(c, e).before.pitch
+      best = max(best, to - from)
+    }
+    return best
+  }
+
+  /// Every column's top just before item `i` (rule 3's `top`), and the
+  /// segment and its start there. O(columns · log n).
+  func tops(at i: Int) -> (tops: [ExactSum], segment: Int, start: ExactSum) {
+    let k = segment(of: i)
+    let s0 = segmentStart(k)
+    let f = segmentFirst(k)
+    var tops: [ExactSum] = []
+    tops.reserveCapacity(p.columnCount)
+    for c in 0..<p.columnCount {
+      tops.append(s0 + below(c, i).before.pitch - below(c, f).before.pitch)
+    }
+    return (tops, k, s0)
+  }
+
+  /// The end of the lowest column (rule 6), when the section has items.
+  /// O(log n).
+  var bottom: Double? {
+    guard count > 0 else { return nil }
+    return (segmentStart(spans.count) + tailReach - spacing).value
+  }
+
+  // MARK: Frames
+
+  /// Item `i`'s local main position, extent and column. O(log n).
+  func item(_ i: Int) -> (main: Double, extent: Double, column: Int32) {
+    let c = order[i]
+    let k = segment(of: i)
+    if c < 0 {
+      let s = spans[k]
+      return ((segmentStart(k) + s.reach).value, s.extent, c)
+    }
+    let lane = Int(c)
+    let (j, before) = below(lane, i)
+    let first = below(lane, segmentFirst(k)).before
+    let main = segmentStart(k) + before.pitch - first.pitch
+    return (main.value, lanes[lane][j].extent, c)
+  }
+
+  /// Calls `body` with every item (index, local main, extent, column)
+  /// whose main span meets [lo, hi), column by column within each segment,
+  /// not in index order. O(segments met · columns · log n + k).
+  func forEachItem(meeting lo: Double, _ hi: Double, _ body: (Int, Double, Double, Int32) -> Void)
+  {
+    let o = origin
+    let spacing = self.spacing
+    // The first segment whose next one starts after lo.
+    var k = spans.split { (o + $0.step).value > lo }.position
+    while k <= spans.count {
+      let s0 = segmentStart(k)
+      if s0.value >= hi { return }
+      let f = segmentFirst(k)
+      let e = segmentEnd(k)
+      for c in 0..<p.columnCount {
+        let (bf, first) = below(c, f)
+        let base = s0 - first.pitch
+        // The first entry ending after lo; entries before the segment are skipped.
+        var (j, acc) = lanes[c].split { (base + $0.pitch - spacing).value > lo }
+        if j < bf { (j, acc) = (bf, first) }
+        var cursor = RopeCursor(lanes[c], at: j)
+        while let entry = cursor.next() {
+          let index = acc.index + Int(entry.gap) - 1
+          let main = (base + acc.pitch).value
+          guard index < e, main < hi else { break }
+          body(index, main, entry.extent, Int32(c))
+          acc.index += Int(entry.gap)
+          acc.pitch += entry.pitch
+        }
+      }
+      if k < spans.count {
+        let s = spans[k]
+        let main = (s0 + s.reach).value
+        if main < hi && main + s.extent > lo { body(e, main, s.extent, -1) }
+      }
+      k += 1
+    }
+  }
+}
+
+// MARK: Placing
+
+/// One placing pass from item `from`: each column's top, the segment, and
+/// the entries placed, their gaps already counted from each lane's last
+/// entry, ready to splice into the lanes.
+struct ColumnPlacer {
+  let p: ColumnSection.Parameters
+  let c: WaterfallConfiguration
+  let axes: Axes
+  let spacing: ExactSum
+  let tolerance: ExactSum
+  var tops: [ExactSum]
+  var segmentStart: ExactSum
+  /// Per column: the entries placed, and the index of the lane's last item.
+  var placed: [[ColumnEntry]]
+  var last: [Int]
+  var spansPlaced: [SpanEntry] = []
+  var lastSpan: Int
+  var columns: [Int32] = []
+
+  init(_ g: ColumnSection, _ c: WaterfallConfiguration, axes: Axes, at i: Int) {
+    p = g.p
+    self.c = c
+    self.axes = axes
+    spacing = g.spacing
+    // Shift-invariant: the same ties whatever the columns' common offset,
+    // so that a resynchronised profile places the rest as before.
+    tolerance = ExactSum(1e-9 * max(1, g.p.columnWidth))
+    (tops, _, segmentStart) = g.tops(at: i)
+    placed = Array(repeating: [], count: g.p.columnCount)
+    last = (0..<g.p.columnCount).map { g.below($0, i).before.index - 1 }
+    lastSpan = g.spans.split { $0.index > i }.before.index - 1
+  }
+
+  /// The column the rule gives item `i` (rule 4). O(columns).
+  @inline(__always) func rule(_ i: Int) -> Int {
+    let n = p.columnCount
+    switch p.renderDirection {
+    case .shortestFirst:
+      var low = tops[0]
+      for t in tops { low = min(low, t) }
+      // The lowest tied column, without a branch per column (the column
+      // an item takes is unpredictable).
+      let tied = low + tolerance
+      var col = 0
+      for k in stride(from: n - 1, through: 0, by: -1) { col = tops[k] <= tied ? k : col }
+      return col
+    case .leftToRight: return i % n
+    case .rightToLeft: return n - 1 - i % n
+    }
+  }
+
+  /// Places item `i` of stored size `raw` in `column` (nil: by the rule;
+  /// ignored for a full-span item). O(columns).
+  @inline(__always) mutating func place(_ i: Int, _ raw: Size, column: Int?) {
+    let unset = raw == Section.unsetSize
+    let size = unset ? p.itemSize : raw.unmarked
+    let full = !unset && raw.isFullSpan
+    let crossSize = axes.cross(size)
+    var e = crossSize > 0 ? c.floored(axes.main(size) * (full ? p.avail : p.columnWidth) / crossSize) : 0
+    if !(e <= 1e15) { e = 1e15 }
+    let pitch = ExactSum(e) + spacing
+    if full {
+      var top = tops[0]
+      for t in tops { top = max(top, t) }
+      spansPlaced.append(
+        SpanEntry(gap: Int32(i - lastSpan), extent: e, pitch: pitch, reach: top - segmentStart))
+      lastSpan = i
+      columns.append(-1)
+      segmentStart = top + pitch
+      for k in tops.indices { tops[k] = segmentStart }
+      return
+    }
+    let col = column ?? rule(i)
+    placed[col].append(ColumnEntry(gap: Int32(i - last[col]), extent: e, pitch: pitch))
+    last[col] = i
+    columns.append(Int32(col))
+    tops[col] = tops[col] + pitch
+  }
+
+  /// The reach of the segment being placed, so far.
+  var reach: ExactSum {
+    var top = tops[0]
+    for t in tops { top = max(top, t) }
+    return top - segmentStart
+  }
+}
+
+extension ColumnSection {
+  /// Places every item afresh (rules 3 to 5); with `keep` and `survivors`,
+  /// each survivor in the column it had there (stable). O(n).
+  mutating func build(
+    _ items: Section.Items, _ c: WaterfallConfiguration, axes: Axes, keep: ColumnSection?,
+    survivors: SurvivorWalk?
+  ) {
+    var placer = ColumnPlacer(self, c, axes: axes, at: 0)
+    var walk = survivors
+    var cursor: RopeCursor<CountSummary<Int32>>? = keep.map { RopeCursor($0.order, at: 0) }
+    func oldColumn(_ i: Int) -> Int? {
+      guard let keep, let o = walk?.oldIndex(ofNew: i), o < keep.count else { return nil }
+      if cursor!.index != o { cursor = RopeCursor(keep.order, at: o) }
+      let col = Int(cursor!.next()!)
+      return col >= 0 && col < p.columnCount ? col : nil
+    }
+    forEachSize(items, from: 0) { i, raw in
+      placer.place(i, raw, column: oldColumn(i))
+      return true
+    }
+    tailReach = placer.reach
+    splice(&placer, from: 0, oldEnd: 0)
+  }
+
+  /// Whether a packed relayout compares its profile with the old one
+  /// `k` items past the change: at once, then at growing distances up to
+  /// every 1,024 (a comparison costs O(columns · log n), as much as placing
+  /// a few hundred items).
+  @inline(__always) static func checksResync(at k: Int) -> Bool {
+    k == 0 || k == 16 || k == 64 || k == 256 || k % 1024 == 0
+  }
+
+  /// The items that changed (`edit`) placed again over `old` (same
+  /// parameters): from the first changed item until the columns'
+  /// profile resynchronises (see `checksResync`), or for `stable` (with `survivors`) only the changed span,
+  /// survivors in their columns. O(columns · log n + items re-placed).
+  mutating func relayout(
+    from old: ColumnSection, edit: ItemEdit, _ items: Section.Items,
+    _ c: WaterfallConfiguration, axes: Axes, survivors: SurvivorWalk?
+  ) {
+    self = old
+    let total = count(of: items)
+    let lo = min(edit.lo, old.count, total)
+    let newHi = min(max(edit.newHi, lo), total)
+    let delta = edit.newHi - edit.oldHi
+    var placer = ColumnPlacer(old, c, axes: axes, at: lo)
+    var walk = survivors
+    // The index rules give later items other columns unless the count
+    // changed by whole rows.
+    let canResync = p.renderDirection == .shortestFirst || delta % p.columnCount == 0
+    var end = total
+    forEachSize(items, from: lo) { i, raw in
+      if i >= newHi {
+        if survivors != nil { return false }
+        // Past the change every item is an old one, placed by the same
+        // rule: once every column has moved by one amount, the rest
+        // would land exactly where it is, moved by that amount.
+        if canResync && Self.checksResync(at: i - newHi)
+          && resynchronised(placer.tops, old.tops(at: i - delta).tops)
+        {
+          end = i
+          return false
+        }
+      }
+      var column: Int? = nil
+      if let s = walk?.oldIndex(ofNew: i), i < newHi, s < old.count {
+        let col = Int(old.order[s])
+        if col >= 0 { column = col }
+      }
+      placer.place(i, raw, column: column)
+      return true
+    }
+    if survivors != nil { end = newHi }
+    if end == total { tailReach = placer.reach }
+    splice(&placer, from: lo, oldEnd: end - delta)
+    // The segment the placing ended in keeps old items after `end`, or
+    // was placed to the end.
+    if end != total {
+      let k = segment(of: end)
+      let r = reach(of: k)
+      if k < spans.count { spans.set(k, with: r) } else { tailReach = r }
+    }
+  }
+
+  /// True when every column moved by the same amount.
+  private func resynchronised(_ new: [ExactSum], _ old: [ExactSum]) -> Bool {
+    let d = new[0] - old[0]
+    for k in 1..<new.count where new[k] - old[k] != d { return false }
+    return true
+  }
+
+  private func count(of items: Section.Items) -> Int {
+    switch items {
+    case .uniform(let n): return n
+    case .sizes(let s): return s.count
+    }
+  }
+
+  /// Calls `body` with each item's index and stored size from `from` on,
+  /// until it returns false.
+  private func forEachSize(
+    _ items: Section.Items, from: Int, _ body: (Int, Size) -> Bool
+  ) {
+    switch items {
+    case .uniform(let n):
+      for i in from..<max(from, n) where !body(i, Section.unsetSize) { return }
+    case .sizes(let sizes):
+      guard from < sizes.count else { return }
+      sizes.forEachLeaf(from: from) { _, elements, first in
+        for k in max(from - first, 0)..<elements.count where !body(first + k, elements[k]) {
+          return false
+        }
+        return true
+      }
+    }
+  }
+
+  /// Replaces the items from `lo` (old indices up to `oldEnd`) by the
+  /// placer's (new indices up to `lo` + placed); later items keep their
+  /// entries, shifted by the count's change. O(columns · log n + items
+  /// spliced).
+  /// The placer's entries are moved out, not copied.
+  private mutating func splice(_ placer: inout ColumnPlacer, from lo: Int, oldEnd: Int) {
+    let oldEnd = max(oldEnd, lo)
+    let delta = lo + placer.columns.count - oldEnd
+    var columns: [Int32] = []
+    swap(&columns, &placer.columns)
+    order = Self.replacing(order, lo, min(oldEnd, order.count), with: columns)
+    for c in 0..<p.columnCount {
+      var entries: [ColumnEntry] = []
+      swap(&entries, &placer.placed[c])
+      lanes[c] = Self.spliced(lanes[c], lo, oldEnd, delta, entries, last: placer.last[c]) {
+        $0.gap = $1
+      }
+    }
+    var spanEntries: [SpanEntry] = []
+    swap(&spanEntries, &placer.spansPlaced)
+    spans = Self.spliced(spans, lo, oldEnd, delta, spanEntries, last: placer.lastSpan) {
+      $0.gap = $1
+    }
+  }
+
+  /// A lane with its entries for old items lo..<oldEnd replaced by `new`
+  /// (whose last item is `last`), and the first later entry's gap counted
+  /// from it.
+  private static func spliced<S: IndexedSummary>(
+    _ lane: Rope<S>, _ lo: Int, _ oldEnd: Int, _ delta: Int, _ new: [S.Element], last: Int,
+    setGap: (inout S.Element, Int32) -> Void
+  ) -> Rope<S> {
+    let a = lane.split { $0.index > lo }.position
+    let (b, through) = lane.split { $0.index > oldEnd }
+    var entries = new
+    var removeEnd = b
+    if b < lane.count {
+      // The first later entry: its new index, from its old one.
+      var e = lane[b]
+      setGap(&e, Int32(through.index + e.gapValue - 1 + delta - last))
+      entries.append(e)
+      removeEnd = b + 1
+    }
+    return replacing(lane, a, removeEnd, with: entries)
+  }
+
+  /// `rope` with `range` replaced by `new`: edited in place, or rebuilt
+  /// when the rest of it is replaced by at least as much as it keeps (an
+  /// insert at the front of a packed layout re-places everything; a rope
+  /// edit per leaf would cost more than building). O(log n · leaves
+  /// edited), or O(n) when rebuilt.
+  private static func replacing<S: RopeSummary>(
+    _ rope: Rope<S>, _ lo: Int, _ hi: Int, with new: [S.Element]
+  ) -> Rope<S> {
+    if hi >= rope.count && new.count >= lo {
+      if lo == 0 { return Rope(new) }
+      var all: [S.Element] = []
+      all.reserveCapacity(lo + new.count)
+      if lo > 0 {
+        rope.forEachLeaf(from: 0) { _, elements, first in
+          all.append(contentsOf: elements.prefix(lo - first))
+          return first + elements.count < lo
+        }
+      }
+      all.append(contentsOf: new)
+      return Rope(all)
+    }
+    var rope = rope
+    if lo < hi { rope.removeSubrange(lo..<hi) }
+    if !new.isEmpty { rope.insert(contentsOf: new, at: lo) }
+    return rope
+  }
+}
+
+/// A lane's summary: how many entries and their gaps' sum (the last
+/// entry's index + 1).
+protocol IndexedSummary: RopeSummary where Element: GapCoded {
+  var index: Int { get }
+}
+
+protocol GapCoded {
+  var gapValue: Int { get }
+}
+
+extension ColumnSummary: IndexedSummary {}
+extension SpanSummary: IndexedSummary {}
+extension ColumnEntry: GapCoded { var gapValue: Int { Int(gap) } }
+extension SpanEntry: GapCoded { var gapValue: Int { Int(gap) } }
+
+extension Rope where S == SpanSummary {
+  /// Sets the reach of full-span item `k`.
+  mutating func set(_ k: Int, with reach: ExactSum) {
+    var e = self[k]
+    e.reach = reach
+    set(k, e)
+  }
+}
