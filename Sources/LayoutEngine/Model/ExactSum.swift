@@ -76,7 +76,16 @@ public struct ExactSum: Comparable, Sendable {
     Double(hi) + Double(lo) * 0x1p-64
   }
 
+  /// Without a branch: the sign of the 128-bit difference (sums stay far
+  /// from overflowing it), since which of two tops is lower is a coin toss.
   @inline(__always) public static func < (a: ExactSum, b: ExactSum) -> Bool {
-    a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo
+    let borrow: Int64 = a.lo < b.lo ? 1 : 0
+    return a.hi &- b.hi &- borrow < 0
   }
+
+  @inline(__always) public static func <= (a: ExactSum, b: ExactSum) -> Bool { !(b < a) }
+
+  @inline(__always) static func min(_ a: ExactSum, _ b: ExactSum) -> ExactSum { b < a ? b : a }
+
+  @inline(__always) static func max(_ a: ExactSum, _ b: ExactSum) -> ExactSum { a < b ? b : a }
 }

@@ -17,6 +17,14 @@ public protocol RopeSummary: Sendable {
   init(_ elements: ArraySlice<Element>)
   static func + (a: Self, b: Self) -> Self
   var count: Int { get }
+  /// Leaves hold `leafScale` times `RopeLimits.leafCapacity` elements:
+  /// more for small elements read by index, whose leaves are never summed
+  /// element by element.
+  static var leafScale: Int { get }
+}
+
+extension RopeSummary {
+  public static var leafScale: Int { 1 }
 }
 
 final class RopeNode<S: RopeSummary>: @unchecked Sendable {
@@ -68,7 +76,7 @@ enum RopeLimits {
 /// Reads are O(log n); edits are O(log n + leafCapacity).
 public struct Rope<S: RopeSummary>: Sendable {
   public typealias Element = S.Element
-  static var leafCapacity: Int { RopeLimits.leafCapacity }
+  static var leafCapacity: Int { RopeLimits.leafCapacity * S.leafScale }
   static var fanout: Int { RopeLimits.fanout }
   var root: RopeNode<S>
 

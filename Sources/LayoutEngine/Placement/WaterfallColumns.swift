@@ -24,6 +24,9 @@ struct ColumnEntry: Sendable {
 }
 
 struct ColumnSummary: RopeSummary {
+  /// Fewer, larger leaves: a relayout builds and frees them by the
+  /// thousand, and a lookup sums at most a leaf.
+  static var leafScale: Int { 2 }
   var count = 0
   /// The sum of the gaps: the last entry's item index + 1.
   var index = 0
@@ -42,6 +45,22 @@ struct ColumnSummary: RopeSummary {
     r.count = a.count + b.count
     r.index = a.index + b.index
     r.pitch = a.pitch + b.pitch
+    return r
+  }
+}
+
+/// The column of every item in index order (−1: full span), read by index
+/// only: leaves of 512.
+struct OrderSummary: RopeSummary {
+  typealias Element = Int32
+  static var leafScale: Int { 8 }
+  var count = 0
+  static var zero: OrderSummary { OrderSummary() }
+  init() {}
+  init(_ elements: ArraySlice<Int32>) { count = elements.count }
+  static func + (a: OrderSummary, b: OrderSummary) -> OrderSummary {
+    var r = OrderSummary()
+    r.count = a.count + b.count
     return r
   }
 }
@@ -133,7 +152,7 @@ struct ColumnSection: Sendable {
   var end = 0.0
 
   /// Each item's column in index order (−1: full span).
-  var order = Rope<CountSummary<Int32>>()
+  var order = Rope<OrderSummary>()
   var lanes: [Rope<ColumnSummary>] = []
   var spans = Rope<SpanSummary>()
   /// The reach of the last segment (the one no full-span item closes).
@@ -231,8 +250,7 @@ struct ColumnSection: Sendable {
   /// Calls `body` with every item (index, local main, extent, column)
   /// whose main span meets [lo, hi), column by column within each segment,
   /// not in index order. O(segments met · columns · log n + k).
-  func forEachItem(meeting lo: Double, _ hi: Double, _ body: (Int, Double, Double, Int32) -> Void)
-  {
+  func forEachItem(meeting lo: Double, _ hi: Double, _ body: (Int, Double, Double, Int32) -> Void) {
     let o = origin
     let spacing = self.spacing
     // The first segment whose next one starts after lo.
@@ -281,12 +299,14 @@ struct ColumnPlacer {
   let tolerance: ExactSum
   var tops: [ExactSum]
   var segmentStart: ExactSum
-  /// Per column: the entries placed, and the index of the lane's last item.
-  var placed: [[ColumnEntry]]
+  /// Per column: the entries placed, built into leaves as they come (no
+  /// array of them all), and the index of the lane's last item.
+  var placed: [RopeBuilder<ColumnSummary>]
   var last: [Int]
-  var spansPlaced: [SpanEntry] = []
+  var spansPlaced = RopeBuilder<SpanSummary>()
   var lastSpan: Int
-  var columns: [Int32] = []
+  var columns = RopeBuilder<OrderSummary>()
+  var count = 0
 
   init(_ g: ColumnSection, _ c: WaterfallConfiguration, axes: Axes, at i: Int) {
     p = g.p
@@ -297,7 +317,7 @@ struct ColumnPlacer {
     // so that a resynchronised profile places the rest as before.
     tolerance = ExactSum(1e-9 * max(1, g.p.columnWidth))
     (tops, _, segmentStart) = g.tops(at: i)
-    placed = Array(repeating: [], count: g.p.columnCount)
+    placed = Array(repeating: RopeBuilder(), count: g.p.columnCount)
     last = (0..<g.p.columnCount).map { g.below($0, i).before.index - 1 }
     lastSpan = g.spans.split { $0.index > i }.before.index - 1
   }
@@ -308,7 +328,7 @@ struct ColumnPlacer {
     switch p.renderDirection {
     case .shortestFirst:
       var low = tops[0]
-      for t in tops { low = min(low, t) }
+      for t in tops { low = ExactSum.min(low, t) }
       // The lowest tied column, without a branch per column (the column
       // an item takes is unpredictable).
       let tied = low + tolerance
@@ -327,16 +347,18 @@ struct ColumnPlacer {
     let size = unset ? p.itemSize : raw.unmarked
     let full = !unset && raw.isFullSpan
     let crossSize = axes.cross(size)
-    var e = crossSize > 0 ? c.floored(axes.main(size) * (full ? p.avail : p.columnWidth) / crossSize) : 0
+    var e =
+      crossSize > 0 ? c.floored(axes.main(size) * (full ? p.avail : p.columnWidth) / crossSize) : 0
     if !(e <= 1e15) { e = 1e15 }
     let pitch = ExactSum(e) + spacing
     if full {
       var top = tops[0]
-      for t in tops { top = max(top, t) }
+      for t in tops { top = ExactSum.max(top, t) }
       spansPlaced.append(
         SpanEntry(gap: Int32(i - lastSpan), extent: e, pitch: pitch, reach: top - segmentStart))
       lastSpan = i
       columns.append(-1)
+      count += 1
       segmentStart = top + pitch
       for k in tops.indices { tops[k] = segmentStart }
       return
@@ -345,13 +367,14 @@ struct ColumnPlacer {
     placed[col].append(ColumnEntry(gap: Int32(i - last[col]), extent: e, pitch: pitch))
     last[col] = i
     columns.append(Int32(col))
+    count += 1
     tops[col] = tops[col] + pitch
   }
 
   /// The reach of the segment being placed, so far.
   var reach: ExactSum {
     var top = tops[0]
-    for t in tops { top = max(top, t) }
+    for t in tops { top = ExactSum.max(top, t) }
     return top - segmentStart
   }
 }
@@ -365,7 +388,7 @@ extension ColumnSection {
   ) {
     var placer = ColumnPlacer(self, c, axes: axes, at: 0)
     var walk = survivors
-    var cursor: RopeCursor<CountSummary<Int32>>? = keep.map { RopeCursor($0.order, at: 0) }
+    var cursor: RopeCursor<OrderSummary>? = keep.map { RopeCursor($0.order, at: 0) }
     func oldColumn(_ i: Int) -> Int? {
       guard let keep, let o = walk?.oldIndex(ofNew: i), o < keep.count else { return nil }
       if cursor!.index != o { cursor = RopeCursor(keep.order, at: o) }
@@ -477,25 +500,26 @@ extension ColumnSection {
   /// placer's (new indices up to `lo` + placed); later items keep their
   /// entries, shifted by the count's change. O(columns · log n + items
   /// spliced).
-  /// The placer's entries are moved out, not copied.
+  /// Everything from the first item on replaced (a build, or a packed
+  /// insert at the front) takes the placer's ropes as they are.
   private mutating func splice(_ placer: inout ColumnPlacer, from lo: Int, oldEnd: Int) {
     let oldEnd = max(oldEnd, lo)
-    let delta = lo + placer.columns.count - oldEnd
-    var columns: [Int32] = []
-    swap(&columns, &placer.columns)
-    order = Self.replacing(order, lo, min(oldEnd, order.count), with: columns)
+    let delta = lo + placer.count - oldEnd
+    if lo == 0 && oldEnd >= order.count {
+      order = placer.columns.rope
+      for c in 0..<p.columnCount { lanes[c] = placer.placed[c].rope }
+      spans = placer.spansPlaced.rope
+      return
+    }
+    order = Self.replacing(order, lo, min(oldEnd, order.count), with: placer.columns.rope.array)
     for c in 0..<p.columnCount {
-      var entries: [ColumnEntry] = []
-      swap(&entries, &placer.placed[c])
-      lanes[c] = Self.spliced(lanes[c], lo, oldEnd, delta, entries, last: placer.last[c]) {
-        $0.gap = $1
-      }
+      lanes[c] = Self.spliced(
+        lanes[c], lo, oldEnd, delta, placer.placed[c].rope.array, last: placer.last[c]
+      ) { $0.gap = $1 }
     }
-    var spanEntries: [SpanEntry] = []
-    swap(&spanEntries, &placer.spansPlaced)
-    spans = Self.spliced(spans, lo, oldEnd, delta, spanEntries, last: placer.lastSpan) {
-      $0.gap = $1
-    }
+    spans = Self.spliced(
+      spans, lo, oldEnd, delta, placer.spansPlaced.rope.array, last: placer.lastSpan
+    ) { $0.gap = $1 }
   }
 
   /// A lane with its entries for old items lo..<oldEnd replaced by `new`
