@@ -862,6 +862,54 @@ def bench_engine(ns: list[int]) -> dict:
     return result
 
 
+#: The waterfall issue states its targets at 1e6 items in 3 columns.
+WATERFALL_N = 10**6
+
+
+def bench_waterfall() -> dict:
+    """Runs `flowlayout-bench 1e6 waterfall` ENGINE_RUNS times: the same
+    parsing as bench_engine, at the waterfall issue's size."""
+    saved = []
+    for k in range(ENGINE_RUNS):
+        t0 = time.perf_counter()
+        out = subprocess.run([ENGINE, str(WATERFALL_N), "waterfall"], capture_output=True, text=True,
+                             check=True, timeout=1800).stdout
+        saved.append(out)
+        log(f"  waterfall run {k + 1}/{ENGINE_RUNS}: {time.perf_counter() - t0:.1f} s")
+    runs: dict[str, list[dict]] = {}
+    for out in saved:
+        for line in out.splitlines():
+            m = ENGINE_LINE.match(line)
+            if m:
+                runs.setdefault(m["name"], []).append(
+                    {"p50": float(m["p50"]), "p99": float(m["p99"]), "unit": m["u1"]})
+    lines = {}
+    for name, rs in runs.items():
+        scale = 1e-3 if rs[0]["unit"] == "ns" else 1.0
+        p50 = statistics.median(r["p50"] for r in rs)
+        p99 = statistics.median(r["p99"] for r in rs)
+        lines[name] = {"p50": p50, "p99": p99, "unit": rs[0]["unit"], "p50_us": p50 * scale,
+                       "p99_us": p99 * scale}
+    return {"lines": lines}
+
+
+#: (row, measurement, line prefix, unit, target, what the target bounds)
+WATERFALL_ROWS = [
+    ("W1", "engine: waterfall open (packed)", "waterfall packed open", "ns/item", 40.0, "p50"),
+    ("W2", "engine: waterfall attributesInRect, 375×600 viewport", "waterfall attributesInRect",
+     "µs", 10.0, "p50_us"),
+    ("W3", "engine: waterfall append of 2,048 items", "waterfall append 2048", "µs", 1000.0, "p50_us"),
+    ("W4", "engine: waterfall insert at 0, stable", "waterfall stable insert at 0", "µs", 50.0,
+     "p50_us"),
+    ("W5", "engine: waterfall insert at 0, packed", "waterfall packed insert at 0", "µs", 20000.0,
+     "p50_us"),
+    ("W6", "engine: waterfall delete at 0, stable", "waterfall stable delete at 0", "µs", None,
+     "p50_us"),
+    ("W7", "engine: waterfall delete at 0, packed", "waterfall packed delete at 0", "µs", None,
+     "p50_us"),
+]
+
+
 def engine_line(eng: dict, prefix: str) -> dict | None:
     for name, v in eng["lines"].items():
         if name.startswith(prefix):
@@ -1064,7 +1112,7 @@ def bench_peers(ns: list[int]) -> dict:
 
 
 def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, cold: dict,
-                 elapsed: float) -> tuple[str, list[dict]]:
+                 elapsed: float, waterfall: dict | None = None) -> tuple[str, list[dict]]:
     big, small = max(ns), min(ns)
     cols = [label(n) for n in ns]
     rows: list[list[str]] = []
@@ -1279,6 +1327,27 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
     def target(name, limit, values, ok, note=""):
         targets.append({"target": name, "limit": limit, "values": values, "pass": ok, "note": note})
 
+    if waterfall is not None:
+        lines += [
+            "",
+            f"Waterfall, at the waterfall issue's size: {WATERFALL_N:,} items of the engine rows' "
+            "sizes as aspect ratios, 3 columns of a 375-wide viewport; flowlayout-bench "
+            f"{WATERFALL_N} waterfall, median of {ENGINE_RUNS} runs, in process:",
+            "",
+            "| # | measurement | unit | p50 / p99 | target (p50) |",
+            "|---|---|---|---:|---:|",
+        ]
+        for num, name, prefix, unit, limit, key in WATERFALL_ROWS:
+            v = engine_line(waterfall, prefix)
+            cell = "—" if v is None else f"{fmt(v['p50'] if unit == 'ns/item' else v['p50_us'])} / " \
+                f"{fmt(v['p99'] if unit == 'ns/item' else v['p99_us'])}"
+            lines.append(f"| {num} | {name} | {unit} | {cell} | {'—' if limit is None else fmt(limit)} |")
+            if limit is not None:
+                got = None if v is None else v[key]
+                target(f"{name} ≤ {fmt(limit)} {unit} (p50, {label(WATERFALL_N)})", limit,
+                       {label(WATERFALL_N): got}, None if got is None else got <= limit,
+                       f"row {num}")
+
     ratio = {label(n): W(n)["setbounds_rt"]["p50_us"] / W(n)["floor_rt"]["p50_us"] for n in ns}
     target("setBounds p50 ≤ 0.6 × floor p50, at every n", 0.6, ratio, all(v <= 0.6 for v in ratio.values()))
     ratio = {label(n): W(n)["setbounds_rt"]["p99_us"] / W(n)["floor_rt"]["p99_us"] for n in ns}
@@ -1350,12 +1419,14 @@ def main() -> int:
 
     log("engine (flowlayout-bench)")
     eng = bench_engine(ns)
+    log("waterfall (flowlayout-bench, 1e6)")
+    waterfall = bench_waterfall()
 
     log("peers")
     peers = bench_peers([n for n in ns if n in (1000, 100000)])
 
     elapsed = time.perf_counter() - t_start
-    table, targets = build_report(m, ns, wire, eng, peers, cold, elapsed)
+    table, targets = build_report(m, ns, wire, eng, peers, cold, elapsed, waterfall)
     print(table, end="")
 
     def clean(x):
@@ -1386,6 +1457,7 @@ def main() -> int:
         "cold_start": cold,
         "wire": {label(n): v for n, v in wire.items()},
         "engine": {label(n): v["lines"] for n, v in eng.items()},
+        "waterfall": waterfall["lines"],
         "peers": peers,
         "targets": targets,
         "table_markdown": table,

@@ -53,6 +53,9 @@ struct SplitMix: RandomNumberGenerator {
 }
 var g = SplitMix(state: 42)
 let n = Int(CommandLine.arguments.dropFirst().first ?? "1000000") ?? 1_000_000
+/// `flowlayout-bench N waterfall` runs the waterfall rows only (make bench
+/// runs them at the waterfall issue's 1e6).
+let waterfallOnly = CommandLine.arguments.dropFirst(2).first == "waterfall"
 print("n = \(n)")
 let sizes = (0..<n).map { _ in
   Size(
@@ -63,6 +66,15 @@ let viewport = Size(width: 375, height: 600)
 // An open replaces nothing: the previous layout is freed before the clock
 // starts, so the rows time building alone.
 let empty = Layout(type: .flow(FlowConfiguration()), sections: [], viewportSize: viewport)
+if waterfallOnly {
+  var packed = waterfallRows(.packed)
+  waterfallQueries(packed)
+  editRows("waterfall packed", &packed, runs: n > 100_000 ? 20 : 200)
+  packed = empty
+  var stable = waterfallRows(.stable)
+  editRows("waterfall stable", &stable, runs: 200)
+  exit(0)
+}
 var flow = Layout(
   type: .flow(FlowConfiguration()), sections: [.sizes(sizes)], viewportSize: viewport)
 report(
@@ -147,8 +159,8 @@ report(
       viewportSize: viewport)
   }, per: Double(n), unit: "ns")
 
-// Waterfall: the same sizes as aspect ratios, in 3 columns of a 375-wide
-// viewport. The session keeps the previous layout for its deltas, so every
+// Waterfall (`flowlayout-bench N waterfall`): the same sizes as aspect
+// ratios, in 3 columns of a 375-wide viewport. The session keeps the previous layout for its deltas, so every
 // edit below runs on a layout whose storage is shared with a copy.
 func waterfallRows(_ placement: ColumnPlacement) -> Layout {
   var c = WaterfallConfiguration()
@@ -181,13 +193,6 @@ func waterfallQueries(_ wf: Layout) {
       grown.appendItems(section: 0, count: chunk.count, sizes: chunk, ids: nil)
     })
 }
-var packed = waterfallRows(.packed)
-waterfallQueries(packed)
-editRows("waterfall packed", &packed, runs: n > 100_000 ? 20 : 200)
-var stable = waterfallRows(.stable)
-editRows("waterfall stable", &stable, runs: n > 100_000 ? 20 : 200)
-packed = empty
-stable = empty
 
 guard n <= 1_000_000 else { exit(0) }
 

@@ -15,10 +15,10 @@
 // first: its index + 1), so that an insert shifts every later index by
 // changing one gap per lane.
 
-/// One item of a column lane.
+/// One item of a column lane: 24 bytes, the extent kept only inside the
+/// pitch (an exact sum gives back every double from 2^-12 up unchanged).
 struct ColumnEntry: Sendable {
   var gap: Int32
-  var extent: Double
   /// extent + spacing, exactly.
   var pitch: ExactSum
 }
@@ -244,7 +244,7 @@ struct ColumnSection: Sendable {
     let (j, before) = below(lane, i)
     let first = below(lane, segmentFirst(k)).before
     let main = segmentStart(k) + before.pitch - first.pitch
-    return (main.value, lanes[lane][j].extent, c)
+    return (main.value, (lanes[lane][j].pitch - spacing).value, c)
   }
 
   /// Calls `body` with every item (index, local main, extent, column)
@@ -271,7 +271,7 @@ struct ColumnSection: Sendable {
           let index = acc.index + Int(entry.gap) - 1
           let main = (base + acc.pitch).value
           guard index < e, main < hi else { break }
-          body(index, main, entry.extent, Int32(c))
+          body(index, main, (entry.pitch - spacing).value, Int32(c))
           acc.index += Int(entry.gap)
           acc.pitch += entry.pitch
         }
@@ -364,7 +364,7 @@ struct ColumnPlacer {
       return
     }
     let col = column ?? rule(i)
-    placed[col].append(ColumnEntry(gap: Int32(i - last[col]), extent: e, pitch: pitch))
+    placed[col].append(ColumnEntry(gap: Int32(i - last[col]), pitch: pitch))
     last[col] = i
     columns.append(Int32(col))
     count += 1

@@ -241,3 +241,22 @@ def test_bad_waterfall_changes_leave_the_session_unchanged(server):
         e = server.error(method, dict(params, session="b"), code=-32602)
         assert e["data"]["field"] == field, method
         assert everything(server, "b") == before
+
+
+def test_python_client_chunks_full_span_items_with_their_flag():
+    """5,000 sizes exceed the 2,048 values a request may carry: the client
+    sends the rest through layout/appendItems, as itemSizes (not the flat
+    widthsAndHeights) wherever a size spans every column, so every 100th
+    item still spans the 320 points."""
+    import os
+
+    from flowlayout.client import Client
+
+    sizes = [size(100, 50 + i % 7 * 10, **({"fullSpan": True} if i % 100 == 0 else {}))
+             for i in range(5000)]
+    with Client(os.environ.get("FLOWLAYOUTD")) as client:
+        client.open("c", {"type": "waterfall", "columnCount": 3}, rect(0, 0, 320, 400),
+                    [{"itemSizes": sizes}])
+        spanning = [a.item for a in client.attributes_in_rect("c", rect(-1, -1, 400, 1e9))
+                    if a.kind == "cell" and a.frame.width == 320]
+    assert spanning == list(range(0, 5000, 100))
