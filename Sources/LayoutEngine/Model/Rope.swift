@@ -440,7 +440,7 @@ struct RopeBuilder<S: RopeSummary> {
 
   init() { pending.reserveCapacity(fill) }
 
-  mutating func append(_ element: S.Element) {
+  @inline(__always) mutating func append(_ element: S.Element) {
     pending.append(element)
     if pending.count == fill {
       leaves.append(RopeNode(elements: pending))

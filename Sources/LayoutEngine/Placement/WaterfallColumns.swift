@@ -333,7 +333,11 @@ struct ColumnPlacer {
       // an item takes is unpredictable).
       let tied = low + tolerance
       var col = 0
-      for k in stride(from: n - 1, through: 0, by: -1) { col = tops[k] <= tied ? k : col }
+      var k = n - 1
+      while k >= 0 {
+        col = tops[k] <= tied ? k : col
+        k -= 1
+      }
       return col
     case .leftToRight: return i % n
     case .rightToLeft: return n - 1 - i % n
@@ -403,17 +407,17 @@ extension ColumnSection {
     splice(&placer, from: 0, oldEnd: 0)
   }
 
-  /// Whether a packed relayout compares its profile with the old one
-  /// `k` items past the change: at once, then at growing distances up to
-  /// every 1,024 (a comparison costs O(columns · log n), as much as placing
-  /// a few hundred items).
-  @inline(__always) static func checksResync(at k: Int) -> Bool {
-    k == 0 || k == 16 || k == 64 || k == 256 || k % 1024 == 0
+  /// How far past the change a packed relayout next compares its profile
+  /// with the old one, after comparing `k` items past it: at once, then at
+  /// growing distances up to every 1,024 (a comparison costs O(columns ·
+  /// log n), as much as placing a few hundred items).
+  @inline(__always) static func nextResyncCheck(after k: Int) -> Int {
+    k < 1024 ? max(16, 4 * k) : k + 1024
   }
 
   /// The items that changed (`edit`) placed again over `old` (same
   /// parameters): from the first changed item until the columns'
-  /// profile resynchronises (see `checksResync`), or for `stable` (with `survivors`) only the changed span,
+  /// profile resynchronises (see `nextResyncCheck`), or for `stable` (with `survivors`) only the changed span,
   /// survivors in their columns. O(columns · log n + items re-placed).
   mutating func relayout(
     from old: ColumnSection, edit: ItemEdit, _ items: Section.Items,
@@ -430,18 +434,18 @@ extension ColumnSection {
     // changed by whole rows.
     let canResync = p.renderDirection == .shortestFirst || delta % p.columnCount == 0
     var end = total
+    var check = newHi
     forEachSize(items, from: lo) { i, raw in
-      if i >= newHi {
+      if i == check {
         if survivors != nil { return false }
         // Past the change every item is an old one, placed by the same
         // rule: once every column has moved by one amount, the rest
         // would land exactly where it is, moved by that amount.
-        if canResync && Self.checksResync(at: i - newHi)
-          && resynchronised(placer.tops, old.tops(at: i - delta).tops)
-        {
+        if canResync && resynchronised(placer.tops, old.tops(at: i - delta).tops) {
           end = i
           return false
         }
+        check = newHi + Self.nextResyncCheck(after: i - newHi)
       }
       var column: Int? = nil
       if let s = walk?.oldIndex(ofNew: i), i < newHi, s < old.count {
