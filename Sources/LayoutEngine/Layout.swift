@@ -51,6 +51,16 @@ public enum LayoutType: Equatable, Sendable {
     return c
   }
 
+  /// The snapping layer's options: a carousel's, a waterfall's when set;
+  /// nil scrolls freely.
+  public var snap: SnapConfiguration? {
+    switch self {
+    case .flow: return nil
+    case .coverFlow(let c): return c.snap
+    case .waterfall(let c): return c.snap
+    }
+  }
+
   /// The size of items without one of their own, whatever the type.
   public var uniformItemSize: Size { flowConfiguration.uniformItemSize }
 

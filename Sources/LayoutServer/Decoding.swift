@@ -242,7 +242,7 @@ private let waterfallKeys: Set<String> = [
   "sectionInset", "headerHeight", "footerHeight", "headerInset", "footerInset",
   "itemRenderDirection", "placement", "pixelScale", "minimumContentHeight", "itemSize",
   "estimatedItemSize", "sectionHeadersPinToVisibleBounds", "sectionFootersPinToVisibleBounds",
-  "layoutDirection",
+  "layoutDirection", "snap",
 ]
 
 /// The most columns a waterfall section may have: a query costs
@@ -291,6 +291,9 @@ private func readWaterfallFields(_ f: Fields, into c: inout WaterfallConfigurati
   }
   if let d = try f.optionalChoice("layoutDirection", LayoutDirection.allCases.map(\.rawValue)) {
     c.layoutDirection = LayoutDirection(rawValue: d)!
+  }
+  if let s = try f.optionalObject("snap") {
+    c.snap = try readSnap(s, base: c.snap ?? SnapConfiguration())
   }
 }
 

@@ -23,7 +23,7 @@ let prelude: [UInt8] = {
     #"{"jsonrpc":"2.0","id":"p3","method":"layout/open","params":{"session":"c","layout":{"type":"coverFlow","minimumLineSpacing":30,"scale":{"factor":0.5}},"bounds":{"x":0,"y":0,"width":375,"height":300},"sections":[{"itemCount":10,"ids":[0,1,2,3,4,5,6,7,8,9]}]}}"#,
     #"{"jsonrpc":"2.0","id":"p4","method":"layout/appendItems","params":{"session":"f","section":0,"widthsAndHeights":[90,40,30,60]}}"#,
     #"{"jsonrpc":"2.0","id":"p5","method":"layout/appendItems","params":{"session":"c","section":0,"itemCount":2,"ids":[10,11]}}"#,
-    #"{"jsonrpc":"2.0","id":"p6","method":"layout/open","params":{"session":"w","layout":{"type":"waterfall","columnCount":3,"headerHeight":20,"placement":"stable","sectionHeadersPinToVisibleBounds":true},"bounds":{"x":0,"y":0,"width":320,"height":300},"sections":[{"itemSizes":[{"width":100,"height":100},{"width":100,"height":40,"fullSpan":true},{"width":50,"height":80}]},{"itemCount":6,"columnCount":2,"footerHeight":10}]}}"#,
+    #"{"jsonrpc":"2.0","id":"p6","method":"layout/open","params":{"session":"w","layout":{"type":"waterfall","columnCount":3,"headerHeight":20,"placement":"stable","sectionHeadersPinToVisibleBounds":true,"snap":{"policy":"paging"}},"bounds":{"x":0,"y":0,"width":320,"height":300},"sections":[{"itemSizes":[{"width":100,"height":100},{"width":100,"height":40,"fullSpan":true},{"width":50,"height":80}]},{"itemCount":6,"columnCount":2,"footerHeight":10}]}}"#,
     #"{"jsonrpc":"2.0","id":"p7","method":"layout/appendItems","params":{"session":"w","section":0,"itemSizes":[{"width":10,"height":30},{"width":10,"height":5,"fullSpan":true}]}}"#,
   ]
   var bytes: [UInt8] = []

@@ -279,6 +279,52 @@ final class WaterfallTests: XCTestCase {
     }
   }
 
+  func testSnappingRestsAnItemTopAtTheVisibleTop() {
+    // colW 100: items 0 (c0, 0…100), 1 (c1, 0…50), 2 (c1, 60…110), 3 (c0,
+    // 110…160), 4 (c1, 120…220), 5 (c0, 170…200); distinct tops 0, 60,
+    // 110, 120, 170; content 220 tall in a 100-point viewport: offsets 0…120.
+    let items = sizes([(100, 100), (100, 50), (100, 50), (100, 50), (100, 100), (100, 30)])
+    var snap = SnapConfiguration()
+    let nearest = layout(width: 210, height: 100, [items]) { $0.snap = snap }
+    func target(_ l: Layout, _ y: Double) -> (Double, IndexPath?) {
+      let t = l.targetContentOffset(proposed: Point(x: 0, y: y))
+      return (t.offset.y, t.item)
+    }
+    XCTAssertTrue(target(nearest, 70) == (60, IndexPath(section: 0, item: 2)))
+    XCTAssertTrue(target(nearest, 116) == (120, IndexPath(section: 0, item: 4)))
+    // Beyond the end: clamped to 120, where item 4 rests exactly.
+    XCTAssertTrue(target(nearest, 150) == (120, IndexPath(section: 0, item: 4)))
+    // Paging one top per fling from 0: 60, whatever the projection.
+    snap.policy = .paging
+    let paging = layout(width: 210, height: 100, [items]) { $0.snap = snap }
+    let plan = paging.scrollPlan(contentOffset: .zero, velocity: Point(x: 0, y: 2))
+    XCTAssertEqual(plan.targetContentOffset, Point(x: 0, y: 60))
+    XCTAssertEqual(plan.targetItem, IndexPath(section: 0, item: 2))
+    XCTAssertEqual(plan.trajectory.last, Point(x: 0, y: 60))
+    // Without snap a waterfall scrolls freely.
+    let free = layout(width: 210, height: 100, [items])
+    XCTAssertEqual(free.targetContentOffset(proposed: Point(x: 0, y: 70)).offset.y, 70)
+  }
+
+  func testPinnedFootersStickToTheVisibleEnd() {
+    let l = layout([.uniform(4)]) {
+      $0.itemSize = Size(width: 10, height: 10)
+      $0.headerHeight = 20
+      $0.footerHeight = 30
+      $0.footerInset = Insets(top: 5, left: 0, bottom: 0, right: 0)
+      $0.sectionFootersPinToVisibleBounds = true
+    }
+    // Header 0…20, items 20…340 (155 + 10 + 155), footer at 345.
+    func footer(at y: Double) -> Rect? {
+      l.attributesForSupplementary(.footer, section: 0, bounds: r(0, y, 320, 100))?.frame
+    }
+    XCTAssertEqual(footer(at: 300), r(0, 345, 320, 30))
+    // Bounds 0…100: the footer sits at the visible end, 100 − 30.
+    XCTAssertEqual(footer(at: 0), r(0, 70, 320, 30))
+    // Never above its section's header end (20): at −80, 20 − … stays 20.
+    XCTAssertEqual(footer(at: -80), r(0, 20, 320, 30))
+  }
+
   func sizesOf(_ s: Section) -> [Size] {
     guard case .sizes(let list) = s.items else { return [] }
     return list.array

@@ -45,6 +45,8 @@ public struct WaterfallConfiguration: Equatable, Sendable {
   public var sectionHeadersPinToVisibleBounds = false
   public var sectionFootersPinToVisibleBounds = false
   public var layoutDirection = LayoutDirection.ltr
+  /// Snapping to item tops (nil: free scrolling).
+  public var snap: SnapConfiguration? = nil
 
   /// The size of items without one of their own.
   public var uniformItemSize: Size { estimatedItemSize ?? itemSize }

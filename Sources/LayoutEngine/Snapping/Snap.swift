@@ -171,9 +171,10 @@ extension Layout {
 
   // MARK: Scroll plans
 
-  /// The snap options in force: a carousel's own, `free` for flow.
+  /// The snap options in force: a carousel's own, a waterfall's when it
+  /// has them, `free` otherwise.
   var snapConfiguration: SnapConfiguration {
-    if case .coverFlow(let cf) = type { return cf.snap }
+    if let s = type.snap { return s }
     var s = SnapConfiguration()
     s.policy = .free
     return s
@@ -232,6 +233,15 @@ extension Layout {
         snap, offset: ltrMain(axes.main(o)), projected: ltrMain(axes.main(projected)),
         velocity: (isRTL && scrollDirection == .horizontal ? -1 : 1) * axes.main(v))
       item = indexPath(global: main.card)
+      let m = ltrMain(main.offset)
+      if scrollDirection == .horizontal { target.x = m } else { target.y = m }
+    } else if case .waterfall(let w) = type, w.snap != nil, itemCount > 0 {
+      // Tops, not cards: the rest model of a layout whose items are not
+      // in index order along the scroll axis.
+      let main = topSnapTarget(
+        snap, offset: ltrMain(axes.main(o)), projected: ltrMain(axes.main(projected)),
+        velocity: (isRTL && scrollDirection == .horizontal ? -1 : 1) * axes.main(v))
+      item = main.item
       let m = ltrMain(main.offset)
       if scrollDirection == .horizontal { target.x = m } else { target.y = m }
     } else {

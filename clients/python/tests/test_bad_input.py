@@ -386,6 +386,7 @@ WATERFALL_LAYOUT = {
     "sectionHeadersPinToVisibleBounds": True,
     "sectionFootersPinToVisibleBounds": False,
     "layoutDirection": "rtl",
+    "snap": {"policy": "paging", "maxItems": 2, "edges": "free", "bias": 0.5},
 }
 WATERFALL_EXTRAS = {
     "inset": INSETS,

@@ -146,6 +146,9 @@ WATERFALL_LAYOUT = st.fixed_dictionaries(
         "pixelScale": st.sampled_from([0, 2, 3]),
         "sectionHeadersPinToVisibleBounds": st.booleans(),
         "layoutDirection": st.sampled_from(["ltr", "rtl"]),
+        "snap": st.fixed_dictionaries(
+            {}, optional={"policy": st.sampled_from(["nearest", "directional", "paging", "free"]),
+                          "maxItems": st.integers(1, 3), "edges": st.sampled_from(["snap", "free"])}),
     },
 )
 LAYOUT = FLOW_LAYOUT | COVER_LAYOUT | WATERFALL_LAYOUT

@@ -200,7 +200,7 @@ OPEN = {"session": "b", "layout": {"type": "waterfall"}, "bounds": rect(0, 0, 32
     ({"layout": {"type": "waterfall", "pixelScale": -1}}, "params.layout.pixelScale", "must be"),
     ({"layout": {"type": "waterfall", "minimumColumnSpacing": -1}}, "params.layout.minimumColumnSpacing", "must be"),
     ({"layout": {"type": "waterfall", "minimumLineSpacing": 3}}, "params.layout.minimumLineSpacing", ""),
-    ({"layout": {"type": "waterfall", "snap": {}}}, "params.layout.snap", ""),
+    ({"layout": {"type": "waterfall", "snap": {"edges": "wrap"}}}, "params.layout.snap.edges", "must be one of"),
     ({"sections": [{"itemCount": 1, "headerSize": size(0, 1)}]}, "params.sections[0].headerSize", ""),
     ({"sections": [{"itemCount": 1, "columnCount": 0}]}, "params.sections[0].columnCount", "must be an integer from 1 to 1024"),
     ({"sections": [{"itemSizes": [size(1, 1, fullSpan=1)]}]}, "params.sections[0].itemSizes[0].fullSpan", "must be"),
@@ -260,3 +260,24 @@ def test_python_client_chunks_full_span_items_with_their_flag():
         spanning = [a.item for a in client.attributes_in_rect("c", rect(-1, -1, 400, 1e9))
                     if a.kind == "cell" and a.frame.width == 320]
     assert spanning == list(range(0, 5000, 100))
+
+
+def test_scroll_ended_snaps_an_item_top_to_the_visible_top(server):
+    """Tops 0, 60, 110, 120 and 170 in a 100-point viewport (content 220):
+    a release projected to 70 rests on item 2's top, 60; without snap the
+    projection stands."""
+    sizes = [size(100, h) for h in (100, 50, 50, 50, 100, 30)]
+    base = {"bounds": rect(0, 0, 210, 100), "sections": [{"itemSizes": sizes}]}
+    server.call("layout/open", dict(base, session="s", layout={"type": "waterfall", "snap": {"policy": "nearest"}}))
+    server.call("layout/open", dict(base, session="f", layout={"type": "waterfall"}))
+    r = server.call("layout/scrollEnded", {"session": "s", "contentOffset": {"x": 0, "y": 0},
+                                           "velocity": {"x": 0, "y": 0}, "proposedContentOffset": {"x": 0, "y": 70}})
+    assert r["targetContentOffset"] == {"x": 0, "y": 60}
+    assert r["targetItem"] == {"section": 0, "item": 2}
+    assert r["policy"] == "nearest"
+    r = server.call("layout/scrollEnded", {"session": "f", "contentOffset": {"x": 0, "y": 0},
+                                           "velocity": {"x": 0, "y": 0}, "proposedContentOffset": {"x": 0, "y": 70}})
+    assert r["targetContentOffset"] == {"x": 0, "y": 70}
+    assert r["policy"] == "free"
+    e = server.error("layout/configure", {"session": "s", "layout": {"snap": {"policy": "sideways"}}}, code=-32602)
+    assert e["data"]["field"] == "params.layout.snap.policy"
