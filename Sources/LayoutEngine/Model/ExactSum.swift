@@ -23,6 +23,20 @@ public struct ExactSum: Comparable, Sendable {
 
   /// `v` exactly (to 2^-64). O(1).
   @inline(__always) public init(_ v: Double) {
+    // The common case, a size or spacing: its integer part and its
+    // fraction (exact, being less than 1 and taken from v), the fraction
+    // scaled to 64 bits, which is exact for every bit at or above 2^-64
+    // and drops those below, as the general path does.
+    if v >= 0 && v < 0x1p62 {
+      let whole = v.rounded(.towardZero)
+      self.init(hi: Int64(whole), lo: UInt64((v - whole) * 0x1p64))
+      return
+    }
+    self.init(bits: v)
+  }
+
+  /// `v` from its bits: any sign and magnitude. O(1).
+  private init(bits v: Double) {
     let bits = v.bitPattern
     let e = Int((bits &>> 52) & 0x7FF)
     // Zero, subnormals and values below 2^-64 contribute nothing; NaN and
