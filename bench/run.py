@@ -1387,7 +1387,7 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
            all(v <= 8.3 for v in vals.values()),
            f"ms, row 8b; the largest single wait: {fmt(mx)} ms")
     lines.append("")
-    lines.append("Targets of issue #7:")
+    lines.append("Targets of issues #7 and #13 (performance, waterfall):")
     lines.append("")
     for t in targets:
         status = "n/a" if t["pass"] is None else "PASS" if t["pass"] else "FAIL"
