@@ -409,11 +409,11 @@ extension ColumnSection {
 
   /// How far past the change a packed relayout next compares its profile
   /// with the old one, after comparing `k` items past it: at once, then at
-  /// growing distances up to every 1,024 (a comparison costs O(columns ·
-  /// log n), as much as placing a few hundred items).
-  @inline(__always) static func nextResyncCheck(after k: Int) -> Int {
-    k < 1024 ? max(16, 4 * k) : k + 1024
-  }
+  /// doubling distances (a comparison costs O(columns · log n), as much as
+  /// placing a few hundred items), so a resynchronisation k items past the
+  /// change is seen by 2k, and a relayout to the end compares O(log n)
+  /// times.
+  @inline(__always) static func nextResyncCheck(after k: Int) -> Int { max(16, 2 * k) }
 
   /// The items that changed (`edit`) placed again over `old` (same
   /// parameters): from the first changed item until the columns'
