@@ -325,6 +325,30 @@ final class WaterfallTests: XCTestCase {
     XCTAssertEqual(footer(at: -80), r(0, 20, 320, 30))
   }
 
+  func testConfiguringAnyPlacementFieldRelayoutsAsAFullRecompute() {
+    // A square viewport keeps the column width whatever the direction;
+    // an integral column width keeps it whatever the pixel grid: each
+    // change must still re-place, not reuse the old columns.
+    let items = sizes([(3, 7), (100, 50), (7, 3), (100, 100), (1, 3)])
+    var l = layout(width: 210, height: 210, [items]) { $0.placement = .stable }
+    var insert = BatchUpdate()
+    insert.insertItems = [
+      (IndexPath(section: 0, item: 0), Item(size: Size(width: 100, height: 300)))
+    ]
+    l.apply(try! insert.apply(to: l.sections, uniformSize: l.type.uniformItemSize))
+    for change in [
+      { (c: inout WaterfallConfiguration) in c.placement = .packed },
+      { (c: inout WaterfallConfiguration) in c.pixelScale = 3 },
+      { (c: inout WaterfallConfiguration) in c.scrollDirection = .horizontal },
+    ] {
+      guard case .waterfall(var c) = l.type else { return XCTFail() }
+      change(&c)
+      l.setType(.waterfall(c))
+      let full = Layout(type: l.type, sections: l.sections, viewportSize: l.viewportSize)
+      XCTAssertEqual(frames(l), frames(full))
+    }
+  }
+
   func sizesOf(_ s: Section) -> [Size] {
     guard case .sizes(let list) = s.items else { return [] }
     return list.array

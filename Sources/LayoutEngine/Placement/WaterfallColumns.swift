@@ -137,6 +137,11 @@ struct ColumnSection: Sendable {
     var itemsStart: Double
     var itemSize: Size
     var renderDirection: ItemRenderDirection
+    /// Items are measured along these axes and floored to this grid; and
+    /// a packed layout must not keep a stable one's columns.
+    var direction: ScrollDirection
+    var pixelScale: Double
+    var placement: ColumnPlacement
   }
 
   var p: Parameters

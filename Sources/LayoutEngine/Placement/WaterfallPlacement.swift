@@ -85,7 +85,8 @@ public struct WaterfallGeometry: Placement {
       columnCount: n, columnWidth: colW, columnSpacing: columnSpacing,
       interitem: spec.minimumInteritemSpacing ?? c.minimumInteritemSpacing, avail: avail,
       crossLead: crossLead, itemsStart: y, itemSize: c.uniformItemSize,
-      renderDirection: c.itemRenderDirection)
+      renderDirection: c.itemRenderDirection, direction: c.scrollDirection,
+      pixelScale: c.pixelScale, placement: c.placement)
     var g = ColumnSection(p: p)
     if let (o, edit) = old, o.p == p {
       if let edit {
