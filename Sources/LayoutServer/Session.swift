@@ -70,7 +70,9 @@ struct Session {
     self.overscan = overscan
   }
 
-  var isCarousel: Bool { layout.type.name == "coverFlow" }
+  /// Anchoring follows the centred card of a layout that rests cards at
+  /// the viewport's centre, the first visible item otherwise.
+  var isCarousel: Bool { layout.centresCards }
 
   /// The bounds grown by the overscan along the scroll axis. O(1).
   var visibleRect: Rect {

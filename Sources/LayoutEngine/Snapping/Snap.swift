@@ -171,6 +171,14 @@ extension Layout {
 
   // MARK: Scroll plans
 
+  /// Whether rest offsets put a card's centre at the viewport's centre (a
+  /// carousel's), rather than an item's top at the visible top or none.
+  /// O(1).
+  public var centresCards: Bool {
+    if case .coverFlow = type { return true }
+    return false
+  }
+
   /// The snap options in force: a carousel's own, a waterfall's when it
   /// has them, `free` otherwise.
   var snapConfiguration: SnapConfiguration {
