@@ -295,50 +295,70 @@ struct ColumnSection: Sendable {
 
 /// One placing pass from item `from`: each column's top, the segment, and
 /// the entries placed, their gaps already counted from each lane's last
-/// entry, ready to splice into the lanes.
-struct ColumnPlacer {
+/// entry, ready to splice into the lanes. A class over raw buffers: the
+/// placing loop, which runs once per item, then reads and writes them with
+/// no uniqueness, exclusivity or bounds check.
+final class ColumnPlacer {
   let p: ColumnSection.Parameters
   let c: WaterfallConfiguration
   let axes: Axes
   let spacing: ExactSum
   let tolerance: ExactSum
-  var tops: [ExactSum]
-  var segmentStart: ExactSum
-  /// Per column: the entries placed, built into leaves as they come (no
-  /// array of them all), and the index of the lane's last item.
-  var placed: [RopeBuilder<ColumnSummary>]
-  var last: [Int]
-  var spansPlaced = RopeBuilder<SpanSummary>()
-  var lastSpan: Int
-  var columns = RopeBuilder<OrderSummary>()
-  var count = 0
+  let n: Int
+  @exclusivity(unchecked) var segmentStart: ExactSum
+  /// Per column: its top, the index of the lane's last item, and the
+  /// entries placed, built into leaves as they come (no array of them all).
+  let tops: UnsafeMutablePointer<ExactSum>
+  let last: UnsafeMutablePointer<Int>
+  let placed: UnsafeMutablePointer<RopeBuilder<ColumnSummary>>
+  @exclusivity(unchecked) var spansPlaced = RopeBuilder<SpanSummary>()
+  @exclusivity(unchecked) var lastSpan: Int
+  @exclusivity(unchecked) var columns = RopeBuilder<OrderSummary>()
+  @exclusivity(unchecked) var count = 0
 
   init(_ g: ColumnSection, _ c: WaterfallConfiguration, axes: Axes, at i: Int) {
     p = g.p
     self.c = c
     self.axes = axes
     spacing = g.spacing
+    n = g.p.columnCount
     // Shift-invariant: the same ties whatever the columns' common offset,
     // so that a resynchronised profile places the rest as before.
     tolerance = ExactSum(1e-9 * max(1, g.p.columnWidth))
-    (tops, _, segmentStart) = g.tops(at: i)
-    placed = Array(repeating: RopeBuilder(), count: g.p.columnCount)
-    last = (0..<g.p.columnCount).map { g.below($0, i).before.index - 1 }
+    let (t, _, s0) = g.tops(at: i)
+    segmentStart = s0
+    tops = .allocate(capacity: n)
+    tops.initialize(from: t, count: n)
+    last = .allocate(capacity: n)
+    for k in 0..<n { (last + k).initialize(to: g.below(k, i).before.index - 1) }
+    placed = .allocate(capacity: n)
+    placed.initialize(repeating: RopeBuilder(), count: n)
     lastSpan = g.spans.split { $0.index > i }.before.index - 1
   }
 
-  /// The column the rule gives item `i` (rule 4). O(columns).
+  deinit {
+    tops.deinitialize(count: n)
+    tops.deallocate()
+    last.deinitialize(count: n)
+    last.deallocate()
+    placed.deinitialize(count: n)
+    placed.deallocate()
+  }
+
+  /// The columns' tops, as an array. O(columns).
+  var topsArray: [ExactSum] { Array(UnsafeBufferPointer(start: tops, count: n)) }
+
+  /// The column the rule gives item `i` (rule 4): for `shortestFirst` the
+  /// first lowest column, or an earlier one within the tolerance of it.
+  /// O(columns).
   @inline(__always) func rule(_ i: Int) -> Int {
-    let n = p.columnCount
     switch p.renderDirection {
     case .shortestFirst:
-      var low = tops[0]
-      for t in tops { low = ExactSum.min(low, t) }
-      // The lowest tied column, without a branch per column (the column
-      // an item takes is unpredictable).
-      let tied = low + tolerance
-      var col = 0
-      var k = n - 1
+      var low = 0
+      for k in 1..<n where tops[k] < tops[low] { low = k }
+      let tied = tops[low] + tolerance
+      var col = low
+      var k = low - 1
       while k >= 0 {
         col = tops[k] <= tied ? k : col
         k -= 1
@@ -351,7 +371,7 @@ struct ColumnPlacer {
 
   /// Places item `i` of stored size `raw` in `column` (nil: by the rule;
   /// ignored for a full-span item). O(columns).
-  @inline(__always) mutating func place(_ i: Int, _ raw: Size, column: Int?) {
+  @inline(__always) func place(_ i: Int, _ raw: Size, column: Int?) {
     let unset = raw == Section.unsetSize
     let size = unset ? p.itemSize : raw.unmarked
     let full = !unset && raw.isFullSpan
@@ -360,30 +380,31 @@ struct ColumnPlacer {
       crossSize > 0 ? c.floored(axes.main(size) * (full ? p.avail : p.columnWidth) / crossSize) : 0
     if !(e <= 1e15) { e = 1e15 }
     let pitch = ExactSum(e) + spacing
+    count &+= 1
     if full {
       var top = tops[0]
-      for t in tops { top = ExactSum.max(top, t) }
+      for k in 1..<n { top = ExactSum.max(top, tops[k]) }
       spansPlaced.append(
-        SpanEntry(gap: Int32(i - lastSpan), extent: e, pitch: pitch, reach: top - segmentStart))
+        SpanEntry(
+          gap: Int32(truncatingIfNeeded: i - lastSpan), extent: e, pitch: pitch,
+          reach: top - segmentStart))
       lastSpan = i
       columns.append(-1)
-      count += 1
       segmentStart = top + pitch
-      for k in tops.indices { tops[k] = segmentStart }
+      for k in 0..<n { tops[k] = segmentStart }
       return
     }
     let col = column ?? rule(i)
-    placed[col].append(ColumnEntry(gap: Int32(i - last[col]), pitch: pitch))
+    placed[col].append(ColumnEntry(gap: Int32(truncatingIfNeeded: i - last[col]), pitch: pitch))
     last[col] = i
-    columns.append(Int32(col))
-    count += 1
+    columns.append(Int32(truncatingIfNeeded: col))
     tops[col] = tops[col] + pitch
   }
 
   /// The reach of the segment being placed, so far.
   var reach: ExactSum {
     var top = tops[0]
-    for t in tops { top = ExactSum.max(top, t) }
+    for k in 1..<n { top = ExactSum.max(top, tops[k]) }
     return top - segmentStart
   }
 }
@@ -395,7 +416,7 @@ extension ColumnSection {
     _ items: Section.Items, _ c: WaterfallConfiguration, axes: Axes, keep: ColumnSection?,
     survivors: SurvivorWalk?
   ) {
-    var placer = ColumnPlacer(self, c, axes: axes, at: 0)
+    let placer = ColumnPlacer(self, c, axes: axes, at: 0)
     var walk = survivors
     var cursor: RopeCursor<OrderSummary>? = keep.map { RopeCursor($0.order, at: 0) }
     func oldColumn(_ i: Int) -> Int? {
@@ -409,7 +430,7 @@ extension ColumnSection {
       return true
     }
     tailReach = placer.reach
-    splice(&placer, from: 0, oldEnd: 0)
+    splice(placer, from: 0, oldEnd: 0)
   }
 
   /// How far past the change a packed relayout next compares its profile
@@ -433,7 +454,7 @@ extension ColumnSection {
     let lo = min(edit.lo, old.count, total)
     let newHi = min(max(edit.newHi, lo), total)
     let delta = edit.newHi - edit.oldHi
-    var placer = ColumnPlacer(old, c, axes: axes, at: lo)
+    let placer = ColumnPlacer(old, c, axes: axes, at: lo)
     var walk = survivors
     // The index rules give later items other columns unless the count
     // changed by whole rows.
@@ -446,7 +467,7 @@ extension ColumnSection {
         // Past the change every item is an old one, placed by the same
         // rule: once every column has moved by one amount, the rest
         // would land exactly where it is, moved by that amount.
-        if canResync && resynchronised(placer.tops, old.tops(at: i - delta).tops) {
+        if canResync && resynchronised(placer.topsArray, old.tops(at: i - delta).tops) {
           end = i
           return false
         }
@@ -462,7 +483,7 @@ extension ColumnSection {
     }
     if survivors != nil { end = newHi }
     if end == total { tailReach = placer.reach }
-    splice(&placer, from: lo, oldEnd: end - delta)
+    splice(placer, from: lo, oldEnd: end - delta)
     // The segment the placing ended in keeps old items after `end`, or
     // was placed to the end.
     if end != total {
@@ -511,7 +532,7 @@ extension ColumnSection {
   /// spliced).
   /// Everything from the first item on replaced (a build, or a packed
   /// insert at the front) takes the placer's ropes as they are.
-  private mutating func splice(_ placer: inout ColumnPlacer, from lo: Int, oldEnd: Int) {
+  private mutating func splice(_ placer: ColumnPlacer, from lo: Int, oldEnd: Int) {
     let oldEnd = max(oldEnd, lo)
     let delta = lo + placer.count - oldEnd
     if lo == 0 && oldEnd >= order.count {
