@@ -456,6 +456,46 @@ struct RopeBuilder<S: RopeSummary> {
   }
 }
 
+/// `RopeBuilder` for the hottest loops (a waterfall's placing): the leaf
+/// being filled is a raw buffer, so an append checks nothing but whether
+/// the leaf is full. O(1) amortised per element.
+final class LeafBuilder<S: RopeSummary> {
+  @exclusivity(unchecked) private var leaves: [RopeNode<S>] = []
+  private let pending: UnsafeMutablePointer<S.Element>
+  @exclusivity(unchecked) private var pendingCount = 0
+  private let fill = Rope<S>.leafFill
+
+  init() { pending = .allocate(capacity: Rope<S>.leafFill) }
+
+  deinit {
+    pending.deinitialize(count: pendingCount)
+    pending.deallocate()
+  }
+
+  @inline(__always) func append(_ element: S.Element) {
+    (pending + pendingCount).initialize(to: element)
+    pendingCount &+= 1
+    if pendingCount == fill { flush() }
+  }
+
+  private func flush() {
+    leaves.append(
+      RopeNode(elements: Array(UnsafeBufferPointer(start: pending, count: pendingCount))))
+    pending.deinitialize(count: pendingCount)
+    pendingCount = 0
+  }
+
+  /// The rope of everything appended. O(leaves).
+  var rope: Rope<S> {
+    var all = leaves
+    if pendingCount > 0 {
+      all.append(
+        RopeNode(elements: Array(UnsafeBufferPointer(start: pending, count: pendingCount))))
+    }
+    return Rope(leaves: all)
+  }
+}
+
 /// Reads a rope forward from an index, a leaf at a time: O(log n) per
 /// leaf, O(1) per element.
 struct RopeCursor<S: RopeSummary> {

@@ -310,10 +310,10 @@ final class ColumnPlacer {
   /// entries placed, built into leaves as they come (no array of them all).
   let tops: UnsafeMutablePointer<ExactSum>
   let last: UnsafeMutablePointer<Int>
-  let placed: UnsafeMutablePointer<RopeBuilder<ColumnSummary>>
-  @exclusivity(unchecked) var spansPlaced = RopeBuilder<SpanSummary>()
+  let placed: [LeafBuilder<ColumnSummary>]
+  let spansPlaced = LeafBuilder<SpanSummary>()
   @exclusivity(unchecked) var lastSpan: Int
-  @exclusivity(unchecked) var columns = RopeBuilder<OrderSummary>()
+  let columns = LeafBuilder<OrderSummary>()
   @exclusivity(unchecked) var count = 0
 
   init(_ g: ColumnSection, _ c: WaterfallConfiguration, axes: Axes, at i: Int) {
@@ -331,8 +331,7 @@ final class ColumnPlacer {
     tops.initialize(from: t, count: n)
     last = .allocate(capacity: n)
     for k in 0..<n { (last + k).initialize(to: g.below(k, i).before.index - 1) }
-    placed = .allocate(capacity: n)
-    placed.initialize(repeating: RopeBuilder(), count: n)
+    placed = (0..<n).map { _ in LeafBuilder() }
     lastSpan = g.spans.split { $0.index > i }.before.index - 1
   }
 
@@ -341,8 +340,6 @@ final class ColumnPlacer {
     tops.deallocate()
     last.deinitialize(count: n)
     last.deallocate()
-    placed.deinitialize(count: n)
-    placed.deallocate()
   }
 
   /// The columns' tops, as an array. O(columns).
