@@ -24,9 +24,9 @@ struct ColumnEntry: Sendable {
 }
 
 struct ColumnSummary: RopeSummary {
-  /// Fewer, larger leaves: a relayout builds and frees them by the
+  /// Fewer, larger leaves (512): a relayout builds and frees them by the
   /// thousand, and a lookup sums at most a leaf.
-  static var leafScale: Int { 2 }
+  static var leafScale: Int { 8 }
   var count = 0
   /// The sum of the gaps: the last entry's item index + 1.
   var index = 0
@@ -50,10 +50,10 @@ struct ColumnSummary: RopeSummary {
 }
 
 /// The column of every item in index order (−1: full span), read by index
-/// only: leaves of 512.
+/// only: leaves of 1,024.
 struct OrderSummary: RopeSummary {
   typealias Element = Int32
-  static var leafScale: Int { 8 }
+  static var leafScale: Int { 16 }
   var count = 0
   static var zero: OrderSummary { OrderSummary() }
   init() {}
