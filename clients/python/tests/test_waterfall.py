@@ -281,3 +281,21 @@ def test_scroll_ended_snaps_an_item_top_to_the_visible_top(server):
     assert r["policy"] == "free"
     e = server.error("layout/configure", {"session": "s", "layout": {"snap": {"policy": "sideways"}}}, code=-32602)
     assert e["data"]["field"] == "params.layout.snap.policy"
+
+
+def test_deletes_disappear_and_the_anchor_stays_where_it_was(server):
+    """Scrolled to 500 in one column of 100-point items 110 apart, the
+    first visible item is 4 (440…540): its centre, 490, is 10 above the
+    bounds' origin. Two items inserted above move it to 660…760, and the
+    answer's bounds follow to 720, keeping it 10 above. A delete lists the
+    deleted item as disappearing, at its old frame with alpha 0."""
+    server.call("layout/open", {"session": "a", "layout": {"type": "waterfall", "columnCount": 1},
+                                "bounds": rect(0, 500, 100, 300),
+                                "sections": [{"itemSizes": [size(100, 100)] * 30}]})
+    r = server.call("layout/performBatchUpdates", {"session": "a", "updates": {"insertItems": [
+        {"section": 0, "item": 0, "size": size(100, 100)}, {"section": 0, "item": 1, "size": size(100, 100)}]}})
+    assert r["bounds"]["y"] == 720
+    r = server.call("layout/performBatchUpdates", {"session": "a", "updates": {
+        "deleteItems": [{"section": 0, "item": 7}]}})
+    gone = [(a["item"], a["alpha"], a["frame"]["y"]) for a in r["disappearing"]]
+    assert gone == [(7, 0, 770)]
