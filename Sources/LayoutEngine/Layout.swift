@@ -35,20 +35,34 @@ public enum LayoutType: Equatable, Sendable {
     }
   }
 
-  /// The flow fields of a type placed in flow lines; a waterfall's shared
-  /// fields (direction, sizes, pinning) in flow's names otherwise.
-  public var flowConfiguration: FlowConfiguration {
-    if let c = flowFields { return c }
-    guard case .waterfall(let w) = self else { return FlowConfiguration() }
-    var c = FlowConfiguration()
-    c.scrollDirection = w.scrollDirection
-    c.itemSize = w.itemSize
-    c.estimatedItemSize = w.estimatedItemSize
-    c.layoutDirection = w.layoutDirection
-    c.sectionHeadersPinToVisibleBounds = w.sectionHeadersPinToVisibleBounds
-    c.sectionFootersPinToVisibleBounds = w.sectionFootersPinToVisibleBounds
-    c.minimumInteritemSpacing = w.minimumInteritemSpacing
-    return c
+  // The fields every type has, whatever its placement.
+
+  public var scrollDirection: ScrollDirection {
+    switch self {
+    case .flow(let c): return c.scrollDirection
+    case .coverFlow(let c): return c.flow.scrollDirection
+    case .waterfall(let c): return c.scrollDirection
+    }
+  }
+
+  public var layoutDirection: LayoutDirection {
+    switch self {
+    case .flow(let c): return c.layoutDirection
+    case .coverFlow(let c): return c.flow.layoutDirection
+    case .waterfall(let c): return c.layoutDirection
+    }
+  }
+
+  /// Whether section headers, then footers, pin to the visible bounds.
+  public var pinsSupplementaries: (headers: Bool, footers: Bool) {
+    switch self {
+    case .flow(let c):
+      return (c.sectionHeadersPinToVisibleBounds, c.sectionFootersPinToVisibleBounds)
+    case .coverFlow(let c):
+      return (c.flow.sectionHeadersPinToVisibleBounds, c.flow.sectionFootersPinToVisibleBounds)
+    case .waterfall(let c):
+      return (c.sectionHeadersPinToVisibleBounds, c.sectionFootersPinToVisibleBounds)
+    }
   }
 
   /// The snapping layer's options: a carousel's, a waterfall's when set;
@@ -62,7 +76,13 @@ public enum LayoutType: Equatable, Sendable {
   }
 
   /// The size of items without one of their own, whatever the type.
-  public var uniformItemSize: Size { flowConfiguration.uniformItemSize }
+  public var uniformItemSize: Size {
+    switch self {
+    case .flow(let c): return c.uniformItemSize
+    case .coverFlow(let c): return c.flow.uniformItemSize
+    case .waterfall(let c): return c.uniformItemSize
+    }
+  }
 
   /// Whether the placement depends on the viewport's extent along the
   /// scroll axis (a carousel's centring insets do; flow lines and columns
@@ -279,7 +299,7 @@ public struct Layout: Sendable {
   ) -> AnyPlacement {
     let D = max(
       0,
-      type.flowConfiguration.scrollDirection == .vertical
+      type.scrollDirection == .vertical
         ? viewport.width - inset.left - inset.right : viewport.height - inset.top - inset.bottom)
     var flowPrevious: FlowGeometry? = nil
     if case .flow(let g)? = previous { flowPrevious = g }
@@ -318,7 +338,7 @@ public struct Layout: Sendable {
     return g
   }
 
-  public var scrollDirection: ScrollDirection { type.flowConfiguration.scrollDirection }
+  public var scrollDirection: ScrollDirection { type.scrollDirection }
   var axes: Axes { Axes(direction: scrollDirection) }
 
   /// Changes the viewport size. O(1) when the geometry does not depend on
@@ -340,7 +360,7 @@ public struct Layout: Sendable {
   /// collectionViewContentSize. O(1).
   public var contentSize: Size { placement.contentSize }
 
-  var isRTL: Bool { type.flowConfiguration.layoutDirection == .rtl }
+  var isRTL: Bool { type.layoutDirection == .rtl }
 
   /// The width about which rtl mirrors: the bounds width less the
   /// horizontal content insets (x' = W − x − width).
@@ -402,17 +422,13 @@ public struct Layout: Sendable {
   /// left-to-right space: the bounds less the content insets along the
   /// main axis (mirrored insets in rtl).
   func pinning(_ ltrBounds: Rect) -> Pinning? {
-    let c = type.flowConfiguration
-    guard c.sectionHeadersPinToVisibleBounds || c.sectionFootersPinToVisibleBounds else {
-      return nil
-    }
+    let pins = type.pinsSupplementaries
+    guard pins.headers || pins.footers else { return nil }
     var inset = contentInset
     if isRTL { swap(&inset.left, &inset.right) }
     let (lead, trail, _, _) = axes.split(inset)
     let (lo, hi, _, _) = axes.spans(ltrBounds)
-    return Pinning(
-      headers: c.sectionHeadersPinToVisibleBounds, footers: c.sectionFootersPinToVisibleBounds,
-      lo: lo + lead, hi: hi - trail)
+    return Pinning(headers: pins.headers, footers: pins.footers, lo: lo + lead, hi: hi - trail)
   }
 
   // MARK: Queries

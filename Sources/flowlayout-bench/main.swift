@@ -129,7 +129,7 @@ let width = cover.contentSize.width
 // Edits at the front: the O(log n) path. Each run inserts a card at index
 // 0 and the next deletes it, so n stays put.
 func editRows(_ name: String, _ layout: inout Layout, runs: Int = 2000) {
-  let uniform = layout.type.flowConfiguration.uniformItemSize
+  let uniform = layout.type.uniformItemSize
   var insert = BatchUpdate()
   insert.insertItems = [(IndexPath(section: 0, item: 0), Item(size: Size(width: 64, height: 48)))]
   var delete = BatchUpdate()

@@ -40,13 +40,6 @@ public enum AnyPlacement: Placement {
   case flow(FlowGeometry)
   case waterfall(WaterfallGeometry)
 
-  @inline(__always) var base: any Placement {
-    switch self {
-    case .flow(let g): return g
-    case .waterfall(let g): return g
-    }
-  }
-
   public var contentSize: Size {
     switch self {
     case .flow(let g): return g.contentSize
