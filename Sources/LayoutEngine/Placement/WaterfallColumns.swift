@@ -458,7 +458,9 @@ extension ColumnSection {
     let canResync = p.renderDirection == .shortestFirst || delta % p.columnCount == 0
     var end = total
     var check = newHi
-    forEachSize(items, from: lo) { i, raw in
+    // A local function rather than a closure, so that the loops below
+    // inline it.
+    func step(_ i: Int, _ raw: Size) -> Bool {
       if i == check {
         if survivors != nil { return false }
         // Past the change every item is an old one, placed by the same
@@ -477,6 +479,20 @@ extension ColumnSection {
       }
       placer.place(i, raw, column: column)
       return true
+    }
+    switch items {
+    case .uniform(let n):
+      var i = lo
+      while i < n && step(i, Section.unsetSize) { i += 1 }
+    case .sizes(let sizes):
+      if lo < sizes.count {
+        sizes.forEachLeaf(from: lo) { _, elements, first in
+          for k in max(lo - first, 0)..<elements.count where !step(first + k, elements[k]) {
+            return false
+          }
+          return true
+        }
+      }
     }
     if survivors != nil { end = newHi }
     if end == total { tailReach = placer.reach }
