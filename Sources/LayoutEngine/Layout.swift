@@ -84,6 +84,15 @@ public enum LayoutType: Equatable, Sendable {
     }
   }
 
+  /// Whether the placement keeps a record per item whatever the sizes (a
+  /// waterfall's columns; flow keeps none for items of the uniform size),
+  /// so that its sessions cost memory and time in proportion to the
+  /// items. O(1).
+  public var storesEveryItem: Bool {
+    if case .waterfall = self { return true }
+    return false
+  }
+
   /// Whether the placement depends on the viewport's extent along the
   /// scroll axis (a carousel's centring insets do; flow lines and columns
   /// depend only on the cross extent).

@@ -378,10 +378,15 @@ private func readSize(_ v: JSONValue, format: SectionFormat, path: () -> String)
   return try readItemSize(f, format: format)
 }
 
-func limitError(_ path: String, _ limits: Limits) -> RPCError {
-  RPCError(
-    code: ErrorCode.limitExceeded,
-    message: "\(path) holds more than \(limits.maxItemsPerSession) items, the per-session limit",
+/// The error for a session over its item limit, `maxItems` (`limits`'
+/// for its type).
+func limitError(_ path: String, _ limits: Limits, maxItems: Int? = nil) -> RPCError {
+  let limit = maxItems ?? limits.maxItemsPerSession
+  let which =
+    limit < limits.maxItemsPerSession
+    ? "the per-session limit of a waterfall" : "the per-session limit"
+  return RPCError(
+    code: ErrorCode.limitExceeded, message: "\(path) holds more than \(limit) items, \(which)",
     field: path)
 }
 
@@ -445,8 +450,8 @@ func readSection(_ s: Fields, extra: Set<String> = [], format: SectionFormat) th
 
 /// Reads `params.sections`, enforcing the item limit before allocating
 /// anything per item. O(sections + sizes).
-func readSections(_ f: Fields, limits: Limits, format: SectionFormat) throws(RPCError)
-  -> [Section]
+func readSections(_ f: Fields, limits: Limits, maxItems: Int, format: SectionFormat)
+  throws(RPCError) -> [Section]
 {
   let (array, path) = try f.array("sections")
   guard array.count <= limits.maxSections else {
@@ -462,7 +467,7 @@ func readSections(_ f: Fields, limits: Limits, format: SectionFormat) throws(RPC
     let section = try Fields(array[i], path: "\(path)[\(i)]")
     let n = try declaredCount(section)
     total = total.addingReportingOverflow(n).partialValue
-    if total > limits.maxItemsPerSession || total < 0 { throw limitError(path, limits) }
+    if total > maxItems || total < 0 { throw limitError(path, limits, maxItems: maxItems) }
     values += declaredValues(section)
   }
   if values > limits.maxItemValuesPerRequest { throw valuesLimitError(path, values, limits) }

@@ -39,8 +39,9 @@ extension LayoutServer {
     for s in Set(update.deleteSections) where s >= 0 && s < old.layout.sections.count {
       after -= old.layout.sections[s].count
     }
-    if overflow || after > limits.maxItemsPerSession {
-      throw limitError(p.path("updates"), limits)
+    let maxItems = limits.maxItems(for: old.layout.type)
+    if overflow || after > maxItems {
+      throw limitError(p.path("updates"), limits, maxItems: maxItems)
     }
     let result: BatchResult
     do {
@@ -141,7 +142,9 @@ extension LayoutServer {
   func reloadData(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     try p.rejectUnknown(["session", "sections"])
     let (id, old) = try existing(p)
-    let sections = try readSections(p, limits: limits, format: SectionFormat(old.layout.type))
+    let sections = try readSections(
+      p, limits: limits, maxItems: limits.maxItems(for: old.layout.type),
+      format: SectionFormat(old.layout.type))
     var session = old
     session.layout.setSections(sections)
     try checkTilt(session.layout, field: p.path("sections"))
@@ -170,7 +173,13 @@ extension LayoutServer {
     var session = old
     session.pendingAnchor = nil
     if let f = try p.optionalObject("layout") {
-      session.layout.setType(try readLayoutType(f, base: old.layout.type))
+      let type = try readLayoutType(f, base: old.layout.type)
+      // A session too large for the new type stays as it is.
+      let maxItems = limits.maxItems(for: type)
+      if old.layout.itemCount > maxItems {
+        throw limitError(f.path("type"), limits, maxItems: maxItems)
+      }
+      session.layout.setType(type)
     }
     if let inset = try p.optionalInsets("contentInset") { session.layout.setContentInset(inset) }
     if let v = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) {
@@ -259,8 +268,9 @@ extension LayoutServer {
     if values > limits.maxItemValuesPerRequest {
       throw valuesLimitError(p.path(key), values, limits)
     }
-    if k > limits.maxItemsPerSession - old.layout.itemCount {
-      throw limitError(p.path(key), limits)
+    let maxItems = limits.maxItems(for: old.layout.type)
+    if k > maxItems - old.layout.itemCount {
+      throw limitError(p.path(key), limits, maxItems: maxItems)
     }
     let sizes =
       key == "itemCount"

@@ -20,6 +20,7 @@ let usage = """
     --max-message-bytes N    largest accepted message body (default 67108864)
     --max-sessions N         sessions open at once (default 1000)
     --max-items N            items per session (default 100000000)
+    --max-waterfall-items N  items per waterfall session (default 10000000)
     --max-item-values-per-request N
                              item sizes and ids one request may carry
                              (default 2048)
@@ -69,6 +70,7 @@ while let arg = args.popFirst() {
   case "--max-message-bytes": limits.maxMessageBytes = positiveInt(arg, args.popFirst())
   case "--max-sessions": limits.maxSessions = positiveInt(arg, args.popFirst())
   case "--max-items": limits.maxItemsPerSession = positiveInt(arg, args.popFirst())
+  case "--max-waterfall-items": limits.maxWaterfallItems = positiveInt(arg, args.popFirst())
   case "--max-item-values-per-request":
     limits.maxItemValuesPerRequest = positiveInt(arg, args.popFirst())
   default: fail("unknown option \(arg)")

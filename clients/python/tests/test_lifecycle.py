@@ -76,6 +76,7 @@ def test_initialize_result(spawn):
         "maxMessageBytes": 99999,
         "maxLapsPerQuery": 100000,
         "maxItemValuesPerRequest": 321,
+        "maxWaterfallItems": 1234,
     }
     assert caps["loop"] is True
 

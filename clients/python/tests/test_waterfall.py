@@ -299,3 +299,31 @@ def test_deletes_disappear_and_the_anchor_stays_where_it_was(server):
         "deleteItems": [{"section": 0, "item": 7}]}})
     gone = [(a["item"], a["alpha"], a["frame"]["y"]) for a in r["disappearing"]]
     assert gone == [(7, 0, 770)]
+
+
+def test_waterfall_sessions_have_their_own_item_limit(spawn):
+    """With --max-waterfall-items 100: 101 items are refused at open,
+    reload, append and batch, and a flow session of 101 items cannot become
+    a waterfall; every refusal leaves the session as it was."""
+    d = spawn("--max-waterfall-items", "100")
+    limits = d.initialize()["capabilities"]["limits"]
+    assert limits["maxWaterfallItems"] == 100
+    message = "holds more than 100 items, the per-session limit of a waterfall"
+    e = d.error("layout/open", dict(OPEN, sections=[{"itemCount": 101}]), code=1004)
+    assert e["data"]["field"] == "params.sections" and message in e["message"]
+    d.call("layout/open", dict(OPEN, sections=[{"itemCount": 100}]))
+    for method, params, field in [
+        ("layout/reloadData", {"sections": [{"itemCount": 101}]}, "params.sections"),
+        ("layout/appendItems", {"section": 0, "itemCount": 1}, "params.itemCount"),
+        ("layout/performBatchUpdates", {"updates": {"insertItems": [{"section": 0, "item": 0}]}},
+         "params.updates"),
+    ]:
+        e = d.error(method, dict(params, session="b"), code=1004)
+        assert e["data"]["field"] == field and message in e["message"], method
+    assert d.call("layout/contentSize", {"session": "b"})["contentSize"]["height"] == 50 * 165 - 10
+    d.call("layout/open", {"session": "f", "layout": {"type": "flow"}, "bounds": rect(0, 0, 320, 400),
+                           "sections": [{"itemCount": 101}]})
+    e = d.error("layout/configure", {"session": "f", "layout": {"type": "waterfall"}}, code=1004)
+    assert e["data"]["field"] == "params.layout.type"
+    # Still a flow layout: 101 items of 50×50, 5 a row (55 apart), 21 rows.
+    assert d.call("layout/contentSize", {"session": "f"})["contentSize"]["height"] == 21 * 60 - 10
