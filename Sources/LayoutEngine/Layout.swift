@@ -142,13 +142,11 @@ public struct Layout: Sendable {
   private static func derived(_ type: LayoutType, _ sections: [Section]) -> (
     Double, (min: Double, max: Double), [Int]
   ) {
-    guard let c = type.flowFields else {
-      // Columns have no card pitch: only the section starts matter.
-      var starts = [0]
-      starts.reserveCapacity(sections.count + 1)
-      for s in sections { starts.append(starts[starts.count - 1] + s.count) }
-      return (0, (0, 0), starts)
-    }
+    var starts = [0]
+    starts.reserveCapacity(sections.count + 1)
+    for s in sections { starts.append(starts[starts.count - 1] + s.count) }
+    // Columns have no card pitch: only the section starts matter.
+    guard let c = type.flowFields else { return (0, (0, 0), starts) }
     let uniform = c.uniformItemSize
     let axes = Axes(direction: c.scrollDirection)
     var extent = max(uniform.width, uniform.height)
@@ -156,10 +154,7 @@ public struct Layout: Sendable {
     var mainHi = 0.0
     var gapLo = Double.infinity
     var gapHi = 0.0
-    var starts = [0]
-    starts.reserveCapacity(sections.count + 1)
     for s in sections {
-      starts.append(starts[starts.count - 1] + s.count)
       let gap = s.minimumLineSpacing ?? c.minimumLineSpacing
       gapLo = min(gapLo, gap)
       gapHi = max(gapHi, gap)
@@ -338,8 +333,8 @@ public struct Layout: Sendable {
     }
   }
 
-  /// The flow placement of a type placed in flow lines (flow, coverFlow):
-  /// what the cover-flow effect reads its card pitch from.
+  /// The flow placement of a type placed in flow lines (flow, coverFlow),
+  /// for tests that look at its lines.
   var geometry: FlowGeometry {
     guard case .flow(let g) = placement else {
       preconditionFailure("only flow and coverFlow layouts have flow lines")
@@ -465,13 +460,13 @@ public struct Layout: Sendable {
       let search = coverSearch(cf, rect: rect, bounds: bounds)
       let centerMain = axes.main(bounds.center)
       let extent = axes.main(bounds.size)
-      let flow = geometry
-      flow.forEachElement(in: search, pin: pin) { kind, s, i, frame in
+      let sections = self.sections
+      placement.forEachElement(in: search, pin: pin) { kind, s, i, frame in
         var a = Self.plain(kind, s, i, frame, pinned: pin)
         if kind == .cell {
           cf.apply(
             to: &a, centerMain: centerMain, extent: extent,
-            lineSpacing: flow.sections[s].lineSpacing)
+            lineSpacing: cf.lineSpacing(sections[s].minimumLineSpacing))
         }
         if a.frame.intersects(rect) { result.append(a) }
       }
@@ -516,7 +511,7 @@ public struct Layout: Sendable {
       let b = toLTR(bounds)
       cf.apply(
         to: &a, centerMain: axes.main(b.center), extent: axes.main(b.size),
-        lineSpacing: geometry.sections[path.section].lineSpacing)
+        lineSpacing: cf.lineSpacing(sections[path.section].minimumLineSpacing))
     }
     fromLTR(&a)
     return a

@@ -356,10 +356,11 @@ func optionalItemSize(_ f: Fields, _ key: String, format: SectionFormat) throws(
   return try readItemSize(try f.object(key), format: format)
 }
 
-private let sectionKeys: Set<String> = [
-  "itemCount", "itemSizes", "ids", "inset", "minimumLineSpacing", "minimumInteritemSpacing",
-  "headerSize", "footerSize",
-]
+/// A flow-based section's keys: the shared ones and flow's per-section
+/// spacing and reference sizes.
+private let sectionKeys = sharedSectionKeys.union([
+  "minimumLineSpacing", "headerSize", "footerSize",
+])
 
 /// Reads one `{width, height}` on the bulk path: no allocation unless the
 /// value is invalid, when the slow path builds the error naming the field.

@@ -259,6 +259,12 @@ public struct CoverFlowConfiguration: Effect, Equatable {
   /// Applies the effects to a cell's attributes for a viewport whose centre
   /// is at `centerMain` along the scroll axis and whose extent there is
   /// `extent`; `lineSpacing` is the card's section's. O(1).
+  /// The spacing between a section's cards, which pitch-relative effects
+  /// measure distance in: the section's own (`own`), or the layout's. O(1).
+  @inline(__always) func lineSpacing(_ own: Double?) -> Double {
+    own ?? flow.minimumLineSpacing
+  }
+
   public func apply(
     to a: inout LayoutAttributes, centerMain: Double, extent: Double, lineSpacing g: Double
   ) {

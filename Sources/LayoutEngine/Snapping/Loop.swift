@@ -160,7 +160,7 @@ extension Layout {
     if kind == .cell {
       cf.apply(
         to: &a, centerMain: axes.main(b.center), extent: axes.main(b.size),
-        lineSpacing: geometry.sections[s].lineSpacing)
+        lineSpacing: cf.lineSpacing(sections[s].minimumLineSpacing))
     }
     shiftMain(&a, Double(k) * period)
     fromLTR(&a)
