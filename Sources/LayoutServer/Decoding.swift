@@ -379,16 +379,12 @@ private func readSize(_ v: JSONValue, format: SectionFormat, path: () -> String)
   return try readItemSize(f, format: format)
 }
 
-/// The error for a session over its item limit, `maxItems` (`limits`'
-/// for its type).
-func limitError(_ path: String, _ limits: Limits, maxItems: Int? = nil) -> RPCError {
-  let limit = maxItems ?? limits.maxItemsPerSession
-  let which =
-    limit < limits.maxItemsPerSession
-    ? "the per-session limit of a waterfall" : "the per-session limit"
+/// The error for a session whose `count` items exceed its cap.
+func limitError(_ path: String, _ cap: ItemCap, count: Int) -> RPCError {
+  let limit = count > cap.perSession || count < 0 ? cap.perSession : cap.max
   return RPCError(
-    code: ErrorCode.limitExceeded, message: "\(path) holds more than \(limit) items, \(which)",
-    field: path)
+    code: ErrorCode.limitExceeded,
+    message: "\(path) holds more than \(limit) items, \(cap.reason(for: count))", field: path)
 }
 
 /// The error for a request carrying more item values (sizes and ids)
@@ -451,7 +447,7 @@ func readSection(_ s: Fields, extra: Set<String> = [], format: SectionFormat) th
 
 /// Reads `params.sections`, enforcing the item limit before allocating
 /// anything per item. O(sections + sizes).
-func readSections(_ f: Fields, limits: Limits, maxItems: Int, format: SectionFormat)
+func readSections(_ f: Fields, limits: Limits, cap: ItemCap, format: SectionFormat)
   throws(RPCError) -> [Section]
 {
   let (array, path) = try f.array("sections")
@@ -468,7 +464,7 @@ func readSections(_ f: Fields, limits: Limits, maxItems: Int, format: SectionFor
     let section = try Fields(array[i], path: "\(path)[\(i)]")
     let n = try declaredCount(section)
     total = total.addingReportingOverflow(n).partialValue
-    if total > maxItems || total < 0 { throw limitError(path, limits, maxItems: maxItems) }
+    if total > cap.max || total < 0 { throw limitError(path, cap, count: total) }
     values += declaredValues(section)
   }
   if values > limits.maxItemValuesPerRequest { throw valuesLimitError(path, values, limits) }

@@ -18,21 +18,44 @@ public struct Limits: Sendable {
   public var maxMessageBytes = 64 << 20
   /// Copies of a looping carousel's content one query may examine.
   public var maxLapsPerQuery = 100_000
-  /// Item sizes and ids one request may carry: reading and applying them
-  /// takes about 2.5 ms at most (as {width, height} objects, the slower
-  /// encoding), so a frame queued behind the request still gets its answer
-  /// within a 120 Hz frame (8.3 ms) on a busy machine. Bulk data travels in
-  /// chunks (layout/appendItems).
-  public var maxItemValuesPerRequest = 2_048
+  /// Item sizes and ids one request may carry. Unlimited by default: the
+  /// message limit bounds a request. An operator who wants every frame
+  /// queued behind a bulk load answered within a 120 Hz frame sets it to
+  /// about 2,048 (reading 2,048 {width, height} objects takes about 2.5 ms)
+  /// and clients then load in chunks (layout/appendItems).
+  public var maxItemValuesPerRequest = Int.max
+  /// Items in all sessions together: at most about 36 bytes each (a
+  /// waterfall's per-item record; a flow of varied sizes takes about 21),
+  /// so the sessions stay under about 4 GiB.
+  public var maxTotalItems = 100_000_000
   /// Items in a session of a type that keeps a record per item
   /// (waterfall): about 36 bytes and 20 ns each to place, so at most about
   /// 360 MB and 0.2 s for an open.
   public var maxWaterfallItems = 10_000_000
   public init() {}
 
-  /// The item limit of a session of `type`. O(1).
+  /// The item limit of a session of `type`, not counting the daemon-wide
+  /// budget. O(1).
   public func maxItems(for type: LayoutType) -> Int {
     type.storesEveryItem ? min(maxItemsPerSession, maxWaterfallItems) : maxItemsPerSession
+  }
+}
+
+/// The most items one session may hold: its type's limit, or less when
+/// that is what the daemon-wide budget leaves.
+struct ItemCap {
+  var max: Int
+  var perSession: Int
+  var perSessionReason: String
+  var maxTotal: Int
+  var others: Int
+
+  /// Why `count` items are too many: the per-session limit when they
+  /// exceed it, else the budget.
+  func reason(for count: Int) -> String {
+    count > perSession || count < 0
+      ? perSessionReason
+      : "what the daemon-wide limit of \(maxTotal) (maxTotalItems) leaves beside the other sessions' \(others)"
   }
 }
 
@@ -41,6 +64,8 @@ public final class LayoutServer: RPCHandler {
   public static let version = "0.1.0"
   public let limits: Limits
   var sessions: [String: Session] = [:]
+  /// Items in all sessions (`store` and `close` keep it).
+  private(set) var totalItems = 0
 
   public init(limits: Limits = Limits()) {
     self.limits = limits
@@ -89,7 +114,9 @@ public final class LayoutServer: RPCHandler {
     w.key("loop")
     w.bool(true)
     w.key("methods")
-    strings(Self.methods.map(\.0), &w)
+    strings(Self.methodTable.map(\.name), &w)
+    w.key("methodTable")
+    writeMethodTable(&w)
     w.key("limits")
     w.beginObject()
     w.key("maxSessions")
@@ -105,10 +132,17 @@ public final class LayoutServer: RPCHandler {
     w.key("maxLapsPerQuery")
     w.int(limits.maxLapsPerQuery)
     w.key("maxItemValuesPerRequest")
-    w.int(limits.maxItemValuesPerRequest)
+    // Unlimited (the default) is null.
+    if limits.maxItemValuesPerRequest == .max {
+      w.null()
+    } else {
+      w.int(limits.maxItemValuesPerRequest)
+    }
     w.key("maxWaterfallItems")
     // In force: never above maxItemsPerSession.
     w.int(min(limits.maxWaterfallItems, limits.maxItemsPerSession))
+    w.key("maxTotalItems")
+    w.int(limits.maxTotalItems)
     w.endObject()
     w.endObject()
     w.endObject()
@@ -120,50 +154,63 @@ public final class LayoutServer: RPCHandler {
     w.endArray()
   }
 
-  private typealias Method =
-    @Sendable (LayoutServer) -> (Fields, inout JSONWriter) throws(RPCError) -> Void
-
-  private static let methods: [(String, Method)] = [
-    ("layout/open", { $0.open }),
-    ("layout/setBounds", { $0.setBounds }),
-    ("layout/scrollEnded", { $0.scrollEnded }),
-    ("layout/scrollToItem", { $0.scrollToItem }),
-    ("layout/attributesInRect", { $0.attributesInRect }),
-    ("layout/attributesForItem", { $0.attributesForItem }),
-    ("layout/attributesForSupplementary", { $0.attributesForSupplementary }),
-    ("layout/itemAtPoint", { $0.itemAtPoint }),
-    ("layout/contentSize", { $0.contentSize }),
-    ("layout/close", { $0.close }),
-    ("layout/performBatchUpdates", { $0.performBatchUpdates }),
-    ("layout/reloadData", { $0.reloadData }),
-    ("layout/configure", { $0.configure }),
-    ("layout/setItemSizes", { $0.setItemSizes }),
-    ("layout/appendItems", { $0.appendItems }),
-  ]
-  private static let table = Dictionary(uniqueKeysWithValues: methods)
-
   public func handleRequest(method: String, params: JSONValue?, result w: inout JSONWriter)
     throws(RPCError)
   {
-    guard let handler = Self.table[method] else { throw .methodNotFound(method) }
-    try handler(self)(try Fields.params(params), &w)
+    guard let spec = Self.methodsByName[method] else { throw .methodNotFound(method) }
+    let fields = try Fields.params(params)
+    try fields.rejectUnknown(spec.known)
+    try spec.handler(self)(fields, &w)
   }
 
   /// A `layout/*` method sent as a notification is carried out, as
   /// JSON-RPC requires, and its result or error is dropped.
   public func handleNotification(method: String, params: JSONValue?) {
-    guard let handler = Self.table[method], let fields = try? Fields.params(params) else { return }
+    guard let spec = Self.methodsByName[method], let fields = try? Fields.params(params),
+      (try? fields.rejectUnknown(spec.known)) != nil
+    else { return }
     var discard = JSONWriter()
-    try? handler(self)(fields, &discard)
+    try? spec.handler(self)(fields, &discard)
   }
 
-  public func shutdown() { sessions.removeAll() }
+  public func shutdown() {
+    sessions.removeAll()
+    totalItems = 0
+  }
+
+  /// Stores a session that passed every check, keeping the item count.
+  /// O(1).
+  func store(_ id: String, _ session: Session) {
+    totalItems += session.layout.itemCount - (sessions[id]?.layout.itemCount ?? 0)
+    sessions[id] = session
+  }
+
+  /// The most items a session may hold as `type` while it now holds `own`
+  /// (0 for a new one): its type's limit, or what the daemon-wide budget
+  /// leaves when that is less. O(1).
+  func itemCap(for type: LayoutType, holding own: Int) -> ItemCap {
+    let perSession = limits.maxItems(for: type)
+    let others = totalItems - own
+    return ItemCap(
+      max: Swift.max(0, Swift.min(perSession, limits.maxTotalItems - others)),
+      perSession: perSession,
+      perSessionReason: perSession < limits.maxItemsPerSession
+        ? "the per-session limit of a waterfall" : "the per-session limit",
+      maxTotal: limits.maxTotalItems, others: others)
+  }
 
   // MARK: Session lookup
 
   private func sessionID(_ p: Fields) throws(RPCError) -> String {
-    let id = try p.string("session", maxLength: limits.maxSessionIdBytes)
+    let id = try p.string("session")
     guard !id.isEmpty else { throw .invalidParams(p.path("session"), "must not be empty") }
+    guard id.utf8.count <= limits.maxSessionIdBytes else {
+      throw RPCError(
+        code: ErrorCode.limitExceeded,
+        message:
+          "\(p.path("session")) is \(id.utf8.count) bytes long; the limit (maxSessionIdBytes) is \(limits.maxSessionIdBytes)",
+        field: p.path("session"))
+    }
     return id
   }
 
@@ -181,8 +228,7 @@ public final class LayoutServer: RPCHandler {
 
   /// layout/open {session, layout, bounds, sections, contentInset?, overscan?}
   /// → {contentSize, bounds, attributes, centeredItem}. O(n) for the layout.
-  private func open(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "layout", "bounds", "sections", "contentInset", "overscan"])
+  func open(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let id = try sessionID(p)
     // Validate everything before touching the session table: an error
     // leaves every session as it was.
@@ -200,7 +246,7 @@ public final class LayoutServer: RPCHandler {
     let type = try readLayoutType(try p.object("layout"))
     let bounds = try p.rect("bounds")
     let sections = try readSections(
-      p, limits: limits, maxItems: limits.maxItems(for: type), format: SectionFormat(type))
+      p, limits: limits, cap: itemCap(for: type, holding: 0), format: SectionFormat(type))
     let inset = try p.optionalInsets("contentInset") ?? .zero
     let overscan = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) ?? 0
     let layout = Layout(
@@ -209,7 +255,7 @@ public final class LayoutServer: RPCHandler {
     var session = Session(layout: layout, bounds: bounds, overscan: overscan)
     try checkLoop(session, field: "params.layout.loop", lapsField: "params.bounds")
     let delta = session.refresh()
-    sessions[id] = session
+    store(id, session)
     w.beginObject()
     w.key("contentSize")
     w.size(layout.contentSize)
@@ -227,8 +273,7 @@ public final class LayoutServer: RPCHandler {
   /// A scroll (same size) costs O(log n + k) for k visible elements and
   /// answers with the bounds as sent. A size change (a rotation) relayouts
   /// and moves the origin so the anchor element stays where it was.
-  private func setBounds(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "bounds"])
+  func setBounds(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (id, current) = try existing(p)
     var session = current
     let requested = try p.rect("bounds")
@@ -246,7 +291,7 @@ public final class LayoutServer: RPCHandler {
     try checkTilt(session.layout, field: "params.bounds")
     try checkLoop(session, field: "params.bounds")
     let delta = session.refresh()
-    sessions[id] = session
+    store(id, session)
     w.beginObject()
     w.mutation(session, delta)
     w.endObject()
@@ -302,10 +347,7 @@ public final class LayoutServer: RPCHandler {
   /// layout/scrollEnded {session, contentOffset, velocity, proposedContentOffset?, frameInterval?}
   /// → {targetContentOffset, targetItem, projectedContentOffset, policy, durationMs,
   /// trajectory}. O(log n + samples).
-  private func scrollEnded(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown([
-      "session", "contentOffset", "velocity", "proposedContentOffset", "frameInterval",
-    ])
+  func scrollEnded(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (_, session) = try existing(p)
     let offset = try p.point("contentOffset")
     let velocity = try p.point("velocity")
@@ -319,8 +361,7 @@ public final class LayoutServer: RPCHandler {
   /// layout/scrollToItem {session, section, item, position?} → {contentOffset,
   /// lap?}: in a loop, the shortest way round from the session's bounds.
   /// O(log lines).
-  private func scrollToItem(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "section", "item", "position"])
+  func scrollToItem(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (_, session) = try existing(p)
     let path = try indexPath(p, session.layout)
     let position = try p.optionalChoice("position", ItemPosition.allCases.map(\.rawValue))
@@ -338,8 +379,7 @@ public final class LayoutServer: RPCHandler {
   }
 
   /// layout/attributesInRect {session, rect} → {attributes}. O(log n + k).
-  private func attributesInRect(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "rect"])
+  func attributesInRect(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (_, session) = try existing(p)
     let rect = try p.rect("rect")
     try checkLaps(session.layout, rect, session.bounds, field: p.path("rect"))
@@ -375,8 +415,7 @@ public final class LayoutServer: RPCHandler {
   }
 
   /// layout/attributesForItem {session, section, item, lap?} → {attributes}.
-  private func attributesForItem(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "section", "item", "lap"])
+  func attributesForItem(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (_, session) = try existing(p)
     let path = try indexPath(p, session.layout)
     let lap = try lap(p, session.layout)
@@ -387,8 +426,7 @@ public final class LayoutServer: RPCHandler {
   }
 
   /// layout/attributesForSupplementary {session, kind, section, lap?} → {attributes|null}.
-  private func attributesForSupplementary(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "kind", "section", "lap"])
+  func attributesForSupplementary(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (_, session) = try existing(p)
     let kind = try p.optionalChoice("kind", ["header", "footer"])
     guard let kind else { throw .invalidParams(p.path("kind"), "is required") }
@@ -413,8 +451,7 @@ public final class LayoutServer: RPCHandler {
 
   /// layout/itemAtPoint {session, point} → {section, item, lap?} | null: the
   /// topmost cell whose frame contains the point. O(log n + k).
-  private func itemAtPoint(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "point"])
+  func itemAtPoint(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (_, session) = try existing(p)
     let point = try p.point("point")
     let probe = Rect(x: point.x - 0.5, y: point.y - 0.5, width: 1, height: 1)
@@ -423,8 +460,7 @@ public final class LayoutServer: RPCHandler {
   }
 
   /// layout/contentSize {session} → {contentSize}. O(1).
-  private func contentSize(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session"])
+  func contentSize(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (_, session) = try existing(p)
     w.beginObject()
     w.key("contentSize")
@@ -433,9 +469,9 @@ public final class LayoutServer: RPCHandler {
   }
 
   /// layout/close {session} → null.
-  private func close(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session"])
-    let (id, _) = try existing(p)
+  func close(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    let (id, session) = try existing(p)
+    totalItems -= session.layout.itemCount
     sessions[id] = nil
     w.null()
   }

@@ -17,7 +17,6 @@ extension LayoutServer {
   /// lines re-broken) for the relayout (see `Layout.apply`), plus
   /// O(k · ops) for the animation lists.
   func performBatchUpdates(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "updates"])
     let (id, old) = try existing(p)
     let updates = try p.object("updates")
     let values = declaredValues(ofBatch: updates)
@@ -39,9 +38,9 @@ extension LayoutServer {
     for s in Set(update.deleteSections) where s >= 0 && s < old.layout.sections.count {
       after -= old.layout.sections[s].count
     }
-    let maxItems = limits.maxItems(for: old.layout.type)
-    if overflow || after > maxItems {
-      throw limitError(p.path("updates"), limits, maxItems: maxItems)
+    let cap = itemCap(for: old.layout.type, holding: old.layout.itemCount)
+    if overflow || after > cap.max {
+      throw limitError(p.path("updates"), cap, count: overflow ? -1 : after)
     }
     let result: BatchResult
     do {
@@ -86,7 +85,7 @@ extension LayoutServer {
       // Elements that moved out of sight: visible before, not after.
       if session.picture[after.key] == nil && after.frame != a.frame { moved.append((a, after)) }
     }
-    sessions[id] = session
+    store(id, session)
     w.beginObject()
     w.mutation(session, delta)
     w.key("appearing")
@@ -140,10 +139,9 @@ extension LayoutServer {
   /// with ids keep the anchor across the reload; otherwise the anchor keeps
   /// its index path. O(n).
   func reloadData(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "sections"])
     let (id, old) = try existing(p)
     let sections = try readSections(
-      p, limits: limits, maxItems: limits.maxItems(for: old.layout.type),
+      p, limits: limits, cap: itemCap(for: old.layout.type, holding: old.layout.itemCount),
       format: SectionFormat(old.layout.type))
     var session = old
     session.layout.setSections(sections)
@@ -168,16 +166,15 @@ extension LayoutServer {
   /// mutation fields. Fields absent from `layout` keep their values, like
   /// changing properties and calling invalidateLayout. O(n).
   func configure(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "layout", "contentInset", "overscan"])
     let (id, old) = try existing(p)
     var session = old
     session.pendingAnchor = nil
     if let f = try p.optionalObject("layout") {
       let type = try readLayoutType(f, base: old.layout.type)
       // A session too large for the new type stays as it is.
-      let maxItems = limits.maxItems(for: type)
-      if old.layout.itemCount > maxItems {
-        throw limitError(f.path("type"), limits, maxItems: maxItems)
+      let cap = itemCap(for: type, holding: old.layout.itemCount)
+      if old.layout.itemCount > cap.max {
+        throw limitError(f.path("type"), cap, count: old.layout.itemCount)
       }
       session.layout.setType(type)
     }
@@ -195,7 +192,6 @@ extension LayoutServer {
   /// mutation fields. Self-sizing: measured sizes replace the estimate.
   /// O(items of the sections touched).
   func setItemSizes(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "sizes"])
     let (id, old) = try existing(p)
     let (array, path) = try p.array("sizes")
     if array.count > limits.maxItemValuesPerRequest {
@@ -236,7 +232,6 @@ extension LayoutServer {
   /// chunk at a time, each request small enough to leave the frames queued
   /// behind it on time. O(sections + k + log n) for k items.
   func appendItems(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    try p.rejectUnknown(["session", "section", "itemCount", "itemSizes", "widthsAndHeights", "ids"])
     let (id, old) = try existing(p)
     let s = try p.integer("section", in: 0...Int.max)
     guard s < old.layout.sections.count else {
@@ -268,9 +263,10 @@ extension LayoutServer {
     if values > limits.maxItemValuesPerRequest {
       throw valuesLimitError(p.path(key), values, limits)
     }
-    let maxItems = limits.maxItems(for: old.layout.type)
-    if k > maxItems - old.layout.itemCount {
-      throw limitError(p.path(key), limits, maxItems: maxItems)
+    let cap = itemCap(for: old.layout.type, holding: old.layout.itemCount)
+    if k > cap.max - old.layout.itemCount {
+      let (count, overflow) = old.layout.itemCount.addingReportingOverflow(k)
+      throw limitError(p.path(key), cap, count: overflow ? -1 : count)
     }
     let sizes =
       key == "itemCount"
@@ -294,7 +290,7 @@ extension LayoutServer {
 
   private func respond(_ id: String, _ session: inout Session, _ w: inout JSONWriter) {
     let delta = session.refresh()
-    sessions[id] = session
+    store(id, session)
     w.beginObject()
     w.mutation(session, delta)
     w.endObject()

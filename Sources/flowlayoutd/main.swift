@@ -21,9 +21,10 @@ let usage = """
     --max-sessions N         sessions open at once (default 1000)
     --max-items N            items per session (default 100000000)
     --max-waterfall-items N  items per waterfall session (default 10000000)
+    --max-total-items N      items in all sessions together (default 100000000)
     --max-item-values-per-request N
                              item sizes and ids one request may carry
-                             (default 2048)
+                             (default: no limit but the message size)
     --help                   print this help and exit
     --version                print the version and exit
 
@@ -71,6 +72,7 @@ while let arg = args.popFirst() {
   case "--max-sessions": limits.maxSessions = positiveInt(arg, args.popFirst())
   case "--max-items": limits.maxItemsPerSession = positiveInt(arg, args.popFirst())
   case "--max-waterfall-items": limits.maxWaterfallItems = positiveInt(arg, args.popFirst())
+  case "--max-total-items": limits.maxTotalItems = positiveInt(arg, args.popFirst())
   case "--max-item-values-per-request":
     limits.maxItemValuesPerRequest = positiveInt(arg, args.popFirst())
   default: fail("unknown option \(arg)")

@@ -361,11 +361,13 @@ def _run_script(
     daemon: Optional[str],
     initialize: bool,
     on_response: Callable[[bytes], None],
+    on_initialize: Optional[Callable[[Mapping[str, Any]], None]] = None,
 ) -> int:
     """Sends the frames to a fresh daemon (after ``initialize`` unless the
     script starts with it or ``initialize`` is false) and hands every body
     the daemon writes to ``on_response``, until it closes its output (at
-    ``exit``, or at the end of the script, when its input is closed)."""
+    ``exit``, or at the end of the script, when its input is closed). The
+    result of our own ``initialize`` goes to ``on_initialize``."""
     starts_with_initialize = isinstance(first, dict) and first.get("method") == "initialize"
     process = spawn(daemon, stderr=None)  # the daemon's diagnostics go to our stderr
     stdin, stdout = process.stdin, process.stdout
@@ -381,6 +383,8 @@ def _run_script(
                 why = _canonical(answer) if answer else "no response"
                 print(f"flowlayout {command}: initialize failed: {why}", file=sys.stderr)
                 return 1
+            if on_initialize is not None:
+                on_initialize(json.loads(answer).get("result") or {})
 
         def write_all() -> None:
             # A thread, so that a long script and long answers cannot
@@ -436,17 +440,16 @@ def replay(
 
 # MARK: render
 
-#: The methods whose answers carry a picture (layout/open) or a delta of it.
-_PICTURE_METHODS = frozenset(
-    {
-        "layout/open",
-        "layout/setBounds",
-        "layout/performBatchUpdates",
-        "layout/reloadData",
-        "layout/configure",
-        "layout/setItemSizes",
-    }
-)
+def _picture_effects(result: Any) -> Dict[str, str]:
+    """What each method's answer does to the picture (``open``, ``delta``
+    or ``none``), from ``initialize``'s ``capabilities.methodTable``: the
+    daemon's one table of methods, so that no list here can go stale."""
+    table = result.get("capabilities", {}).get("methodTable") if isinstance(result, Mapping) else None
+    effects: Dict[str, str] = {}
+    for m in table if isinstance(table, list) else []:
+        if isinstance(m, Mapping) and isinstance(m.get("name"), str):
+            effects[m["name"]] = str(m.get("picture", "none"))
+    return effects
 
 
 class _SessionView:
@@ -512,6 +515,10 @@ def render_script(
     views: Dict[str, _SessionView] = {}
     last: List[str] = []
     failures: List[str] = []
+    effects: Dict[str, str] = {}
+
+    def learn(result: Mapping[str, Any]) -> None:
+        effects.update(_picture_effects(result))
 
     def handle(response: Any) -> None:
         if not isinstance(response, dict) or "id" not in response:
@@ -524,16 +531,20 @@ def render_script(
             failures.append(f"{method}: {json.dumps(response['error'], sort_keys=True)}")
             return
         result = response.get("result")
-        name = params.get("session")
-        if method not in _PICTURE_METHODS or not isinstance(name, str) or not isinstance(result, dict):
+        if method == "initialize":
+            learn(result)  # the script's own initialize
             return
-        if method == "layout/open":
+        name = params.get("session")
+        effect = effects.get(method, "none")
+        if effect == "none" or not isinstance(name, str) or not isinstance(result, dict):
+            return
+        if effect == "open":
             view = views[name] = _SessionView()
             view.layout = dict(params.get("layout") or {})
             view.content_inset = params.get("contentInset") or {}
         else:
             view = views.setdefault(name, _SessionView())
-            if method == "layout/configure":
+            if "layout" in params or "contentInset" in params:  # a reconfiguration
                 changes = params.get("layout")
                 if isinstance(changes, Mapping):
                     new_type = changes.get("type")
@@ -557,7 +568,7 @@ def render_script(
             handle(response)
 
     code = _run_script("render", frames, messages[0] if messages else None, daemon, initialize,
-                       on_response)
+                       on_response, on_initialize=learn)
     if code != 0:
         return code
     if failures:

@@ -615,18 +615,26 @@ class Client:
         result = self.request("layout/attributesInRect", params)
         return tuple(Attributes.from_json(a) for a in result["attributes"])
 
-    def attributes_for_item(self, session: str, section: int, item: int) -> Attributes:
-        result = self.request(
-            "layout/attributesForItem", {"session": session, "section": section, "item": item}
-        )
+    def attributes_for_item(
+        self, session: str, section: int, item: int, lap: Optional[int] = None
+    ) -> Attributes:
+        """One cell's attributes; in a looping carousel, of copy ``lap``
+        (default: the copy nearest the viewport's centre)."""
+        params: JSONDict = {"session": session, "section": section, "item": item}
+        if lap is not None:
+            params["lap"] = lap
+        result = self.request("layout/attributesForItem", params)
         return Attributes.from_json(result["attributes"])
 
     def attributes_for_supplementary(
-        self, session: str, kind: str, section: int
+        self, session: str, kind: str, section: int, lap: Optional[int] = None
     ) -> Optional[Attributes]:
         """``kind`` is ``"header"`` or ``"footer"``; None when the section
-        has none (zero reference size)."""
-        params = {"session": session, "kind": kind, "section": section}
+        has none (zero reference size). ``lap`` as for
+        :meth:`attributes_for_item`."""
+        params: JSONDict = {"session": session, "kind": kind, "section": section}
+        if lap is not None:
+            params["lap"] = lap
         result = self.request("layout/attributesForSupplementary", params)
         a = result["attributes"]
         return None if a is None else Attributes.from_json(a)

@@ -24,6 +24,7 @@ import pytest
 
 from conftest import DAEMON, TIMEOUT, Daemon, assert_same_id, encode, frame, note, req
 from hardening_util import (
+    FIXTURE_SESSIONS,
     Row,
     bad_input_table,
     open_fixture_sessions,
@@ -658,6 +659,7 @@ def test_values_item_sizes_over_limit(spawn):
 @covers("values.sizes-over-request-limit")
 def test_values_sizes_over_request_limit(spawn):
     r = row("values.sizes-over-request-limit")
+    assert r.flags() == ["--max-item-values-per-request", "2048"]
     d, before = start(spawn, r)
     method, text = r.request_text()
     params = json.loads(text.replace("…", ",".join(['{"width":1,"height":1}'] * 2049)))
@@ -674,6 +676,81 @@ def test_values_sizes_over_request_limit(spawn):
     assert d.call("layout/contentSize", {"session": "bulk"})["contentSize"] == {"width": 320, "height": 749}
     d.call("layout/close", {"session": params["session"]})
     then(d, r, before)
+
+
+def test_values_many_sizes_accepted_by_default(spawn):
+    """By default one request may carry as many sizes as the message holds:
+    100,000 sizes open a session in one request."""
+    d = spawn()
+    d.initialize()
+    sizes = [{"width": 10, "height": 10 + (i % 3)} for i in range(100_000)]
+    got = d.call("layout/open", {
+        "session": "bulk", "layout": {"type": "flow"},
+        "bounds": {"x": 0, "y": 0, "width": 320, "height": 100}, "sections": [{"itemSizes": sizes}],
+    })
+    # 10-point items 10 apart across 320: 16 a line ((320 + 10) / 20), so
+    # 6,250 lines, each 12 tall (every line has a 12), 10 apart.
+    assert got["contentSize"] == {"width": 320, "height": 6250 * 12 + 6249 * 10}
+    # The last item (10 tall) is centred on the last line's 12: 1 below it.
+    assert d.call("layout/attributesForItem", {"session": "bulk", "section": 0, "item": 99_999})[
+        "attributes"]["frame"]["y"] == 6249 * 22 + 1
+
+
+@covers("values.session-id-too-long")
+def test_values_session_id_too_long(spawn):
+    r = row("values.session-id-too-long")
+    d, before = start(spawn, r)
+    method, text = r.request_text()
+    params = json.loads(text.replace("xxx…", "x" * 257))
+    assert len(params["session"]) == 257
+    d.send(req("long", method, params))
+    got = expect_answer(d, r, id="long")
+    expect_field_error(d, r, got)
+    then(d, r, before)
+
+
+@covers("values.over-total-items")
+def test_values_over_total_items(spawn):
+    r = row("values.over-total-items")
+    assert r.flags() == ["--max-total-items", "1000"]
+    d, before = start(spawn, r)
+    spans = [s for s in r.spans(r.input) if s.startswith("{")]
+    first, second = json.loads(spans[0]), json.loads(spans[1])
+    d.call("layout/open", first)
+    every = FIXTURE_SESSIONS + ("big",)
+    before = snapshot(d, every)
+    d.send(req("more", "layout/open", second))
+    got = expect_answer(d, r, id="more")
+    expect_field_error(d, r, got)
+    assert snapshot(d, every) == before
+    # At the budget exactly: one more item fits.
+    d.call("layout/open", dict(second, session="one", sections=[{"itemCount": 1}]))
+    # Every other way of growing a session past it is refused, naming its
+    # field, and changes nothing.
+    for method, params, field in [
+        ("layout/appendItems", {"session": "big", "section": 0, "itemCount": 1}, "params.itemCount"),
+        ("layout/performBatchUpdates",
+         {"session": "big", "updates": {"insertItems": [{"section": 0, "item": 0}]}}, "params.updates"),
+        ("layout/reloadData", {"session": "big", "sections": [{"itemCount": 981}]}, "params.sections"),
+    ]:
+        e = d.error(method, params, code=1004)
+        assert e["data"] == {"field": field}
+        assert e["message"] == (
+            f"{field} holds more than 980 items, what the daemon-wide limit of 1000 "
+            "(maxTotalItems) leaves beside the other sessions' 20")
+        assert snapshot(d, every) == before
+    # A batch that nets out is within the budget.
+    d.call("layout/performBatchUpdates", {"session": "big", "updates": {
+        "deleteItems": [{"section": 0, "item": 0}], "insertItems": [{"section": 0, "item": 0}]}})
+    # Closing a session gives its items back.
+    d.call("layout/close", {"session": "one"})
+    d.call("layout/appendItems", {"session": "big", "section": 0, "itemCount": 1})
+    assert d.error("layout/open", dict(second, session="two", sections=[{"itemCount": 1}]),
+                   code=1004)["data"] == {"field": "params.sections"}
+    d.call("layout/close", {"session": "big"})
+    d.call("layout/open", dict(second, session="two", sections=[{"itemCount": 981}]))
+    d.call("layout/close", {"session": "two"})
+    then(d, r, snapshot(d))
 
 
 @covers("values.ten-million-sizes")

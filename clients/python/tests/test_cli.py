@@ -267,6 +267,58 @@ def test_render_keeps_the_picture_across_batch_updates(tmp_path: Path) -> None:
     assert [g.get("data-item") for g in centred] == ["5"]
 
 
+def _keys(groups: Sequence[ET.Element]) -> List[tuple]:
+    return sorted((g.get("data-kind"), int(g.get("data-section") or 0), int(g.get("data-item") or 0))
+                  for g in groups)
+
+
+def test_render_follows_append_items(tmp_path: Path) -> None:
+    """The issue's case: open 2 items, append 6, scroll. 50-point items 10
+    apart, 6 a line across 375 ((375 + 10) // 60): two lines, all 8 items
+    visible after the scroll to y = 10."""
+    grid = {"session": "g", "layout": {"type": "flow", "itemSize": {"width": 50, "height": 50}},
+            "bounds": bounds(0), "sections": [{"itemCount": 2}]}
+    messages = [
+        {"id": 1, "method": "layout/open", "params": grid},
+        {"id": 2, "method": "layout/appendItems", "params": {"session": "g", "section": 0, "itemCount": 6}},
+        {"id": 3, "method": "layout/setBounds", "params": {"session": "g", "bounds": bounds(0, 10)}},
+    ]
+    root = render(tmp_path, messages)
+    assert sorted(int(x) for x in labels(root)) == list(range(8))
+    assert len(shapes(root)) == 8 == len(visible_elements(messages, "g", bounds(0, 10)))
+
+
+def test_render_covers_every_method_that_changes_the_picture(tmp_path: Path) -> None:
+    """A script using every method whose answer patches the picture (the
+    daemon's method table says which) draws exactly what attributesInRect
+    of the final bounds answers."""
+    init = run("replay", "-", "--daemon", DAEMON, "--no-initialize", stdin=json.dumps(
+        {"id": 0, "method": "initialize", "params": {}}) + "\n")
+    table = json.loads(init.stdout.splitlines()[0])["result"]["capabilities"]["methodTable"]
+    changing = {m["name"] for m in table if m["picture"] != "none"}
+    open_params = {"session": "w", "layout": {"type": "flow", "itemSize": {"width": 50, "height": 50}},
+                   "bounds": bounds(0), "sections": [{"itemCount": 4}, {"itemSizes": [{"width": 80, "height": 40}] * 3}]}
+    messages = [
+        {"id": 1, "method": "layout/open", "params": open_params},
+        {"id": 2, "method": "layout/appendItems", "params": {"session": "w", "section": 0, "widthsAndHeights": [60, 60, 70, 30]}},
+        {"id": 3, "method": "layout/performBatchUpdates", "params": {"session": "w", "updates": {
+            "insertItems": [{"section": 1, "item": 0, "size": {"width": 120, "height": 90}}],
+            "deleteItems": [{"section": 0, "item": 1}]}}},
+        {"id": 4, "method": "layout/setItemSizes", "params": {"session": "w", "sizes": [
+            {"section": 1, "item": 1, "size": {"width": 300, "height": 120}}]}},
+        {"id": 5, "method": "layout/configure", "params": {"session": "w", "layout": {"minimumLineSpacing": 25}}},
+        {"id": 6, "method": "layout/setBounds", "params": {"session": "w", "bounds": bounds(0, 40)}},
+        {"id": 7, "method": "layout/reloadData", "params": {"session": "w", "sections": [
+            {"itemCount": 9}, {"itemSizes": [{"width": 100, "height": 100}] * 5}]}},
+        {"id": 8, "method": "layout/setBounds", "params": {"session": "w", "bounds": bounds(0, 120)}},
+    ]
+    assert {m["method"] for m in messages} == changing
+    root = render(tmp_path, messages)
+    expected = visible_elements(messages, "w", bounds(0, 120))
+    assert _keys(element_groups(root)) == sorted((a["kind"], a["section"], a["item"]) for a in expected)
+    assert len(expected) >= 6
+
+
 def test_render_tilted_cards_as_projected_quads(tmp_path: Path) -> None:
     """protocol.md's tilt: card 1 turned by −45° with perspective 500. Its
     right edge has w = 1 − 100·cos45°/500, so it is drawn at x = 417.5 +

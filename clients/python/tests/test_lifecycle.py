@@ -41,7 +41,7 @@ def test_notification_before_initialize_dropped(daemon):
 def test_initialize_result(spawn):
     d = spawn(
         "--max-sessions", "7", "--max-items", "1234", "--max-message-bytes", "99999",
-        "--max-item-values-per-request", "321",
+        "--max-item-values-per-request", "321", "--max-total-items", "5000",
     )
     result = d.call("initialize", {"processId": None, "capabilities": {}, "clientInfo": {"name": "pytest"}})
     assert result["serverInfo"]["name"] == "flowlayoutd"
@@ -51,6 +51,8 @@ def test_initialize_result(spawn):
     assert "nearest" in caps["snapPolicies"]
     assert set(caps["scaleCurves"]) == {"linear", "reciprocal"}
     assert set(caps["distanceUnits"]) == {"viewport", "points", "pitch"}
+    # The method list and the method table are one table's two views.
+    assert caps["methods"] == [m["name"] for m in caps["methodTable"]]
     assert set(caps["methods"]) == {
         "layout/open",
         "layout/setBounds",
@@ -68,6 +70,30 @@ def test_initialize_result(spawn):
         "layout/appendItems",
         "layout/close",
     }
+    table = {m["name"]: m for m in caps["methodTable"]}
+    assert table["layout/setBounds"] == {
+        "name": "layout/setBounds",
+        "summary": "A scroll frame or a resize: the delta of the viewport.",
+        "params": [
+            {"name": "session", "type": "string", "required": True},
+            {"name": "bounds", "type": "Rect", "required": True},
+        ],
+        "result": "MutationResult",
+        "picture": "delta",
+    }
+    assert table["layout/open"]["picture"] == "open"
+    # Every method that answers a delta of the picture, and only those.
+    assert {n for n, m in table.items() if m["picture"] == "delta"} == {
+        "layout/setBounds",
+        "layout/performBatchUpdates",
+        "layout/reloadData",
+        "layout/configure",
+        "layout/setItemSizes",
+        "layout/appendItems",
+    }
+    assert [p["name"] for p in table["layout/appendItems"]["params"]] == [
+        "session", "section", "itemCount", "itemSizes", "widthsAndHeights", "ids",
+    ]
     assert caps["limits"] == {
         "maxSessions": 7,
         "maxItemsPerSession": 1234,
@@ -77,6 +103,7 @@ def test_initialize_result(spawn):
         "maxLapsPerQuery": 100000,
         "maxItemValuesPerRequest": 321,
         "maxWaterfallItems": 1234,
+        "maxTotalItems": 5000,
     }
     assert caps["loop"] is True
 
@@ -86,7 +113,10 @@ def test_initialize_defaults(daemon):
     assert limits["maxSessions"] == 1000
     assert limits["maxItemsPerSession"] == 100000000
     assert limits["maxMessageBytes"] == 64 * 1024 * 1024
-    assert limits["maxItemValuesPerRequest"] == 2048
+    # No limit on the values one request carries (the message size bounds
+    # it); a daemon-wide item budget instead.
+    assert limits["maxItemValuesPerRequest"] is None
+    assert limits["maxTotalItems"] == 100000000
 
 
 def test_initialize_twice(server):

@@ -345,16 +345,20 @@ def test_session_id_length_limit(server):
     ok = "x" * 256
     assert server.call("layout/open", dict(SEED, session=ok))["contentSize"] == {"width": 2445, "height": 300}
     assert server.call("layout/contentSize", {"session": ok})["contentSize"]["width"] == 2445
-    expected = {
-        "code": -32602,
-        "message": "params.session must be at most 256 bytes long",
-        "data": {"field": "params.session"},
-    }
-    assert server.error("layout/open", dict(SEED, session="x" * 257)) == expected
-    assert server.error("layout/contentSize", {"session": "y" * 1000}) == expected
+    # A documented limit exceeded is 1004, naming the field, the length
+    # and the limit.
+    def expected(n):
+        return {
+            "code": 1004,
+            "message": f"params.session is {n} bytes long; the limit (maxSessionIdBytes) is 256",
+            "data": {"field": "params.session"},
+        }
+
+    assert server.error("layout/open", dict(SEED, session="x" * 257)) == expected(257)
+    assert server.error("layout/contentSize", {"session": "y" * 1000}) == expected(1000)
     # Bytes, not characters: 128 two-byte characters fit, 129 do not.
     assert "result" in server.request("layout/open", dict(SEED, session="é" * 128))
-    assert server.error("layout/open", dict(SEED, session="é" * 129)) == expected
+    assert server.error("layout/open", dict(SEED, session="é" * 129)) == expected(258)
 
 
 def test_session_id_must_be_a_non_empty_string(server):

@@ -1,0 +1,185 @@
+import JSONRPC
+
+/// One method of the protocol: its name, its parameters, the shape of its
+/// answer and what the answer does to a client's picture of the viewport.
+///
+/// `LayoutServer.methodTable` is the only list of methods. Dispatch, the
+/// unknown-field check, `initialize`'s `methodTable` capability and every
+/// client's typed methods (generated from that capability) all derive from
+/// it, so a method added here reaches every client and nothing else needs
+/// a hand-kept list.
+public struct MethodSpec: Sendable {
+  /// One parameter. `type` is a TypeScript type over the names protocol.md
+  /// defines (`Rect`, `Section`, …), which the clients' typings reuse.
+  public struct Param: Sendable, Equatable {
+    public let name: String
+    public let type: String
+    public let required: Bool
+  }
+
+  /// What the answer does to the client's picture (its copy of the
+  /// visible elements).
+  public enum Picture: String, Sendable, CaseIterable {
+    /// Nothing: a query or a plan.
+    case none
+    /// Starts it over (`attributes` is the whole viewport).
+    case open
+    /// Patches it (`removed`, then `invalidated`).
+    case delta
+  }
+
+  public let name: String
+  public let summary: String
+  public let params: [Param]
+  public let result: String
+  public let picture: Picture
+  let handler: Handler
+  let known: Set<String>
+
+  typealias Handler =
+    @Sendable (LayoutServer) -> (Fields, inout JSONWriter) throws(RPCError) -> Void
+
+  init(
+    _ name: String, _ summary: String, params: [Param], result: String, picture: Picture = .none,
+    _ handler: @escaping Handler
+  ) {
+    self.name = name
+    self.summary = summary
+    self.params = params
+    self.result = result
+    self.picture = picture
+    self.handler = handler
+    self.known = Set(params.map(\.name))
+  }
+}
+
+private func required(_ name: String, _ type: String) -> MethodSpec.Param {
+  .init(name: name, type: type, required: true)
+}
+
+private func optional(_ name: String, _ type: String) -> MethodSpec.Param {
+  .init(name: name, type: type, required: false)
+}
+
+private let session = required("session", "string")
+private let sectionIndex = required("section", "number")
+private let itemIndex = required("item", "number")
+private let lap = optional("lap", "number")
+
+extension LayoutServer {
+  /// Every method, in protocol.md's order.
+  public static let methodTable: [MethodSpec] = [
+    MethodSpec(
+      "layout/open", "Opens a session and answers its first viewport.",
+      params: [
+        session, required("layout", "LayoutConfiguration"), required("bounds", "Rect"),
+        required("sections", "Section[]"), optional("contentInset", "Insets"),
+        optional("overscan", "number"),
+      ], result: "OpenResult", picture: .open
+    ) { $0.open },
+    MethodSpec(
+      "layout/setBounds", "A scroll frame or a resize: the delta of the viewport.",
+      params: [session, required("bounds", "Rect")], result: "MutationResult", picture: .delta
+    ) { $0.setBounds },
+    MethodSpec(
+      "layout/scrollEnded", "Where a scroll released with this velocity comes to rest.",
+      params: [
+        session, required("contentOffset", "Point"), required("velocity", "Point"),
+        optional("proposedContentOffset", "Point"), optional("frameInterval", "number"),
+      ], result: "ScrollPlan"
+    ) { $0.scrollEnded },
+    MethodSpec(
+      "layout/scrollToItem", "The content offset that shows an item at a position.",
+      params: [session, sectionIndex, itemIndex, optional("position", "ItemPosition")],
+      result: "ScrollTarget"
+    ) { $0.scrollToItem },
+    MethodSpec(
+      "layout/attributesInRect", "Every element that meets a rect.",
+      params: [session, required("rect", "Rect")], result: "AttributesList"
+    ) { $0.attributesInRect },
+    MethodSpec(
+      "layout/attributesForItem", "One cell's attributes.",
+      params: [session, sectionIndex, itemIndex, lap], result: "ElementAttributes"
+    ) { $0.attributesForItem },
+    MethodSpec(
+      "layout/attributesForSupplementary", "A section's header or footer, or null.",
+      params: [session, required("kind", "\"header\" | \"footer\""), sectionIndex, lap],
+      result: "OptionalElementAttributes"
+    ) { $0.attributesForSupplementary },
+    MethodSpec(
+      "layout/itemAtPoint", "The topmost cell at a point, or null.",
+      params: [session, required("point", "Point")], result: "ItemRef | null"
+    ) { $0.itemAtPoint },
+    MethodSpec(
+      "layout/contentSize", "The session's content size.",
+      params: [session], result: "ContentSizeResult"
+    ) { $0.contentSize },
+    MethodSpec(
+      "layout/close", "Closes a session.",
+      params: [session], result: "null"
+    ) { $0.close },
+    MethodSpec(
+      "layout/performBatchUpdates",
+      "Deletes, inserts, moves and reloads, applied as UIKit applies them.",
+      params: [session, required("updates", "BatchUpdates")], result: "BatchUpdatesResult",
+      picture: .delta
+    ) { $0.performBatchUpdates },
+    MethodSpec(
+      "layout/reloadData", "Replaces every section.",
+      params: [session, required("sections", "Section[]")], result: "MutationResult",
+      picture: .delta
+    ) { $0.reloadData },
+    MethodSpec(
+      "layout/configure", "Changes the layout's properties, the content inset or the overscan.",
+      params: [
+        session, optional("layout", "Partial<LayoutConfiguration>"),
+        optional("contentInset", "Insets"), optional("overscan", "number"),
+      ], result: "MutationResult", picture: .delta
+    ) { $0.configure },
+    MethodSpec(
+      "layout/setItemSizes", "Self-sizing: measured sizes replace the estimates.",
+      params: [session, required("sizes", "ItemSizeUpdate[]")], result: "MutationResult",
+      picture: .delta
+    ) { $0.setItemSizes },
+    MethodSpec(
+      "layout/appendItems", "Appends items to a section: the bulk path.",
+      params: [
+        session, sectionIndex, optional("itemCount", "number"), optional("itemSizes", "Size[]"),
+        optional("widthsAndHeights", "number[]"), optional("ids", "ItemID[]"),
+      ], result: "MutationResult", picture: .delta
+    ) { $0.appendItems },
+  ]
+
+  static let methodsByName = Dictionary(uniqueKeysWithValues: methodTable.map { ($0.name, $0) })
+
+  /// Writes the `methodTable` capability. O(methods).
+  func writeMethodTable(_ w: inout JSONWriter) {
+    w.beginArray()
+    for m in Self.methodTable {
+      w.beginObject()
+      w.key("name")
+      w.string(m.name)
+      w.key("summary")
+      w.string(m.summary)
+      w.key("params")
+      w.beginArray()
+      for p in m.params {
+        w.beginObject()
+        w.key("name")
+        w.string(p.name)
+        w.key("type")
+        w.string(p.type)
+        w.key("required")
+        w.bool(p.required)
+        w.endObject()
+      }
+      w.endArray()
+      w.key("result")
+      w.string(m.result)
+      w.key("picture")
+      w.string(m.picture.rawValue)
+      w.endObject()
+    }
+    w.endArray()
+  }
+}
