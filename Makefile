@@ -8,7 +8,7 @@ SHELL := /bin/bash
 DAEMON_DEBUG := .build/debug/flowlayoutd
 export PYTHONPATH := $(CURDIR)/clients/python$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: all build release deps deps-system deps-python deps-web demo test test-swift test-python test-web test-asan fuzz fuzz-build lint format bench clean
+.PHONY: all build release deps deps-system deps-python deps-web deps-editors demo test test-swift test-embed test-js test-python test-web test-asan fuzz fuzz-build lint format bench clean
 
 all: build
 
@@ -22,9 +22,10 @@ deps-system:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq libjansson-dev pkg-config >/dev/null; \
 	fi
 
-# The test suite's PyPI packages (pytest and a third-party JSON-RPC client).
+# The test suite's PyPI packages (pytest and the third-party JSON-RPC clients:
+# python-lsp-jsonrpc, pygls, pytest-lsp).
 deps-python:
-	@$(PYTHON) -c "import pytest, pylsp_jsonrpc, hypothesis" 2>/dev/null || \
+	@$(PYTHON) -c "import pytest, pylsp_jsonrpc, hypothesis, pygls, pytest_lsp" 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --disable-pip-version-check -r clients/python/tests/requirements.txt
 
 # The web client's browser tests: Debian's chromium and chromium-driver,
@@ -39,6 +40,16 @@ deps-web:
 	@$(PYTHON) -c "import selenium" 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --disable-pip-version-check "selenium>=4.11"
 
+# The editors whose own JSON-RPC clients test_editor_clients.py drives the
+# daemon with: Debian's neovim (vim.lsp) and emacs-nox (jsonrpc.el).
+deps-editors:
+	@if ! command -v nvim >/dev/null 2>&1 || ! command -v emacs >/dev/null 2>&1; then \
+	  echo "installing neovim and emacs-nox"; \
+	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq neovim emacs-nox >/dev/null; \
+	fi
+
 deps: deps-system deps-python
 
 build: deps-system
@@ -51,13 +62,24 @@ release: deps-system
 demo: build
 	@FLOWLAYOUTD=$(DAEMON_DEBUG) $(PYTHON) -m flowlayout demo
 
-test: deps lint test-swift test-python test-web test-asan fuzz
+test: deps lint test-swift test-embed test-python test-web test-asan fuzz
 
 test-swift: deps-system
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
 	$(SWIFT) test --skip-build
 
-test-python: build deps-python
+# A separate Swift package that depends on this one by path and uses both
+# library products: the engine in process and the daemon through
+# FlowLayoutClient, checking that they agree to the bit.
+test-embed: build
+	cd examples/embed-swift && $(SWIFT) build $(SWIFTFLAGS)
+	FLOWLAYOUTD=$(CURDIR)/$(DAEMON_DEBUG) examples/embed-swift/.build/debug/embed-swift
+
+# The JavaScript client, zero dependencies, under Node's own test runner.
+test-js: build
+	FLOWLAYOUTD=$(CURDIR)/$(DAEMON_DEBUG) node --test clients/js/
+
+test-python: build deps-python deps-editors
 	FLOWLAYOUTD=$(DAEMON_DEBUG) $(PYTHON) -m pytest -q -p no:cacheprovider clients/python/tests \
 	  --ignore=clients/python/tests/test_web.py
 

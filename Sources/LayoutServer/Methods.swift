@@ -10,7 +10,8 @@ import JSONRPC
 /// a hand-kept list.
 public struct MethodSpec: Sendable {
   /// One parameter. `type` is a TypeScript type over the names protocol.md
-  /// defines (`Rect`, `Section`, …), which the clients' typings reuse.
+  /// defines (`Rect`, `Section`, …), which the clients' typings reuse, with
+  /// `integer` for a number that must be an integer.
   public struct Param: Sendable, Equatable {
     public let name: String
     public let type: String
@@ -62,9 +63,9 @@ private func optional(_ name: String, _ type: String) -> MethodSpec.Param {
 }
 
 private let session = required("session", "string")
-private let sectionIndex = required("section", "number")
-private let itemIndex = required("item", "number")
-private let lap = optional("lap", "number")
+private let sectionIndex = required("section", "integer")
+private let itemIndex = required("item", "integer")
+private let lap = optional("lap", "integer")
 
 extension LayoutServer {
   /// Every method, in protocol.md's order.
@@ -144,7 +145,7 @@ extension LayoutServer {
     MethodSpec(
       "layout/appendItems", "Appends items to a section: the bulk path.",
       params: [
-        session, sectionIndex, optional("itemCount", "number"), optional("itemSizes", "Size[]"),
+        session, sectionIndex, optional("itemCount", "integer"), optional("itemSizes", "Size[]"),
         optional("widthsAndHeights", "number[]"), optional("ids", "ItemID[]"),
       ], result: "MutationResult", picture: .delta
     ) { $0.appendItems },

@@ -1,9 +1,18 @@
 """``flowlayout web``: serves the web client and bridges it to one daemon.
 
 One process, standard library only. An HTTP server on 127.0.0.1 serves the
-page (``clients/web``: index.html, app.js, style.css) and relays JSON-RPC:
+page (``clients/web``: index.html, app.js, style.css) and the JS client
+module it imports (``clients/js``: flowlayout.js), and relays JSON-RPC:
 
-- ``GET /`` and ``GET /<file>``: the page's files.
+- ``GET /`` and ``GET /<file>``: the page's files, from the web root
+  (:func:`find_web_root`: ``--root``, ``$FLOWLAYOUT_WEB_ROOT``, the
+  installed package's ``flowlayout/web/``, or the checkout's
+  ``clients/web``).
+- ``GET /js/<file>``: the JS client module's files, from the JS root
+  (:func:`find_js_root`: ``$FLOWLAYOUT_JS_ROOT``, the installed package's
+  ``flowlayout/js/``, or the checkout's ``clients/js``); 404 when there is
+  none. Both are flat directories: a name with a slash, a backslash, a
+  ``%``, a leading dot or an unknown extension is never served.
 - ``GET /info``: the daemon's ``serverInfo`` and ``capabilities`` (from the
   ``initialize`` the bridge did itself).
 - ``POST /rpc`` with a JSON-RPC message (or batch) as the body
@@ -38,7 +47,7 @@ from typing import IO, Any, List, Optional, Tuple
 from ._version import __version__
 from .client import Client, DaemonError
 
-__all__ = ["find_web_root", "WebBridge", "serve"]
+__all__ = ["find_web_root", "find_js_root", "WebBridge", "serve"]
 
 #: Methods the bridge keeps for itself: the page would otherwise be able
 #: to end (or re-initialize) the daemon every other tab shares.
@@ -47,6 +56,9 @@ RESERVED_METHODS = frozenset({"initialize", "shutdown", "exit"})
 _TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".ts": "text/plain; charset=utf-8",  # the JS client's .d.ts declarations
+    ".map": "application/json",
     ".css": "text/css; charset=utf-8",
     ".png": "image/png",
     ".svg": "image/svg+xml",
@@ -77,6 +89,35 @@ def find_web_root(root: Optional[str] = None) -> Path:
     raise FileNotFoundError(f"the web client (index.html) was not found in {tried}")
 
 
+def find_js_root(root: Optional[str] = None) -> Optional[Path]:
+    """The directory of the JS client module (flowlayout.js), served under
+    ``/js/``: ``root`` if given, else ``$FLOWLAYOUT_JS_ROOT``, else ``js/``
+    beside the package (an installation that ships it), else ``../../js``
+    from the package (the checkout's ``clients/js``). None when there is
+    none: the page is served all the same, and ``/js/`` answers 404."""
+    here = Path(__file__).resolve().parent
+    chosen = root or os.environ.get("FLOWLAYOUT_JS_ROOT")
+    candidates = [Path(chosen)] if chosen else [here / "js", here.parent.parent / "js"]
+    for c in candidates:
+        if c.is_dir():
+            return c.resolve()
+    return None
+
+
+def _flat_name(name: str) -> bool:
+    """A plain file name of a type the bridge serves: nothing that climbs,
+    hides or needs decoding."""
+    return bool(
+        name
+        and "/" not in name
+        and "\\" not in name
+        and not name.startswith(".")
+        and "%" not in name
+        and "\0" not in name
+        and Path(name).suffix in _TYPES
+    )
+
+
 def _reserved(message: Any) -> Optional[str]:
     """The first reserved method named in a message or batch, if any."""
     for m in message if isinstance(message, list) else [message]:
@@ -93,13 +134,16 @@ def _error_body(code: int, message: str, rid: Any = None) -> bytes:
 
 
 class WebBridge(ThreadingHTTPServer):
-    """The HTTP server: static files from ``root`` and ``/rpc`` relayed to
-    ``client`` (an initialized :class:`Client`)."""
+    """The HTTP server: static files from ``root``, ``/js/`` from
+    ``js_root`` (if any), and ``/rpc`` relayed to ``client`` (an
+    initialized :class:`Client`)."""
 
     daemon_threads = True
 
-    def __init__(self, port: int, root: Path, client: Client, verbose: bool = False) -> None:
+    def __init__(self, port: int, root: Path, client: Client, verbose: bool = False,
+                 js_root: Optional[Path] = None) -> None:
         self.root = root
+        self.js_root = js_root
         self.client = client
         self.verbose = verbose
         limits = client.capabilities.get("limits", {}) if client.capabilities else {}
@@ -184,17 +228,12 @@ class _Handler(BaseHTTPRequestHandler):
             }
             self._send(HTTPStatus.OK, json.dumps(info).encode(), "application/json", head_only)
             return
-        name = "index.html" if path == "/" else path[1:]
-        # A flat directory: a plain file name, nothing that climbs or hides.
-        ok = (
-            name
-            and "/" not in name
-            and "\\" not in name
-            and not name.startswith(".")
-            and "%" not in name
-            and Path(name).suffix in _TYPES
-        )
-        file = self.server.root / name if ok else None
+        if path.startswith("/js/"):
+            directory, name = self.server.js_root, path[len("/js/"):]
+        else:
+            directory, name = self.server.root, "index.html" if path == "/" else path[1:]
+        # Flat directories: a plain file name, nothing that climbs or hides.
+        file = directory / name if directory is not None and _flat_name(name) else None
         if file is None or not file.is_file():
             self._text(HTTPStatus.NOT_FOUND, f"not found: {path}")
             return
@@ -272,12 +311,15 @@ def serve(
     verbose: bool = False,
     out: Optional[IO[str]] = None,
     ready: Optional[threading.Event] = None,
+    js_root: Optional[str] = None,
 ) -> int:
     """Runs the bridge until Ctrl-C (or SIGTERM), then shuts the daemon
     down (``shutdown``, ``exit``, wait). ``port`` 0 picks a free port; the
-    URL is printed on the first line of ``out``."""
+    URL is printed on the first line of ``out``. ``js_root`` is the
+    directory served under ``/js/`` (default: :func:`find_js_root`)."""
     out = out or sys.stdout
     web_root = find_web_root(root)
+    js_dir = find_js_root(js_root)
     # Its own session: Ctrl-C in the terminal must not kill the daemon
     # before the bridge has shut it down.
     client = Client(daemon, new_session=True)
@@ -289,13 +331,14 @@ def serve(
             previous.append((signal.SIGINT, signal.signal(signal.SIGINT, signal.default_int_handler)))
             for sig in (signal.SIGTERM, signal.SIGHUP):
                 previous.append((sig, signal.signal(sig, _stop)))
-        httpd = WebBridge(port, web_root, client, verbose)
+        httpd = WebBridge(port, web_root, client, verbose, js_dir)
         info = client.server_info
         pid = client.process.pid if client.process else "?"
         print(
             f"flowlayout web: serving {httpd.url} "
             f"({info.get('name', 'flowlayoutd')} {info.get('version', '?')}, pid {pid}; "
-            f"page from {web_root}); Ctrl-C stops",
+            f"page from {web_root}, /js/ from {js_dir or 'nowhere: no JS client found'}); "
+            f"Ctrl-C stops",
             file=out, flush=True,
         )
         if ready is not None:
@@ -321,7 +364,9 @@ def add_arguments(parser: Any) -> None:
         "--port", type=int, default=8080, help="port on 127.0.0.1 (default 8080; 0 picks a free one)"
     )
     parser.add_argument(
-        "--root", metavar="DIR", help="serve the page from DIR (default: the checkout's clients/web)"
+        "--root", metavar="DIR",
+        help="serve the page from DIR (default: $FLOWLAYOUT_WEB_ROOT, the page installed with "
+        "the package, or the checkout's clients/web)",
     )
     parser.add_argument("--verbose", action="store_true", help="log every HTTP request to stderr")
 

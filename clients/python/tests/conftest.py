@@ -395,32 +395,46 @@ def server(spawn) -> Daemon:
 class WebBridge:
     """`python3 -m flowlayout web --port 0` in a subprocess (the client
     package from this checkout), started and known to be serving when the
-    constructor returns. Its first stdout line names the URL and the
-    daemon's pid."""
+    constructor returns. Its first stdout line names the URL, the daemon's
+    pid and where the page and /js/ come from (`first_line`).
 
-    def __init__(self) -> None:
+    `command`, `env` and `cwd` run another `flowlayout web` instead (such
+    as an installed one, test_install.py): the whole command line and
+    environment, and the working directory."""
+
+    def __init__(self, command: Optional[list[str]] = None, env: Optional[dict] = None,
+                 cwd: Optional[str] = None) -> None:
         if not os.access(DAEMON, os.X_OK):
             pytest.fail(f"daemon not found or not executable: {DAEMON} (set FLOWLAYOUTD)")
-        env = dict(os.environ)
-        package = str(REPO / "clients" / "python")
-        env["PYTHONPATH"] = package + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        if env is None:
+            env = dict(os.environ)
+            package = str(REPO / "clients" / "python")
+            env["PYTHONPATH"] = package + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        if command is None:
+            command = [sys.executable, "-m", "flowlayout", "web", "--port", "0", "--daemon", DAEMON]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "flowlayout", "web", "--port", "0", "--daemon", DAEMON],
+            command,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
+            cwd=cwd,
             text=True,
         )
         self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
         self.stderr: list[str] = []
         threading.Thread(target=self._read, args=(self.proc.stdout, self.lines.put), daemon=True).start()
-        threading.Thread(target=self._read, args=(self.proc.stderr, self.stderr.append), daemon=True).start()
+        errors = threading.Thread(target=self._read, args=(self.proc.stderr, self.stderr.append), daemon=True)
+        errors.start()
         first = self.next_line(timeout=3 * TIMEOUT)
         m = re.search(r"serving (http://127\.0\.0\.1:(\d+)/) .*pid (\d+)", first or "")
         if not m:
             self.proc.kill()
-            pytest.fail(f"flowlayout web did not start: {first!r}; stderr: {''.join(self.stderr)!r}")
+            self.proc.wait()
+            errors.join(TIMEOUT)
+            stderr = "".join(line for line in self.stderr if line is not None)
+            pytest.fail(f"flowlayout web did not start: {first!r}; stderr: {stderr!r}")
+        self.first_line = first or ""
         self.url = m.group(1)
         self.port = int(m.group(2))
         self.daemon_pid = int(m.group(3))
@@ -465,3 +479,15 @@ def daemon_gone(pid: int, timeout: float = TIMEOUT) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+# MARK: the package installed into a fresh virtualenv, for test_install.py and test_web.py
+
+
+@pytest.fixture(scope="session")
+def installed_flowlayout(tmp_path_factory):
+    """``pip install <repo>/clients/python`` into a new venv outside the
+    checkout (install_support.py), once per run."""
+    from install_support import install
+
+    return install(tmp_path_factory.mktemp("flowlayout-install"))

@@ -69,3 +69,21 @@ def test_python_client_has_a_typed_method_for_every_entry(daemon):
         accepted = set(inspect.signature(method).parameters)
         for p in m["params"]:
             assert _snake(p["name"]) in accepted, f"Client.{attr} does not take {p['name']}"
+
+
+def test_swift_client_methods_are_generated_from_the_table():
+    """Sources/FlowLayoutClient/Methods.generated.swift is exactly what
+    clients/swift/generate.py writes from this daemon's table."""
+    import importlib.util
+
+    from conftest import DAEMON
+
+    spec = importlib.util.spec_from_file_location("swift_generate", REPO / "clients" / "swift" / "generate.py")
+    generate = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(generate)
+    table = generate.method_table(DAEMON)
+    checked_in = (REPO / "Sources" / "FlowLayoutClient" / "Methods.generated.swift").read_text(encoding="utf-8")
+    assert checked_in == generate.render(table), "regenerate: python3 clients/swift/generate.py"
+    for m in table:
+        assert f"public func {m['name'].split('/', 1)[1]}(" in checked_in

@@ -1,5 +1,8 @@
 """A JSON-RPC client this project did not write (python-lsp-jsonrpc, the
-transport of python-lsp-server) drives a whole session over real pipes."""
+transport of python-lsp-server) drives a whole session over real pipes.
+test_shared_session_with_python_lsp_jsonrpc sends the session every
+third-party client sends (client_session.py; see also test_lsp_clients.py and
+test_editor_clients.py)."""
 
 from __future__ import annotations
 
@@ -8,12 +11,15 @@ import threading
 
 import pytest
 
+from client_session import STEPS, check_initialize, check_outcomes
 from conftest import DAEMON, TIMEOUT
 
-pylsp_jsonrpc = pytest.importorskip("pylsp_jsonrpc", reason="pip install python-lsp-jsonrpc")
-from pylsp_jsonrpc.endpoint import Endpoint  # noqa: E402
-from pylsp_jsonrpc.exceptions import JsonRpcException  # noqa: E402
-from pylsp_jsonrpc.streams import JsonRpcStreamReader, JsonRpcStreamWriter  # noqa: E402
+try:
+    from pylsp_jsonrpc.endpoint import Endpoint
+    from pylsp_jsonrpc.exceptions import JsonRpcException
+    from pylsp_jsonrpc.streams import JsonRpcStreamReader, JsonRpcStreamWriter
+except ImportError as e:  # a missing client fails, never skips
+    pytest.fail(f"{e}: pip install -r clients/python/tests/requirements.txt (make deps-python)", pytrace=False)
 
 SEED = {
     "session": "carousel",
@@ -81,8 +87,35 @@ def test_full_session_with_python_lsp_jsonrpc(lsp):
         call("layout/setBounds", {"session": "carousel", "bounds": {"x": 0, "y": 0, "width": -1, "height": 1}})
     assert e.value.code == -32602
     assert e.value.message == "params.bounds.width must be a finite number >= 0"
+    assert e.value.data == {"field": "params.bounds.width"}
 
     assert call("layout/close", {"session": "carousel"}) is None
+    assert call("shutdown") is None
+    endpoint.notify("exit")
+    assert proc.wait(timeout=TIMEOUT) == 0
+    listener.join(TIMEOUT)
+    assert not listener.is_alive()
+
+
+def test_shared_session_with_python_lsp_jsonrpc(lsp):
+    """open, setBounds, scrollEnded, performBatchUpdates, two errors and
+    close (client_session.STEPS, with the answers worked out by hand), then
+    shutdown, exit and exit status 0."""
+    proc, endpoint, listener = lsp
+
+    def call(method, params=None):
+        return endpoint.request(method, params).result(timeout=TIMEOUT)
+
+    check_initialize(call("initialize", {"processId": None, "rootUri": None, "capabilities": {}}))
+    endpoint.notify("initialized", {})
+    outcomes = []
+    for method, params in STEPS:
+        try:
+            outcomes.append({"result": call(method, params)})
+        except JsonRpcException as e:
+            outcomes.append({"error": {"code": e.code, "message": e.message, "data": e.data}})
+    check_outcomes(outcomes)
+    # python-lsp-jsonrpc leaves out `params` when it is None.
     assert call("shutdown") is None
     endpoint.notify("exit")
     assert proc.wait(timeout=TIMEOUT) == 0

@@ -26,7 +26,11 @@ compares what Chromium computed for the DOM against what the daemon says:
     {layout: {columnCount: n}}: the DOM matches again and every card is the
     new column's width; a refused count is put back;
 (j) the flow grid (100×100 cells, vertical) matches the daemon too, and
-    cover flow comes back as it was.
+    cover flow comes back as it was;
+(k) the package pip installed into a fresh virtualenv (conftest's
+    `installed_flowlayout`, as test_install.py) serves a page that works,
+    from its own copy of the web client (and of the JS client module),
+    run from outside the checkout.
 
 Needs Debian's chromium and chromium-driver and PyPI's selenium
 (`make deps-web`); skips with the reason when any is missing. Saves
@@ -937,3 +941,42 @@ def test_back_to_cover_flow_from_the_vertical_layouts(page):
     page.wait_idle()
     assert page.centred() == centred + 1 and page.offset() == (centred + 1) * PITCH
     page.assert_matches_daemon()
+
+
+# MARK: (k) the installed package's page
+
+
+def test_the_installed_package_serves_a_working_page(browser, installed_flowlayout, tmp_path):
+    from install_support import web_files
+
+    installed = installed_flowlayout
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    b = WebBridge(command=[str(installed.flowlayout), "web", "--port", "0"],
+                  env=installed.env("path", tmp_path / "bin"), cwd=str(elsewhere))
+    try:
+        assert f"page from {installed.package / 'web'}" in b.first_line, b.first_line
+        browser.get(b.url)
+        page = Page(browser)
+        page.wait("the page to open its session", lambda: page.js("return !!window.flowlayout"))
+        page.wait_idle()
+        assert page.js("return document.getElementById('error').textContent") == ""
+        assert page.centred() == 0
+        assert page.js("return document.getElementById('centred').textContent") == "0"
+        assert page.js("return window.flowlayout.cards().length") == 10
+        snap = page.assert_matches_daemon()
+        assert len(snap["cards"]) == 2  # card 0 and, scaled, card 1
+        # A page that imports the JS client module got it from the bridge's /js/.
+        if any(b"/js/" in p.read_bytes() for p in web_files()):
+            assert f"/js/ from {installed.package / 'js'}" in b.first_line, b.first_line
+            loaded = page.js(
+                "return performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)"
+            )
+            assert any(p.startswith("/js/") for p in loaded), loaded
+        page.drag(-250)
+        page.wait_idle()
+        assert page.centred() == 1
+        page.assert_matches_daemon()
+    finally:
+        code, rest = b.stop()
+    assert code == 0 and "flowlayoutd exited with status 0" in rest, rest

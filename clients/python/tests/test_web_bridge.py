@@ -6,13 +6,22 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import signal
 import socket
-from typing import Any, Optional
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Iterator, Optional
 
 import pytest
 
-from conftest import TIMEOUT, WebBridge, daemon_gone
+from conftest import REPO, TIMEOUT, WebBridge, daemon_gone
+
+sys.path.insert(0, str(REPO / "clients" / "python"))
+from flowlayout import web  # noqa: E402  (this checkout's package)
+
+JS = REPO / "clients" / "js"
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +71,19 @@ def test_serves_the_page(bridge):
         assert body
     status, headers, body = fetch(bridge, "HEAD", "/app.js")
     assert status == 200 and int(headers["content-length"]) > 0 and body == b""
+
+
+def test_serves_the_js_client_module(bridge):
+    """`/js/flowlayout.js`, which the page imports, from the checkout's
+    clients/js (404 while there is none)."""
+    status, headers, body = fetch(bridge, "GET", "/js/flowlayout.js")
+    if (JS / "flowlayout.js").is_file():
+        assert status == 200 and headers["content-type"].startswith("text/javascript"), (status, headers)
+        assert body == (JS / "flowlayout.js").read_bytes()
+        assert f"/js/ from {JS.resolve()}" in bridge.first_line, bridge.first_line
+    else:
+        assert status == 404
+        assert "/js/ from nowhere" in bridge.first_line, bridge.first_line
 
 
 @pytest.mark.parametrize(
@@ -165,3 +187,126 @@ def test_a_signal_shuts_the_daemon_down(sig):
     # shutdown and exit were sent: the daemon's status 0 says so (1 without shutdown).
     assert "flowlayoutd exited with status 0" in rest, rest
     assert daemon_gone(b.daemon_pid), f"flowlayoutd (pid {b.daemon_pid}) outlived the bridge"
+
+
+# MARK: /js/ without a daemon: a bridge in this process, with a stub client
+
+
+class _StubClient:
+    """What WebBridge asks of its client before any /rpc."""
+
+    capabilities: dict = {}
+    server_info: dict = {"name": "stub"}
+
+    def exchange(self, body: bytes) -> list:
+        return []
+
+
+@pytest.fixture
+def js_tree(tmp_path: Path) -> Path:
+    """tmp/web (the page), tmp/js (a dummy JS client, a hidden file, a
+    subdirectory, a file of a type the bridge does not serve) and files
+    beside them that must stay out of reach."""
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "index.html").write_text("<!doctype html><title>stub</title>")
+    js = tmp_path / "js"
+    (js / "sub").mkdir(parents=True)
+    (js / "flowlayout.js").write_text("export const VERSION = 'dummy';\n")
+    (js / "flowlayout.d.ts").write_text("export declare const VERSION: string;\n")
+    (js / ".hidden.js").write_text("HIDDEN CONTENT")
+    (js / "notes.txt").write_text("TEXT CONTENT")
+    (js / "sub" / "inner.js").write_text("INNER CONTENT")
+    (tmp_path / "secret.js").write_text("SECRET CONTENT")
+    return tmp_path
+
+
+@pytest.fixture
+def local_bridge(js_tree: Path) -> Iterator[web.WebBridge]:
+    httpd = web.WebBridge(0, js_tree / "web", _StubClient(), js_root=js_tree / "js")  # type: ignore[arg-type]
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(TIMEOUT)
+
+
+def local_get(httpd: web.WebBridge, path: str, method: str = "GET") -> tuple[int, dict, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", httpd.port, timeout=TIMEOUT)
+    try:
+        conn.request(method, path)
+        r = conn.getresponse()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
+    finally:
+        conn.close()
+
+
+def test_js_files_are_served_from_the_js_root(local_bridge):
+    status, headers, body = local_get(local_bridge, "/js/flowlayout.js")
+    assert status == 200 and body == b"export const VERSION = 'dummy';\n"
+    assert headers["content-type"] == "text/javascript; charset=utf-8"
+    assert headers["x-content-type-options"] == "nosniff"
+    status, headers, body = local_get(local_bridge, "/js/flowlayout.js", "HEAD")
+    assert status == 200 and int(headers["content-length"]) == 32 and body == b""
+    status, headers, _ = local_get(local_bridge, "/js/flowlayout.d.ts")
+    assert status == 200 and headers["content-type"].startswith("text/plain")
+    status, _, body = local_get(local_bridge, "/js/flowlayout.js?v=2#x")
+    assert status == 200 and body.startswith(b"export")
+    # The page is still served from its own root.
+    status, _, body = local_get(local_bridge, "/")
+    assert status == 200 and b"<title>stub</title>" in body
+
+
+@pytest.mark.parametrize("path", [
+    "/js/../secret.js", "/js/%2e%2e/secret.js", "/js/..%2fsecret.js", "/js/..%5csecret.js",
+    "/js/..\\secret.js", "/js/../../secret.js", "/js/.hidden.js", "/js/sub/inner.js",
+    "/js/sub%2finner.js", "/js//flowlayout.js", "/js/", "/js", "/js/..", "/js/.", "/js/notes.txt",
+    "/js/missing.js", "/js/flowlayout.js/", "/flowlayout.js", "/secret.js", "/../secret.js",
+    "/web/index.html", "/js/%66lowlayout.js",
+])
+def test_js_paths_outside_the_flat_js_root_are_refused(local_bridge, path):
+    status, _, body = local_get(local_bridge, path)
+    assert status == 404, (path, body)
+    assert b"CONTENT" not in body, (path, body)
+
+
+def test_no_js_root_means_404(js_tree):
+    httpd = web.WebBridge(0, js_tree / "web", _StubClient(), js_root=None)  # type: ignore[arg-type]
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        assert local_get(httpd, "/js/flowlayout.js")[0] == 404
+        assert local_get(httpd, "/")[0] == 200
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(TIMEOUT)
+
+
+def test_find_js_root(js_tree, monkeypatch):
+    monkeypatch.delenv("FLOWLAYOUT_JS_ROOT", raising=False)
+    # In the checkout: clients/js, or none yet.
+    assert web.find_js_root() == (JS.resolve() if JS.is_dir() else None)
+    assert web.find_js_root(str(js_tree / "js")) == (js_tree / "js").resolve()
+    monkeypatch.setenv("FLOWLAYOUT_JS_ROOT", str(js_tree / "js"))
+    assert web.find_js_root() == (js_tree / "js").resolve()
+    monkeypatch.setenv("FLOWLAYOUT_JS_ROOT", str(js_tree / "nowhere"))
+    assert web.find_js_root() is None
+
+
+def test_the_bridge_serves_flowlayout_js_root(js_tree):
+    """`flowlayout web` with $FLOWLAYOUT_JS_ROOT, end to end."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO / "clients" / "python") + (
+        os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["FLOWLAYOUT_JS_ROOT"] = str(js_tree / "js")
+    b = WebBridge(env=env)
+    try:
+        assert f"/js/ from {(js_tree / 'js').resolve()}" in b.first_line, b.first_line
+        status, headers, body = fetch(b, "GET", "/js/flowlayout.js")
+        assert status == 200 and body == b"export const VERSION = 'dummy';\n"
+        assert headers["content-type"].startswith("text/javascript")
+        assert fetch(b, "GET", "/js/../secret.js")[0] == 404
+    finally:
+        code, rest = b.stop()
+    assert code == 0, rest

@@ -1,0 +1,96 @@
+import FlowLayoutClient
+import Foundation
+import XCTest
+
+final class JSONTests: XCTestCase {
+  func testRoundTripsTheDaemonsValues() throws {
+    let text =
+      #"{"a":[1,-2.5,1e-7,true,false,null],"b":"é\"\\\n\u0001","c":{},"d":[],"e":12345678901}"#
+    let value = try JSON(parsing: text)
+    XCTAssertEqual(value["a"][1].double, -2.5)
+    XCTAssertEqual(value["a"][2].double, 1e-7)
+    XCTAssertEqual(value["a"][3].bool, true)
+    XCTAssertEqual(value["b"].string, "é\"\\\n\u{1}")
+    XCTAssertEqual(value["e"].int, 12_345_678_901)
+    XCTAssertEqual(
+      value.text,
+      #"{"a":[1,-2.5,1e-07,true,false,null],"b":"é\"\\\n\u0001","c":{},"d":[],"e":12345678901}"#)
+    XCTAssertEqual(try JSON(parsing: value.text), value)
+  }
+
+  func testSurrogatePairsAndEscapes() throws {
+    XCTAssertEqual(try JSON(parsing: #""\ud83d\ude00 \/ \t""#).string, "😀 / \t")
+  }
+
+  func testRefusesMalformedTextWithItsOffset() {
+    for (text, offset) in [("[1,", 3), ("{\"a\" 1}", 5), ("tru", 3), ("1 2", 2), ("\"x", 2)] {
+      XCTAssertThrowsError(try JSON(parsing: text), text) { error in
+        XCTAssertEqual((error as? JSONParseError)?.offset, offset, text)
+      }
+    }
+  }
+}
+
+final class LayoutClientTests: XCTestCase {
+  /// The daemon built beside this test bundle (the same scratch path).
+  static var daemon: String {
+    if let path = ProcessInfo.processInfo.environment["FLOWLAYOUTD"] { return path }
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    return bundle.appendingPathComponent("flowlayoutd").path
+  }
+
+  func testAFullSession() throws {
+    let client = try LayoutClient.spawn(daemon: Self.daemon)
+    XCTAssertEqual(client.serverInfo["name"].string, "flowlayoutd")
+    // The generated methods are exactly the daemon's.
+    XCTAssertEqual(
+      client.capabilities["methods"].array?.compactMap(\.string), LayoutClient.methodNames)
+
+    // Six 100×50 items across 320 points, 10 apart: three a line (3 · 100
+    // + 2 · 10 = 320), two lines 10 apart: 110 tall.
+    var picture = Picture()
+    let opened = try client.open(
+      session: "grid", layout: ["type": "flow", "itemSize": ["width": 100, "height": 50]],
+      bounds: Rect(x: 0, y: 0, width: 320, height: 100), sections: [["itemCount": 6]])
+    picture.apply(opened)
+    XCTAssertEqual(picture.contentSize, Size(width: 320, height: 110))
+    XCTAssertEqual(picture.count, 6)
+    XCTAssertEqual(
+      picture[ElementKey(kind: "cell", section: 0, item: 4)]?.frame,
+      Rect(x: 110, y: 60, width: 100, height: 50))
+
+    // Scrolled to y = 55 the first line (0…50) has left the viewport.
+    let scrolled = try client.setBounds(
+      session: "grid", bounds: Rect(x: 0, y: 55, width: 320, height: 100))
+    XCTAssertEqual(LayoutClient.pictureEffects["layout/setBounds"], "delta")
+    picture.apply(scrolled)
+    XCTAssertEqual(picture.elements.map(\.key.item), [3, 4, 5])
+    XCTAssertEqual(picture.bounds, Rect(x: 0, y: 55, width: 320, height: 100))
+
+    // A batch inserts an item at 0: items 2…6 now fill the second line
+    // and a third (120…170), all but item 2's line 0 showing in 55…155.
+    picture.apply(
+      try client.performBatchUpdates(
+        session: "grid", updates: ["insertItems": [["section": 0, "item": 0]]]))
+    let fresh = try client.attributesInRect(session: "grid", rect: picture.bounds!)
+    XCTAssertEqual(picture.elements.map(\.json), fresh["attributes"].array)
+    XCTAssertEqual(picture.contentSize, Size(width: 320, height: 170))
+
+    // An error names its field and changes nothing.
+    XCTAssertThrowsError(
+      try client.setBounds(session: "grid", bounds: Rect(x: 0, y: 0, width: -1, height: 100))
+    ) { error in
+      let e = error as? RPCError
+      XCTAssertEqual(e?.code, -32602)
+      XCTAssertEqual(e?.field, "params.bounds.width")
+    }
+    XCTAssertEqual(
+      try client.contentSize(session: "grid")["contentSize"], ["width": 320, "height": 170])
+    XCTAssertNil(try client.close(session: "grid").object)
+    XCTAssertEqual(try client.shutdown(), 0)
+  }
+
+  func testAMissingDaemonIsATransportError() {
+    XCTAssertThrowsError(try LayoutClient.spawn(daemon: "/nonexistent/flowlayoutd"))
+  }
+}
