@@ -62,7 +62,7 @@ release: deps-system
 demo: build
 	@FLOWLAYOUTD=$(DAEMON_DEBUG) $(PYTHON) -m flowlayout demo
 
-test: deps lint test-swift test-embed test-python test-web test-asan fuzz
+test: deps lint test-swift test-embed test-js test-python test-web test-asan fuzz
 
 test-swift: deps-system
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)

@@ -12,9 +12,14 @@
 // (its trajectory, one sample a frame). The snap policy, deceleration
 // rate, tilt and loop are the layout's settings, sent to the daemon.
 //
-// JSON-RPC goes through the bridge (`flowlayout web`): POST /rpc with one
-// message; the bridge owns the daemon and its initialize/shutdown.
-'use strict';
+// JSON-RPC goes through the JS client module (clients/js, served by the
+// bridge, `flowlayout web`, as /js/flowlayout.js): FlowLayoutClient.connect()
+// reads the daemon's capabilities from GET /info and sends each request as
+// POST /rpc; the bridge owns the daemon and its initialize/shutdown. The
+// module's Picture keeps the visible elements, patched by every answer the
+// daemon's method table marks as changing the picture.
+
+import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.js';
 
 (function () {
   /** One session per page load, so that tabs and reloads never collide;
@@ -30,7 +35,6 @@
   /** A wheel gesture ends when no event came for this long (ms). */
   const WHEEL_IDLE_MS = 160;
   const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-  const KIND_ORDER = { header: 0, cell: 1, footer: 2 };
   /** The page keeps an id per card (its data source), so it stops here;
    *  the daemon itself takes up to 100 million. */
   const MAX_CARDS = 100000;
@@ -64,9 +68,6 @@
   /** A waterfall card's width in its size (the daemon scales it to the
    *  column: only the aspect ratio counts). */
   const WATERFALL_CARD_WIDTH = 100;
-  /** Item sizes and ids one request may carry (initialize's
-   *  capabilities.limits.maxItemValuesPerRequest, read from /info). */
-  let maxItemValues = 2048;
 
   const $ = (id) => document.getElementById(id);
   const view = $('viewport');
@@ -92,37 +93,28 @@
     return { width: WATERFALL_CARD_WIDTH, height: 60 + Math.round(120 * u) };
   }
 
-  // MARK: JSON-RPC over the bridge
+  // MARK: JSON-RPC through the client module
 
-  let nextId = 1;
+  /** The connection to the bridge, once /info has answered. */
+  let client = null;
+  const connection = FlowLayoutClient.connect().then((c) => {
+    client = c;
+    return c;
+  });
 
-  /** Sends one request; resolves with its result, rejects with its error. */
+  /** The picture: the daemon's attributes of every visible element, as of
+   *  its last answer, with the content size, bounds and centred item. */
+  const picture = new Picture();
+
+  /** Sends one request; resolves with its result, rejects with its error
+   *  (an RPCError, or a DaemonError when the bridge is gone). An answer
+   *  that changes the picture (the method table's "open" or "delta") is
+   *  applied to it first. */
   async function request(method, params) {
-    const id = nextId++;
-    const message = { jsonrpc: '2.0', id, method };
-    if (params !== undefined) message.params = params;
-    const response = await fetch('/rpc', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(message),
-    });
-    const text = await response.text();
-    let answer = null;
-    try {
-      answer = text ? JSON.parse(text) : null;
-    } catch (_) {
-      /* reported below */
-    }
-    if (!answer || typeof answer !== 'object') {
-      throw new Error(`${method}: HTTP ${response.status} ${text.trim()}`);
-    }
-    if (answer.error) {
-      const error = new Error(`${method}: ${answer.error.message} (${answer.error.code})`);
-      error.code = answer.error.code;
-      error.data = answer.error.data;
-      throw error;
-    }
-    return answer.result;
+    const c = client || (await connection);
+    const result = await c.request(method, params);
+    if (c.changesPicture(method)) picture.apply(result);
+    return result;
   }
 
   // MARK: state
@@ -137,12 +129,6 @@
     cards: [], //          the data source: a stable id per item
     nextCardId: 0,
     offset: { x: 0, y: 0 }, // the content offset the page wants on screen
-    // The picture: the daemon's attributes of every visible element, as
-    // of its last answer, patched with invalidated/removed.
-    picture: new Map(),
-    bounds: null,
-    contentSize: null,
-    centered: null,
     lastRelease: null,
     busy: 0, //            re-opens queued or running
   };
@@ -151,28 +137,6 @@
   const nodes = new Map();
   /** Ids of cards to fade in when they are first drawn. */
   let fadeIds = new Set();
-
-  /** An element's key: (kind, section, item), and its lap when the
-   *  layout loops (each copy of an item is an element of its own). */
-  function keyOf(a) {
-    const key = `${a.kind}/${a.section}/${a.item}`;
-    return a.lap === undefined ? key : `${key}/${a.lap}`;
-  }
-
-  function applyOpen(result) {
-    state.picture = new Map(result.attributes.map((a) => [keyOf(a), a]));
-    state.bounds = result.bounds;
-    state.contentSize = result.contentSize;
-    state.centered = result.centeredItem === undefined ? null : result.centeredItem;
-  }
-
-  function applyBounds(result) {
-    for (const k of result.removed) state.picture.delete(keyOf(k));
-    for (const a of result.invalidated) state.picture.set(keyOf(a), a);
-    state.bounds = result.bounds;
-    state.contentSize = result.contentSize;
-    state.centered = result.centeredItem;
-  }
 
   // MARK: drawing
 
@@ -286,13 +250,13 @@
    * fade out, as UICollectionView animates performBatchUpdates.
    */
   function render(update) {
-    const bounds = state.bounds;
+    const bounds = picture.bounds;
     if (!bounds) return;
-    const centred = state.centered;
-    const movedFrom = new Map(update ? update.moved.map((m) => [keyOf(m), m.fromFrame]) : []);
+    const centred = picture.centeredItem;
+    const movedFrom = new Map(update ? update.moved.map((m) => [elementKey(m), m.fromFrame]) : []);
     const seen = new Set();
     const fresh = [];
-    for (const a of state.picture.values()) {
+    for (const a of picture.elements()) {
       const id = identity(a);
       seen.add(id);
       let el = nodes.get(id);
@@ -304,8 +268,8 @@
           el.fadePending = true;
           el.style.opacity = '0';
           fresh.push([el, a]);
-        } else if (update && movedFrom.has(keyOf(a))) {
-          placeAtFrame(el, a, movedFrom.get(keyOf(a)), update.bounds);
+        } else if (update && movedFrom.has(elementKey(a))) {
+          placeAtFrame(el, a, movedFrom.get(elementKey(a)), update.bounds);
         }
       }
       if (update && !el.fadePending) el.classList.add('updating');
@@ -343,15 +307,16 @@
   const fmt = (v) => (Math.round(v * 10) / 10).toFixed(1).replace(/\.0$/, '').replace(/^-0$/, '0');
 
   function updateHud() {
-    $('centred').textContent = state.centered ? String(state.centered.item) : '–';
+    const centred = picture.centeredItem;
+    $('centred').textContent = centred ? String(centred.item) : '–';
     const axis = axisOf(config);
-    $('offset').textContent = state.bounds ? `${axis} ${fmt(state.bounds[axis])}` : '–';
-    $('content').textContent = state.contentSize
-      ? `${fmt(state.contentSize.width)} × ${fmt(state.contentSize.height)}`
+    $('offset').textContent = picture.bounds ? `${axis} ${fmt(picture.bounds[axis])}` : '–';
+    $('content').textContent = picture.contentSize
+      ? `${fmt(picture.contentSize.width)} × ${fmt(picture.contentSize.height)}`
       : '–';
     $('cardcount').textContent = String(state.cards.length);
     $('lap').textContent =
-      state.centered && state.centered.lap !== undefined ? signed(state.centered.lap) : '–';
+      centred && centred.lap !== undefined ? signed(centred.lap) : '–';
     const r = state.lastRelease;
     $('release').textContent = r
       ? `v ${r.velocity.toFixed(2)} pt/ms → ${r.axis} ${fmt(r.projected)} → ${r.axis} ${fmt(r.target)}` +
@@ -362,7 +327,10 @@
 
   function showError(error) {
     const el = $('error');
-    el.textContent = String(error && error.message ? error.message : error);
+    el.textContent =
+      error instanceof RPCError
+        ? `${error.method}: ${error.message} (${error.code})`
+        : String(error && error.message ? error.message : error);
     el.hidden = false;
     console.error(error);
   }
@@ -382,7 +350,7 @@
 
   /** The offset is what the daemon's last answer drew. */
   const drawn = () =>
-    state.bounds !== null && state.bounds.x === state.offset.x && state.bounds.y === state.offset.y;
+    picture.bounds !== null && picture.bounds.x === state.offset.x && picture.bounds.y === state.offset.y;
 
   function requestFrame() {
     if (!pump.frame) {
@@ -410,11 +378,10 @@
       session: SESSION,
       bounds: viewportRect(state.offset, config),
     })
-      .then((result) => {
-        if (generation === state.generation) {
-          applyBounds(result);
-          render();
-        }
+      .then(() => {
+        // The answer is in the picture; an older session's is drawn over
+        // by the re-open that made it old.
+        if (generation === state.generation) render();
       })
       .catch(showError)
       .finally(() => {
@@ -554,7 +521,7 @@
   function offsetRange() {
     const axis = axisOf(config);
     if (axis === 'x' && config.loop) return { min: -Infinity, max: Infinity };
-    const size = state.contentSize ? state.contentSize[axis === 'x' ? 'width' : 'height'] : 0;
+    const size = picture.contentSize ? picture.contentSize[axis === 'x' ? 'width' : 'height'] : 0;
     return { min: 0, max: Math.max(0, size - extentOf(config, axis)) };
   }
 
@@ -792,6 +759,10 @@
       const next = p.config;
       const axis = axisOf(next);
       try {
+        // Item sizes and ids one request may carry (initialize's
+        // capabilities.limits.maxItemValuesPerRequest): null, unlimited, by
+        // default; a number makes the page send the rest in chunks.
+        const limit = (await connection).maxItemValuesPerRequest;
         if (state.sessionOpen) {
           state.sessionOpen = false;
           await request('layout/close', { session: SESSION });
@@ -799,26 +770,24 @@
         const kept = p.keep.offset !== undefined ? p.keep.offset : state.offset;
         const offset = { x: 0, y: 0 };
         offset[axis] = kept[axis];
-        // A waterfall's cards carry their sizes: the first chunk goes with
-        // layout/open, the rest through layout/appendItems (the daemon
-        // takes at most maxItemValues sizes a request).
+        // A waterfall's cards carry their sizes: all of them go with
+        // layout/open, unless the daemon limits a request; then the first
+        // chunk does and the rest goes through layout/appendItems.
         const sizes = next.layout === 'waterfall' ? p.cards.map(waterfallSize) : null;
-        const opened = await request('layout/open', {
+        const chunk = limit === null ? Infinity : limit;
+        await request('layout/open', {
           session: SESSION,
           layout: layoutJSON(next),
           bounds: viewportRect(offset, next),
-          sections: [sizes ? { itemSizes: sizes.slice(0, maxItemValues) } : { itemCount: p.cards.length }],
+          sections: [sizes ? { itemSizes: sizes.slice(0, chunk) } : { itemCount: p.cards.length }],
         });
         state.sessionOpen = true;
         config = next;
         state.cards = p.cards;
-        applyOpen(opened);
-        for (let i = maxItemValues; sizes && i < sizes.length; i += maxItemValues) {
+        for (let i = chunk; sizes && i < sizes.length; i += chunk) {
           const widthsAndHeights = [];
-          for (const size of sizes.slice(i, i + maxItemValues)) widthsAndHeights.push(size.width, size.height);
-          applyBounds(
-            await request('layout/appendItems', { session: SESSION, section: 0, widthsAndHeights }),
-          );
+          for (const size of sizes.slice(i, i + chunk)) widthsAndHeights.push(size.width, size.height);
+          await request('layout/appendItems', { session: SESSION, section: 0, widthsAndHeights });
         }
         showLayout(next);
         view.style.width = `${next.viewportWidth}px`;
@@ -836,9 +805,8 @@
         });
         const target = snap.targetContentOffset[axis];
         if (p.keep.item !== undefined) offset[axis] = target; // jump there: nothing moved on screen
-        if (offset.x !== state.bounds.x || offset.y !== state.bounds.y) {
-          const bounds = viewportRect(offset, next);
-          applyBounds(await request('layout/setBounds', { session: SESSION, bounds }));
+        if (offset.x !== picture.bounds.x || offset.y !== picture.bounds.y) {
+          await request('layout/setBounds', { session: SESSION, bounds: viewportRect(offset, next) });
         }
         if (generation !== state.generation) return false;
         state.offset = offset;
@@ -862,7 +830,7 @@
   }
 
   function centredIndex() {
-    return state.centered ? state.centered.item : 0;
+    return picture.centeredItem ? picture.centeredItem.item : 0;
   }
 
   function valid(c) {
@@ -889,11 +857,10 @@
       stopMotion();
       state.live = false;
       if (pump.inFlight) await pump.inFlight;
-      const before = state.bounds;
+      const before = picture.bounds;
       try {
         const result = await request('layout/configure', { session: SESSION, layout: fields });
         config = next;
-        applyBounds(result);
         state.offset = { x: result.bounds.x, y: result.bounds.y };
         render({ moved: [], bounds: before });
         clearError();
@@ -976,7 +943,7 @@
       stopMotion();
       state.live = false;
       if (pump.inFlight) await pump.inFlight;
-      const before = state.bounds;
+      const before = picture.bounds;
       let applied = false;
       try {
         const result = await request('layout/performBatchUpdates', {
@@ -986,7 +953,6 @@
         state.cards = p.cards;
         config = { ...config, count: p.cards.length };
         writeForm(config);
-        applyBounds(result);
         applied = true;
         const offset = { x: result.bounds.x, y: result.bounds.y };
         state.offset = { ...offset };
@@ -999,8 +965,7 @@
           });
           if (found.contentOffset.x !== offset.x) {
             offset.x = found.contentOffset.x;
-            const bounds = viewportRect(offset, config);
-            applyBounds(await request('layout/setBounds', { session: SESSION, bounds }));
+            await request('layout/setBounds', { session: SESSION, bounds: viewportRect(offset, config) });
           }
         }
         state.offset = offset;
@@ -1058,36 +1023,25 @@
 
   // MARK: start
 
-  fetch('/info')
-    .then((r) => r.json())
-    .then((info) => {
-      const s = info.serverInfo || {};
-      const limit = ((info.capabilities || {}).limits || {}).maxItemValuesPerRequest;
-      if (Number.isInteger(limit) && limit > 0) maxItemValues = limit;
+  connection.then(
+    (c) => {
+      const s = c.serverInfo;
       $('server').textContent = `${s.name || 'flowlayoutd'} ${s.version || ''} via flowlayout web`;
-    })
-    .catch(() => {
+    },
+    (error) => {
       $('server').textContent = 'no bridge: run `flowlayout web`';
-    });
+      console.error(error);
+    },
+  );
 
   // Leaving (or reloading) closes the session; `keepalive` lets the
-  // request outlive the page. A request, not a notification: the daemon
-  // drops layout/* notifications unexecuted. Nobody reads the answer.
+  // request outlive the page (the client calls fetch before it returns, so
+  // the request leaves from this handler). Nobody reads the answer.
   window.addEventListener('pagehide', () => {
-    if (!state.sessionOpen) return;
+    if (!state.sessionOpen || !client) return;
     state.sessionOpen = false;
     state.live = false;
-    fetch('/rpc', {
-      method: 'POST',
-      keepalive: true,
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: nextId++,
-        method: 'layout/close',
-        params: { session: SESSION },
-      }),
-    }).catch(() => {});
+    client.request('layout/close', { session: SESSION }, { keepalive: true }).catch(() => {});
   });
   // Back from the back-forward cache: open again where it was.
   window.addEventListener('pageshow', (e) => {
@@ -1098,16 +1052,6 @@
 
   const ready = reopen(() => ({ config, cards: newCardIds(config.count), keep: { offset: { x: 0, y: 0 } } }));
 
-  /** The daemon's order: lap by lap (in a loop), then document order. */
-  function documentOrder(a, b) {
-    return (
-      (a.lap || 0) - (b.lap || 0) ||
-      a.section - b.section ||
-      KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
-      a.item - b.item
-    );
-  }
-
   const copy = (v) => (v === null || v === undefined ? null : JSON.parse(JSON.stringify(v)));
 
   /** For tests and the console. */
@@ -1115,13 +1059,14 @@
     session: SESSION,
     ready,
     /** The visible elements' attributes, in document order. */
-    picture: () => copy([...state.picture.values()].sort(documentOrder)),
+    picture: () => copy(picture.elements()),
     /** The content offset the page is showing or about to show. */
     offset: () => ({ ...state.offset }),
     /** The bounds of the daemon's last answer (what is drawn). */
-    bounds: () => copy(state.bounds),
-    centeredItem: () => copy(state.centered),
-    request: (method, params) => request(method, params),
+    bounds: () => copy(picture.bounds),
+    centeredItem: () => copy(picture.centeredItem),
+    /** A request as it is (its answer is not applied to the picture). */
+    request: (method, params) => connection.then((c) => c.request(method, params)),
     cards: () => state.cards.slice(),
     config: () => ({ ...config }),
     lastRelease: () => copy(state.lastRelease),

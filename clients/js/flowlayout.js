@@ -1,0 +1,1141 @@
+// @ts-check
+/**
+ * The JavaScript client for flowlayoutd: JSON-RPC 2.0 with LSP base-protocol
+ * framing (protocol.md), one zero-dependency ES module for Node >= 18 and
+ * the browser.
+ *
+ * - Node: `FlowLayoutClient.spawn()` starts the daemon and talks to it over
+ *   its stdin and stdout (Content-Length frames).
+ * - Browser: `FlowLayoutClient.connect()` talks to the `flowlayout web`
+ *   bridge: `GET /info` for the daemon's serverInfo and capabilities, one
+ *   `POST /rpc` per message. The bridge owns the daemon's lifecycle
+ *   (initialize, shutdown, exit), so this path never sends those.
+ *
+ * Both give the same client: `request`, `notify`, `close`, and one typed
+ * wrapper per daemon method (`client.setBounds({session, bounds})`),
+ * generated from the daemon's own method table into methods.js. The
+ * `Picture` class keeps the client's copy of what is on screen, as the
+ * Python client's `flowlayout.Picture` does.
+ *
+ * Nothing here needs Node at load time: node:child_process is imported only
+ * by `spawn`, so the same file loads in a browser.
+ */
+
+import { LayoutMethods, METHODS, WRAPPERS } from './methods.js';
+
+export { LayoutMethods, METHODS, WRAPPERS };
+
+// MARK: the protocol's shapes (protocol.md "Values" and the method sections)
+
+/**
+ * A number the daemon wants whole (an index, a count, a lap): JSON has one
+ * number type, and a fraction here is -32602.
+ * @typedef {number} integer
+ */
+/** @typedef {{x: number, y: number}} Point */
+/**
+ * `{width, height}`, each >= 0. As an item's size in a waterfall it may
+ * carry `fullSpan: true` (the item spans every column).
+ * @typedef {{width: number, height: number, fullSpan?: boolean}} Size
+ */
+/** @typedef {{x: number, y: number, width: number, height: number}} Rect */
+/** UIEdgeInsets; may be negative. @typedef {{top: number, left: number, bottom: number, right: number}} Insets */
+/** Another name for Insets. @typedef {Insets} EdgeInsets */
+/** @typedef {{section: number, item: number}} IndexPath */
+/** An item, with its `lap` when the layout loops. @typedef {{section: number, item: number, lap?: number}} ItemRef */
+/** A stable item id. @typedef {string | number} ItemID */
+/** @typedef {"center" | "leading" | "trailing"} ItemPosition */
+/** @typedef {"cell" | "header" | "footer"} ElementKind */
+
+/**
+ * An element's identity in the picture: `item` is 0 for headers and
+ * footers; `lap` only when the layout loops (absent and 0 are the same key).
+ * @typedef {{kind: ElementKind | string, section: number, item: number, lap?: number}} ElementKey
+ */
+
+/**
+ * UICollectionViewLayoutAttributes. `size` is untransformed, `frame` the
+ * bounding box after `transform` (CATransform3D's m11…m44, which is also
+ * CSS matrix3d()'s order; absent for the identity).
+ * @typedef {object} Attributes
+ * @property {ElementKind} kind
+ * @property {number} section
+ * @property {number} item
+ * @property {number} [lap]
+ * @property {Point} center
+ * @property {Size} size
+ * @property {Rect} frame
+ * @property {number[]} [transform]
+ * @property {number} alpha
+ * @property {number} zIndex
+ */
+
+/**
+ * A section of the data source: `itemCount` items of the layout's
+ * itemSize, or one size per item in `itemSizes`; optionally ids and the
+ * per-section overrides (flow: inset, minimumLineSpacing,
+ * minimumInteritemSpacing, headerSize, footerSize; waterfall: inset,
+ * minimumInteritemSpacing, columnCount, minimumColumnSpacing, headerHeight,
+ * footerHeight, headerInset, footerInset).
+ * @typedef {object} Section
+ * @property {number} [itemCount]
+ * @property {Size[]} [itemSizes]
+ * @property {ItemID[]} [ids]
+ * @property {Insets} [inset]
+ * @property {number} [minimumLineSpacing]
+ * @property {number} [minimumInteritemSpacing]
+ * @property {Size} [headerSize]
+ * @property {Size} [footerSize]
+ * @property {number} [columnCount]
+ * @property {number} [minimumColumnSpacing]
+ * @property {number} [headerHeight]
+ * @property {number} [footerHeight]
+ * @property {Insets} [headerInset]
+ * @property {Insets} [footerInset]
+ */
+
+/**
+ * A scale or alpha curve of the distance d: linear clamp(peak − factor·d)
+ * or reciprocal clamp(peak / (1 + factor·d)).
+ * @typedef {{curve?: "linear" | "reciprocal", peak?: number, factor?: number, minimum?: number, maximum?: number}} Curve
+ */
+
+/**
+ * Where `layout/scrollEnded` comes to rest.
+ * @typedef {object} SnapConfiguration
+ * @property {"nearest" | "directional" | "paging" | "free"} [policy]
+ * @property {"normal" | "fast" | number} [decelerationRate]
+ * @property {number} [bias]
+ * @property {number} [velocityThreshold]
+ * @property {number} [maxItems]
+ * @property {"snap" | "free"} [edges]
+ */
+
+/**
+ * The fields `flow` and `coverFlow` share (UICollectionViewFlowLayout's).
+ * @typedef {object} FlowFields
+ * @property {"vertical" | "horizontal"} [scrollDirection]
+ * @property {Size} [itemSize]
+ * @property {number} [minimumLineSpacing]
+ * @property {number} [minimumInteritemSpacing]
+ * @property {Insets} [sectionInset]
+ * @property {Size} [headerReferenceSize]
+ * @property {Size} [footerReferenceSize]
+ * @property {boolean} [sectionHeadersPinToVisibleBounds]
+ * @property {boolean} [sectionFootersPinToVisibleBounds]
+ * @property {"ltr" | "rtl"} [layoutDirection]
+ * @property {Size} [estimatedItemSize]
+ */
+
+/** @typedef {FlowFields & {type: "flow"}} FlowLayoutConfiguration */
+
+/**
+ * @typedef {FlowFields & {
+ *   type: "coverFlow",
+ *   scale?: Curve,
+ *   alpha?: Curve,
+ *   distanceUnit?: "viewport" | "points" | "pitch",
+ *   rotation?: {maxAngle?: number, perspective?: number},
+ *   sideShift?: {factor?: number, maximum?: number},
+ *   spacingMode?: "flow" | "fixed" | "overlap",
+ *   overlap?: {visibleOffset?: number},
+ *   ends?: "center" | "contain" | "centerIfFits",
+ *   snap?: SnapConfiguration,
+ *   loop?: boolean,
+ * }} CoverFlowLayoutConfiguration
+ */
+
+/**
+ * @typedef {object} WaterfallLayoutConfiguration
+ * @property {"waterfall"} type
+ * @property {"vertical" | "horizontal"} [scrollDirection]
+ * @property {number} [columnCount]
+ * @property {number} [minimumColumnSpacing]
+ * @property {number} [minimumInteritemSpacing]
+ * @property {Insets} [sectionInset]
+ * @property {number} [headerHeight]
+ * @property {number} [footerHeight]
+ * @property {Insets} [headerInset]
+ * @property {Insets} [footerInset]
+ * @property {"shortestFirst" | "leftToRight" | "rightToLeft"} [itemRenderDirection]
+ * @property {"packed" | "stable"} [placement]
+ * @property {number} [pixelScale]
+ * @property {number} [minimumContentHeight]
+ * @property {Size} [itemSize]
+ * @property {Size} [estimatedItemSize]
+ * @property {boolean} [sectionHeadersPinToVisibleBounds]
+ * @property {boolean} [sectionFootersPinToVisibleBounds]
+ * @property {"ltr" | "rtl"} [layoutDirection]
+ * @property {SnapConfiguration} [snap]
+ */
+
+/**
+ * The `layout` of `layout/open`, chosen by `type`.
+ * @typedef {FlowLayoutConfiguration | CoverFlowLayoutConfiguration | WaterfallLayoutConfiguration} LayoutConfiguration
+ */
+
+/**
+ * UICollectionView's performBatchUpdates: index paths of deletes, reloads
+ * and move sources are before the update, of inserts and move
+ * destinations after it.
+ * @typedef {object} BatchUpdates
+ * @property {number[]} [deleteSections]
+ * @property {Array<Section & {index: number}>} [insertSections]
+ * @property {Array<{from: number, to: number}>} [moveSections]
+ * @property {IndexPath[]} [deleteItems]
+ * @property {Array<IndexPath & {size?: Size, id?: ItemID}>} [insertItems]
+ * @property {Array<{from: IndexPath, to: IndexPath}>} [moveItems]
+ * @property {Array<IndexPath & {size?: Size}>} [reloadItems]
+ * @property {number[]} [itemCounts]
+ */
+
+/** A measured size (`layout/setItemSizes`). @typedef {{section: number, item: number, size: Size}} ItemSizeUpdate */
+
+/**
+ * `layout/open`: the session's first picture.
+ * @typedef {{contentSize: Size, bounds: Rect, attributes: Attributes[], centeredItem: ItemRef | null}} OpenResult
+ */
+
+/**
+ * The answer of every method that changes a session: a delta of the
+ * picture. `bounds` is what the client adopts (a relayout may anchor it).
+ * @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null}} MutationResult
+ */
+
+/**
+ * A surviving element whose frame changed in a batch update.
+ * @typedef {{kind: ElementKind, section: number, item: number, lap?: number, from: IndexPath, fromFrame: Rect, frame: Rect}} MovedElement
+ */
+
+/**
+ * `layout/performBatchUpdates`: the delta, plus what to animate.
+ * @typedef {MutationResult & {appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[]}} BatchUpdatesResult
+ */
+
+/**
+ * `layout/scrollEnded`: where a release comes to rest and the path there.
+ * @typedef {object} ScrollPlan
+ * @property {Point} targetContentOffset
+ * @property {ItemRef | null} targetItem
+ * @property {Point} projectedContentOffset
+ * @property {string} policy
+ * @property {number} durationMs
+ * @property {Point[]} trajectory
+ */
+
+/** `layout/scrollToItem`. @typedef {{contentOffset: Point, lap?: number}} ScrollTarget */
+/** @typedef {{attributes: Attributes[]}} AttributesList */
+/** @typedef {{attributes: Attributes}} ElementAttributes */
+/** @typedef {{attributes: Attributes | null}} OptionalElementAttributes */
+/** @typedef {{contentSize: Size}} ContentSizeResult */
+
+/**
+ * One entry of the daemon's `capabilities.methodTable` (and of METHODS).
+ * `type` and `result` are TypeScript type expressions over the names above;
+ * `picture` says what the answer does to the client's picture: "open"
+ * starts it over, "delta" patches it (removed, then invalidated), "none"
+ * leaves it.
+ * @typedef {object} MethodInfo
+ * @property {string} name
+ * @property {string} summary
+ * @property {ReadonlyArray<{name: string, type: string, required: boolean}>} params
+ * @property {string} result
+ * @property {"open" | "delta" | "none"} picture
+ */
+
+/** @typedef {{name?: string, version?: string}} ServerInfo */
+
+/**
+ * `initialize`'s capabilities (the fields this module reads; the daemon
+ * reports more: layoutTypes, snapPolicies, …).
+ * @typedef {{methods?: string[], methodTable?: MethodInfo[], limits?: Record<string, number | null>} & Record<string, any>} Capabilities
+ */
+
+// MARK: errors
+
+/**
+ * A JSON-RPC error response. `data` is the daemon's `error.data`; `field`
+ * its `data.field`, the path of the offending field
+ * (`params.bounds.width`), when the daemon named one. `method` is the
+ * method of the request that failed.
+ */
+export class RPCError extends Error {
+  static PARSE_ERROR = -32700;
+  static INVALID_REQUEST = -32600;
+  static METHOD_NOT_FOUND = -32601;
+  static INVALID_PARAMS = -32602;
+  static INTERNAL_ERROR = -32603;
+  static SERVER_NOT_INITIALIZED = -32002;
+  static REQUEST_CANCELLED = -32800;
+  static UNKNOWN_SESSION = 1001;
+  static SESSION_EXISTS = 1002;
+  static INVALID_BATCH_UPDATE = 1003;
+  static LIMIT_EXCEEDED = 1004;
+
+  /**
+   * @param {number} code
+   * @param {string} message
+   * @param {any} [data]
+   * @param {string} [method]
+   */
+  constructor(code, message, data, method) {
+    super(message);
+    this.name = 'RPCError';
+    /** @type {number} */
+    this.code = code;
+    /** @type {any} */
+    this.data = data === undefined ? null : data;
+    /** @type {string | undefined} */
+    this.method = method;
+  }
+
+  /** The offending field's path, when the daemon named one. @returns {string | null} */
+  get field() {
+    const d = this.data;
+    return d && typeof d === 'object' && typeof d.field === 'string' ? d.field : null;
+  }
+
+  toString() {
+    return `${this.message} (code ${this.code})`;
+  }
+
+  /**
+   * @param {any} error a JSON-RPC error object
+   * @param {string} [method]
+   */
+  static fromJSON(error, method) {
+    if (!error || typeof error !== 'object') {
+      return new RPCError(RPCError.INTERNAL_ERROR, `malformed error object ${JSON.stringify(error)}`, null, method);
+    }
+    return new RPCError(Number(error.code), String(error.message ?? ''), error.data, method);
+  }
+}
+
+/**
+ * The daemon (or the bridge) went away or broke the protocol. For a spawned
+ * daemon the message ends with the last lines it wrote to stderr.
+ */
+export class DaemonError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'DaemonError';
+  }
+}
+
+/** The daemon's output is not a well-formed LSP frame. */
+export class ProtocolError extends DaemonError {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'ProtocolError';
+  }
+}
+
+// MARK: framing (protocol.md "Transport")
+
+const encoder = new TextEncoder();
+/** Header blocks longer than this are not LSP headers (the daemon's own bound). */
+const MAX_HEADER_BYTES = 65536;
+const CR = 13;
+const LF = 10;
+
+/**
+ * One frame: `Content-Length: N\r\n\r\n` and the N bytes of `body` in UTF-8
+ * (N counts bytes, not characters).
+ * @param {string | Uint8Array} body
+ * @returns {Uint8Array}
+ */
+export function encodeFrame(body) {
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+  const header = encoder.encode(`Content-Length: ${bytes.byteLength}\r\n\r\n`);
+  const out = new Uint8Array(header.byteLength + bytes.byteLength);
+  out.set(header, 0);
+  out.set(bytes, header.byteLength);
+  return out;
+}
+
+/**
+ * An incremental LSP frame reader. `push` takes the bytes as they arrive,
+ * in chunks of any size (a header may be split anywhere, a chunk may hold
+ * several frames, a multi-byte UTF-8 character may straddle two chunks),
+ * and returns the bodies of the frames it completed, as bytes. Header names
+ * are case-insensitive and unknown headers (Content-Type) are ignored;
+ * a header block without a valid Content-Length throws a ProtocolError.
+ */
+export class FrameParser {
+  /** @type {Uint8Array[]} */
+  #chunks = [];
+  #size = 0;
+  /** The body length of the frame being read; -1 while reading a header. */
+  #need = -1;
+  /** Where to resume looking for the blank line in the header block. */
+  #scan = 0;
+
+  /** Bytes held: an incomplete header or body. */
+  get buffered() {
+    return this.#size;
+  }
+
+  /**
+   * @param {Uint8Array} chunk
+   * @returns {Uint8Array[]} the bodies completed by this chunk, in order
+   */
+  push(chunk) {
+    if (chunk.byteLength) {
+      this.#chunks.push(chunk);
+      this.#size += chunk.byteLength;
+    }
+    /** @type {Uint8Array[]} */
+    const bodies = [];
+    for (;;) {
+      if (this.#need < 0) {
+        const buf = this.#flatten();
+        const end = headerEnd(buf, this.#scan);
+        if (end < 0) {
+          if (buf.byteLength > MAX_HEADER_BYTES) {
+            throw new ProtocolError(`frame header longer than ${MAX_HEADER_BYTES} bytes`);
+          }
+          this.#scan = Math.max(0, buf.byteLength - 3);
+          return bodies;
+        }
+        this.#need = parseHeader(buf.subarray(0, end));
+        this.#take(buf, end + 4);
+        this.#scan = 0;
+      }
+      if (this.#size < this.#need) return bodies;
+      const buf = this.#flatten();
+      bodies.push(buf.slice(0, this.#need));
+      this.#take(buf, this.#need);
+      this.#need = -1;
+    }
+  }
+
+  /** All held bytes as one array (copied only when there are several chunks). */
+  #flatten() {
+    if (this.#chunks.length === 0) return new Uint8Array(0);
+    if (this.#chunks.length === 1) return this.#chunks[0];
+    const out = new Uint8Array(this.#size);
+    let at = 0;
+    for (const c of this.#chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
+    this.#chunks = [out];
+    return out;
+  }
+
+  /**
+   * Drops the first n bytes of `buf`, which holds everything buffered.
+   * @param {Uint8Array} buf
+   * @param {number} n
+   */
+  #take(buf, n) {
+    const rest = buf.subarray(n);
+    this.#chunks = rest.byteLength ? [rest] : [];
+    this.#size = rest.byteLength;
+  }
+}
+
+/**
+ * The index of the `\r\n\r\n` that ends a header block, or -1.
+ * @param {Uint8Array} buf
+ * @param {number} from
+ */
+function headerEnd(buf, from) {
+  for (let i = from; i + 3 < buf.byteLength; i++) {
+    if (buf[i] === CR && buf[i + 1] === LF && buf[i + 2] === CR && buf[i + 3] === LF) return i;
+  }
+  return -1;
+}
+
+/**
+ * The Content-Length of a header block (without its blank line).
+ * @param {Uint8Array} block
+ */
+function parseHeader(block) {
+  let length = -1;
+  // Header lines are ASCII; latin1 keeps every byte as one character.
+  let text = '';
+  for (let i = 0; i < block.byteLength; i++) text += String.fromCharCode(block[i]);
+  for (const line of text.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon < 0) throw new ProtocolError(`malformed header line ${JSON.stringify(line)}`);
+    if (line.slice(0, colon).trim().toLowerCase() !== 'content-length') continue;
+    const value = line.slice(colon + 1).trim();
+    if (!/^\d+$/.test(value)) throw new ProtocolError(`bad Content-Length ${JSON.stringify(value)}`);
+    length = Number(value);
+  }
+  if (length < 0) throw new ProtocolError('frame without a Content-Length header');
+  return length;
+}
+
+// MARK: the picture
+
+const KIND_ORDER = /** @type {Record<string, number>} */ ({ header: 0, cell: 1, footer: 2 });
+
+/**
+ * An element's key as a string: `kind/section/item`, plus `/lap` for a lap
+ * other than 0 (absent and 0 are one key, as in the Python client). Takes
+ * attributes, a `removed` entry, or `[kind, section, item, lap?]`.
+ * @param {ElementKey | readonly [string, number, number, (number | null)?]} key
+ * @returns {string}
+ */
+export function elementKey(key) {
+  if (Array.isArray(key)) {
+    const [kind, section, item, lap] = key;
+    return lap ? `${kind}/${section}/${item}/${lap}` : `${kind}/${section}/${item}`;
+  }
+  const k = /** @type {ElementKey} */ (key);
+  return k.lap ? `${k.kind}/${k.section}/${k.item}/${k.lap}` : `${k.kind}/${k.section}/${k.item}`;
+}
+
+/**
+ * The daemon's document order, as a comparator: by lap (0 when absent),
+ * section, then header, cells, footer (any other kind after them), then
+ * item. The Python client's ElementKey.document_order.
+ * @param {ElementKey} a
+ * @param {ElementKey} b
+ */
+export function documentOrder(a, b) {
+  return (
+    (a.lap || 0) - (b.lap || 0) ||
+    a.section - b.section ||
+    (KIND_ORDER[a.kind] ?? 3) - (KIND_ORDER[b.kind] ?? 3) ||
+    a.item - b.item
+  );
+}
+
+/**
+ * Back to front: by zIndex, then document order (a later item is drawn
+ * over an earlier one, as UIKit adds it to the view hierarchy later).
+ * @param {Attributes} a
+ * @param {Attributes} b
+ */
+export function paintingOrder(a, b) {
+  return a.zIndex - b.zIndex || documentOrder(a, b);
+}
+
+/**
+ * The client's copy of what is on screen, kept up to date incrementally:
+ * what a UICollectionView does with a layout's answers. Elements are the
+ * daemon's attribute objects as received, keyed by (kind, section, item)
+ * and, in a loop, lap.
+ */
+export class Picture {
+  /** @type {Map<string, Attributes>} */
+  #elements = new Map();
+  /** The content size of the last answer applied. @type {Size | null} */
+  contentSize = null;
+  /** The bounds of the last answer applied (what the client adopts). @type {Rect | null} */
+  bounds = null;
+  /** The centred item of the last answer applied, with its lap in a loop. @type {ItemRef | null} */
+  centeredItem = null;
+
+  /**
+   * Starts over from a `layout/open` result.
+   * @param {OpenResult} result
+   */
+  applyOpen(result) {
+    if (!result || !Array.isArray(result.attributes)) {
+      throw new TypeError('Picture.applyOpen wants a layout/open result ({contentSize, bounds, attributes, …})');
+    }
+    this.#elements = new Map(result.attributes.map((a) => [elementKey(a), a]));
+    this.#adopt(result);
+  }
+
+  /**
+   * Applies the answer of any method that changes the session
+   * (setBounds, performBatchUpdates, reloadData, configure, setItemSizes,
+   * appendItems): drops `removed`, then replaces or adds every
+   * `invalidated` element. A `layout/open` result (attributes and no
+   * invalidated) starts over, as applyOpen. `appearing` and `disappearing`
+   * are only for animating: the final attributes of an inserted element
+   * are in `invalidated`, a deleted one is in `removed`.
+   * @param {MutationResult | OpenResult} result
+   */
+  apply(result) {
+    if (result && 'attributes' in result && !('invalidated' in result)) {
+      this.applyOpen(result);
+      return;
+    }
+    const r = /** @type {MutationResult} */ (result);
+    if (!r || !Array.isArray(r.invalidated) || !Array.isArray(r.removed)) {
+      throw new TypeError('Picture.apply wants a layout/open result or a delta ({invalidated, removed, …})');
+    }
+    for (const key of r.removed) this.#elements.delete(elementKey(key));
+    for (const a of r.invalidated) this.#elements.set(elementKey(a), a);
+    this.#adopt(r);
+  }
+
+  /** @param {{contentSize: Size, bounds: Rect, centeredItem?: ItemRef | null}} r */
+  #adopt(r) {
+    this.contentSize = r.contentSize;
+    this.bounds = r.bounds;
+    this.centeredItem = r.centeredItem ?? null;
+  }
+
+  /** The visible elements in the daemon's document order. @returns {Attributes[]} */
+  elements() {
+    return [...this.#elements.values()].sort(documentOrder);
+  }
+
+  /** The elements back to front: by zIndex, then document order. @returns {Attributes[]} */
+  paintingOrder() {
+    return [...this.#elements.values()].sort(paintingOrder);
+  }
+
+  /**
+   * @param {ElementKey | readonly [string, number, number, (number | null)?]} key
+   * @returns {Attributes | undefined}
+   */
+  get(key) {
+    return this.#elements.get(elementKey(key));
+  }
+
+  /** @param {ElementKey | readonly [string, number, number, (number | null)?]} key */
+  has(key) {
+    return this.#elements.has(elementKey(key));
+  }
+
+  /** How many elements are visible. */
+  get size() {
+    return this.#elements.size;
+  }
+
+  /** The elements' keys ({kind, section, item, lap?}) in document order. @returns {ElementKey[]} */
+  keys() {
+    return this.elements().map((a) =>
+      a.lap ? { kind: a.kind, section: a.section, item: a.item, lap: a.lap } : { kind: a.kind, section: a.section, item: a.item },
+    );
+  }
+
+  [Symbol.iterator]() {
+    return this.elements()[Symbol.iterator]();
+  }
+}
+
+// MARK: what an answer does to the picture, from the method table
+
+/**
+ * What a method's answer does to the picture, by the method table
+ * (capabilities.methodTable, or the generated METHODS): "open" (starts it
+ * over), "delta" (patches it), "none", or undefined for a method the table
+ * does not list.
+ * @param {string} method
+ * @param {ReadonlyArray<MethodInfo>} [table]
+ * @returns {"open" | "delta" | "none" | undefined}
+ */
+export function pictureEffect(method, table = METHODS) {
+  const entry = table.find((m) => m.name === method);
+  return entry ? entry.picture : undefined;
+}
+
+/**
+ * Whether a method's answer changes the picture ("open" or "delta" in the
+ * method table): the answers to hand to `Picture.apply`.
+ * @param {string} method
+ * @param {ReadonlyArray<MethodInfo>} [table]
+ */
+export function changesPicture(method, table = METHODS) {
+  const effect = pictureEffect(method, table);
+  return effect === 'open' || effect === 'delta';
+}
+
+// MARK: transports
+
+/**
+ * @typedef {object} Transport
+ * @property {(message: object, options?: RequestOptions) => Promise<any>} send
+ *   sends a request; resolves with its response object
+ * @property {(message: object, options?: RequestOptions) => Promise<void>} post
+ *   sends a notification
+ * @property {(client: FlowLayoutClient, timeoutMs: number) => Promise<number | null>} close
+ * @property {() => string[]} [stderrTail]
+ */
+
+/**
+ * Per-request options. `keepalive` (browser only) lets the request outlive
+ * the page, as fetch's keepalive does (for a `layout/close` on pagehide).
+ * @typedef {{keepalive?: boolean}} RequestOptions
+ */
+
+const STDERR_LINES = 50;
+
+/** The daemon's stdio: Content-Length frames, answers matched by id. */
+class StdioTransport {
+  /** @type {import('node:child_process').ChildProcessWithoutNullStreams} */
+  #child;
+  #parser = new FrameParser();
+  #decoder = new TextDecoder('utf-8', { fatal: true });
+  /** Requests awaiting an answer, in the order sent. @type {Map<number | string, {resolve: (v: any) => void, reject: (e: Error) => void, method: string}>} */
+  #pending = new Map();
+  /** @type {string[]} */
+  #stderr = [];
+  #stderrPartial = '';
+  /** @type {Error | null} */
+  #broken = null;
+  /** @type {number | null} */
+  exitCode = null;
+  /** @type {Promise<number | null>} */
+  exited;
+
+  /**
+   * @param {import('node:child_process').ChildProcessWithoutNullStreams} child
+   * @param {Record<string, number>} signals signal numbers by name (os.constants.signals)
+   */
+  constructor(child, signals) {
+    this.#child = child;
+    this.exited = new Promise((resolve) => {
+      child.on('exit', (code, signal) => {
+        // As Python's Popen.returncode: the negated signal number when a signal ended it.
+        this.exitCode = code ?? (signal ? -(signals[signal] ?? 0) : null);
+        resolve(this.exitCode);
+      });
+    });
+    child.on('error', (e) => this.#fail(new DaemonError(`flowlayoutd: ${e.message}`)));
+    child.stdin.on('error', () => {
+      /* EPIPE: reported when the process exits */
+    });
+    child.stdout.on('data', (chunk) => this.#onData(chunk));
+    child.stdout.on('end', () => this.#onEnd());
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text) => this.#onStderr(text));
+  }
+
+  /** The daemon's last stderr lines. */
+  stderrTail() {
+    return this.#stderrPartial ? [...this.#stderr, this.#stderrPartial] : [...this.#stderr];
+  }
+
+  /** @param {string} text */
+  #onStderr(text) {
+    const lines = (this.#stderrPartial + text).split('\n');
+    this.#stderrPartial = lines.pop() ?? '';
+    this.#stderr.push(...lines);
+    if (this.#stderr.length > STDERR_LINES) this.#stderr.splice(0, this.#stderr.length - STDERR_LINES);
+  }
+
+  /** @param {Uint8Array} chunk */
+  #onData(chunk) {
+    if (this.#broken) return;
+    let bodies;
+    try {
+      bodies = this.#parser.push(chunk);
+    } catch (e) {
+      this.#fail(this.#error(`bad frame from flowlayoutd: ${/** @type {Error} */ (e).message}`));
+      return;
+    }
+    for (const body of bodies) {
+      let message;
+      try {
+        message = JSON.parse(this.#decoder.decode(body));
+      } catch (e) {
+        this.#fail(this.#error(`flowlayoutd sent invalid JSON: ${/** @type {Error} */ (e).message}`));
+        return;
+      }
+      this.#dispatch(message);
+    }
+  }
+
+  /** @param {any} message */
+  #dispatch(message) {
+    if (!message || typeof message !== 'object' || Array.isArray(message) || 'method' in message) {
+      return; // the daemon sends no requests or notifications, and we send no batches
+    }
+    let id = message.id;
+    if (id === null || id === undefined) {
+      // The daemon could not read a message at all. It answers in order,
+      // so this is about the oldest request still waiting.
+      if (!('error' in message)) return;
+      const first = this.#pending.keys().next();
+      if (first.done) return;
+      id = first.value;
+    }
+    const waiter = this.#pending.get(id);
+    if (!waiter) return; // not ours
+    this.#pending.delete(id);
+    waiter.resolve(message);
+  }
+
+  #onEnd() {
+    this.exited.then(() => {
+      const why = this.#parser.buffered ? 'in the middle of a frame' : '';
+      this.#fail(this.#error(`flowlayoutd closed its output${why ? ` ${why}` : ''}`));
+    });
+  }
+
+  /** @param {string} what */
+  #error(what) {
+    if (this.exitCode !== null) what += ` (exit status ${this.exitCode})`;
+    const tail = this.stderrTail();
+    if (tail.length) what += `\nflowlayoutd stderr:\n  ${tail.slice(-20).join('\n  ')}`;
+    return new DaemonError(what);
+  }
+
+  /** @param {Error} error */
+  #fail(error) {
+    if (!this.#broken) this.#broken = error;
+    for (const [, waiter] of this.#pending) waiter.reject(this.#broken);
+    this.#pending.clear();
+  }
+
+  /** @param {any} message */
+  #write(message) {
+    if (this.#broken) throw this.#broken;
+    if (!this.#child.stdin.writable) throw this.#error('flowlayoutd is gone');
+    this.#child.stdin.write(encodeFrame(JSON.stringify(message)));
+  }
+
+  /** @param {any} message */
+  send(message) {
+    return new Promise((resolve, reject) => {
+      try {
+        this.#write(message);
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      this.#pending.set(message.id, { resolve, reject, method: message.method });
+    });
+  }
+
+  /** @param {any} message */
+  async post(message) {
+    this.#write(message);
+  }
+
+  /**
+   * `shutdown`, `exit`, EOF; then waits for the process (killing it after
+   * `timeoutMs`). Resolves with its exit code (minus the signal number
+   * when a signal ended it).
+   * @param {FlowLayoutClient} client
+   * @param {number} timeoutMs
+   */
+  async close(client, timeoutMs) {
+    if (this.exitCode === null && !this.#broken) {
+      try {
+        await client.request('shutdown');
+        await client.notify('exit');
+      } catch {
+        /* the daemon is gone already: reap it */
+      }
+    }
+    this.#child.stdin.end(); // EOF also ends a daemon that missed `exit`
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    const killed = new Promise((resolve) => {
+      timer = setTimeout(() => {
+        this.#child.kill('SIGKILL');
+        resolve(undefined);
+      }, timeoutMs);
+    });
+    await Promise.race([this.exited, killed]);
+    clearTimeout(timer);
+    const code = await this.exited;
+    this.#fail(new DaemonError('the client is closed'));
+    return code;
+  }
+}
+
+/** The `flowlayout web` bridge: POST /rpc per message. */
+class HttpTransport {
+  #base;
+  /** @type {typeof fetch | undefined} */
+  #fetch;
+
+  /**
+   * @param {string} base the bridge's URL without a trailing slash ('' for the page's own origin)
+   * @param {typeof fetch | undefined} fetchImpl
+   */
+  constructor(base, fetchImpl) {
+    this.#base = base;
+    this.#fetch = fetchImpl;
+  }
+
+  /**
+   * POSTs one message. No await comes before the fetch, so a request made
+   * in a pagehide handler goes out before the page does.
+   * @param {any} message
+   * @param {RequestOptions} [options]
+   */
+  async #post(message, options) {
+    const f = this.#fetch ?? globalThis.fetch;
+    /** @type {RequestInit} */
+    const init = {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(message),
+    };
+    if (options && options.keepalive) init.keepalive = true;
+    let response;
+    try {
+      response = await f(`${this.#base}/rpc`, init);
+    } catch (e) {
+      throw new DaemonError(`cannot reach the bridge at ${this.#base || 'this origin'}: ${/** @type {Error} */ (e).message}`);
+    }
+    const text = await response.text();
+    let answer = null;
+    try {
+      answer = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON: reported below */
+    }
+    return { status: response.status, text, answer };
+  }
+
+  /**
+   * @param {any} message
+   * @param {RequestOptions} [options]
+   */
+  async send(message, options) {
+    const { status, text, answer } = await this.#post(message, options);
+    if (answer && typeof answer === 'object' && !Array.isArray(answer) && ('result' in answer || 'error' in answer)) {
+      return answer;
+    }
+    throw new DaemonError(`${message.method}: HTTP ${status} ${text.trim()}`.trim());
+  }
+
+  /**
+   * @param {any} message
+   * @param {RequestOptions} [options]
+   */
+  async post(message, options) {
+    const { status, text, answer } = await this.#post(message, options);
+    if (status === 204) return;
+    if (answer && typeof answer === 'object' && answer.error) throw RPCError.fromJSON(answer.error, message.method);
+    throw new DaemonError(`${message.method}: HTTP ${status} ${text.trim()}`.trim());
+  }
+
+  /** The bridge owns the daemon: nothing to send. */
+  async close() {
+    return null;
+  }
+}
+
+// MARK: the client
+
+/**
+ * @typedef {object} SpawnOptions
+ * @property {string} [daemon] the daemon's path (default: $FLOWLAYOUTD, else `flowlayoutd` on PATH)
+ * @property {string[]} [args] extra command-line arguments (`--max-sessions 10`, …)
+ * @property {{name: string, version?: string}} [clientInfo] sent with initialize
+ * @property {Record<string, string | undefined>} [env] the daemon's environment (default: this process's)
+ */
+
+/**
+ * @typedef {object} ConnectOptions
+ * @property {string} [url] the bridge's URL ('' (default): the page's own origin)
+ * @property {typeof fetch} [fetch] a fetch to use instead of globalThis.fetch
+ */
+
+/**
+ * A connection to one flowlayoutd. Make one with `FlowLayoutClient.spawn()`
+ * (Node) or `FlowLayoutClient.connect()` (the browser, through the bridge).
+ * Requests may be pipelined: the daemon answers in order, and each promise
+ * settles with its own answer.
+ *
+ * Every daemon method has a typed wrapper (generated into methods.js from
+ * the daemon's method table): `client.setBounds({session, bounds})` is
+ * `client.request('layout/setBounds', {session, bounds})`. The wrapper's
+ * name is the method's name after `layout/`, as the Python client's
+ * (`close({session})` closes a layout session; `shutdown()` ends the
+ * connection).
+ *
+ * Large requests are sent whole: the daemon reads them all unless
+ * `capabilities.limits.maxItemValuesPerRequest` is a number (it is null,
+ * unlimited, by default), in which case a request carrying more item sizes
+ * and ids than that is refused with error 1004 (RPCError.LIMIT_EXCEEDED,
+ * naming the field) and changes nothing; send the rest with `appendItems`.
+ *
+ * Numbers are sent as JSON.stringify writes them: NaN and ±Infinity become
+ * null, which the daemon refuses with -32602 naming the field.
+ */
+export class FlowLayoutClient extends LayoutMethods {
+  /** @type {Transport} */
+  #transport;
+  #nextId = 1;
+  #closed = false;
+  /** @type {Promise<number | null> | null} */
+  #closing = null;
+  /** The daemon's serverInfo. @type {ServerInfo} */
+  serverInfo = {};
+  /** The daemon's capabilities (methods, methodTable, limits, …). @type {Capabilities} */
+  capabilities = {};
+  /** The spawned process (Node only), else null. @type {import('node:child_process').ChildProcess | null} */
+  process = null;
+
+  /**
+   * Use `spawn` or `connect`.
+   * @param {Transport} transport
+   */
+  constructor(transport) {
+    super();
+    this.#transport = transport;
+  }
+
+  /**
+   * Spawns the daemon (Node >= 18), does the LSP handshake (initialize,
+   * initialized) and resolves with the connected client.
+   * @param {SpawnOptions} [options]
+   * @returns {Promise<FlowLayoutClient>}
+   */
+  static async spawn(options = {}) {
+    const [{ spawn }, { constants }] = await Promise.all([import('node:child_process'), import('node:os')]);
+    const env = options.env ?? globalThis.process?.env;
+    const daemon = options.daemon || env?.FLOWLAYOUTD || 'flowlayoutd';
+    const child = spawn(daemon, options.args ?? [], { env }); // stdin, stdout and stderr piped
+    const started = new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve(undefined));
+      child.once('error', (e) =>
+        reject(new DaemonError(`cannot start flowlayoutd (${daemon}): ${e.message}; pass {daemon}, set FLOWLAYOUTD or put flowlayoutd on PATH`)),
+      );
+    });
+    await started;
+    const transport = new StdioTransport(child, /** @type {Record<string, number>} */ (constants.signals));
+    const client = new FlowLayoutClient(transport);
+    client.process = child;
+    try {
+      const result = await client.request('initialize', {
+        processId: globalThis.process?.pid ?? null,
+        clientInfo: options.clientInfo ?? { name: 'flowlayout-js' },
+      });
+      await client.notify('initialized', {});
+      client.serverInfo = result?.serverInfo ?? {};
+      client.capabilities = result?.capabilities ?? {};
+    } catch (e) {
+      await transport.close(client, 1000).catch(() => {});
+      throw e;
+    }
+    return client;
+  }
+
+  /**
+   * Connects to the `flowlayout web` bridge: `GET <url>/info` for the
+   * daemon's serverInfo and capabilities, then `POST <url>/rpc` per
+   * message. The bridge has initialized the daemon and shuts it down
+   * itself, so this client never sends initialize, shutdown or exit.
+   * @param {ConnectOptions} [options]
+   * @returns {Promise<FlowLayoutClient>}
+   */
+  static async connect(options = {}) {
+    const base = (options.url ?? '').replace(/\/+$/, '');
+    const f = options.fetch ?? globalThis.fetch;
+    let info;
+    try {
+      const response = await f(`${base}/info`);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      info = await response.json();
+    } catch (e) {
+      throw new DaemonError(`no flowlayout web bridge at ${base || 'this origin'}: ${/** @type {Error} */ (e).message}`);
+    }
+    const client = new FlowLayoutClient(new HttpTransport(base, options.fetch));
+    client.serverInfo = info?.serverInfo ?? {};
+    client.capabilities = info?.capabilities ?? {};
+    return client;
+  }
+
+  /** True once `close` was called. */
+  get closed() {
+    return this.#closed;
+  }
+
+  /**
+   * The method table: the daemon's capabilities.methodTable, or the
+   * generated METHODS for a daemon that does not report one.
+   * @returns {ReadonlyArray<MethodInfo>}
+   */
+  get methodTable() {
+    const t = this.capabilities.methodTable;
+    return Array.isArray(t) ? t : METHODS;
+  }
+
+  /**
+   * What `method`'s answer does to the picture, by this daemon's method
+   * table: "open", "delta", "none", or undefined for an unknown method.
+   * @param {string} method
+   */
+  pictureEffect(method) {
+    return pictureEffect(method, this.methodTable);
+  }
+
+  /**
+   * Whether `method`'s answer changes the picture (hand it to
+   * `Picture.apply`), by this daemon's method table.
+   * @param {string} method
+   */
+  changesPicture(method) {
+    return changesPicture(method, this.methodTable);
+  }
+
+  /**
+   * capabilities.limits.maxItemValuesPerRequest: the item sizes and ids one
+   * request may carry, or null when unlimited (the default). Over it the
+   * daemon answers 1004.
+   * @returns {number | null}
+   */
+  get maxItemValuesPerRequest() {
+    const v = this.capabilities.limits?.maxItemValuesPerRequest;
+    return typeof v === 'number' ? v : null;
+  }
+
+  /** The daemon's last stderr lines (spawned daemons only). @returns {string[]} */
+  stderrTail() {
+    return this.#transport.stderrTail ? this.#transport.stderrTail() : [];
+  }
+
+  /**
+   * Sends a request; resolves with its `result`, rejects with an RPCError
+   * for an error answer, or a DaemonError when the daemon (or the bridge)
+   * is gone. `params` undefined is sent as absent.
+   * @param {string} method
+   * @param {object} [params]
+   * @param {RequestOptions} [options]
+   * @returns {Promise<any>}
+   */
+  async request(method, params, options) {
+    if (this.#closed && method !== 'shutdown') throw new DaemonError('the client is closed');
+    const id = this.#nextId++;
+    /** @type {{jsonrpc: string, id: number, method: string, params?: object}} */
+    const message = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) message.params = params;
+    const answer = await this.#transport.send(message, options);
+    if (answer.error !== undefined) throw RPCError.fromJSON(answer.error, method);
+    return answer.result;
+  }
+
+  /**
+   * Sends a notification (never answered).
+   * @param {string} method
+   * @param {object} [params]
+   * @param {RequestOptions} [options]
+   * @returns {Promise<void>}
+   */
+  async notify(method, params, options) {
+    if (this.#closed && method !== 'exit') throw new DaemonError('the client is closed');
+    /** @type {{jsonrpc: string, method: string, params?: object}} */
+    const message = { jsonrpc: '2.0', method };
+    if (params !== undefined) message.params = params;
+    await this.#transport.post(message, options);
+  }
+
+  /**
+   * Ends the connection. A spawned daemon gets `shutdown` and `exit` and
+   * is waited for (killed after `timeoutMs`); resolves with its exit code
+   * (0 after a clean shutdown). Over the bridge nothing is sent (the bridge
+   * owns the daemon) and it resolves with null. Idempotent. To close a
+   * layout session, use `close({session})`.
+   * @param {{timeoutMs?: number}} [options]
+   * @returns {Promise<number | null>}
+   */
+  shutdown(options = {}) {
+    if (!this.#closing) {
+      this.#closing = this.#transport.close(this, options.timeoutMs ?? 5000).finally(() => {
+        this.#closed = true;
+      });
+      // Requests from here on are refused, but our own shutdown goes out.
+      this.#closed = true;
+    }
+    return this.#closing;
+  }
+}
