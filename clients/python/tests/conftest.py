@@ -26,7 +26,8 @@ from typing import Any, Optional
 import pytest
 
 REPO = Path(__file__).resolve().parents[3]
-DAEMON = os.environ.get("FLOWLAYOUTD") or str(REPO / ".build" / "debug" / "flowlayoutd")
+# Absolute: tests run clients (editors, a venv) from other directories.
+DAEMON = os.path.abspath(os.environ.get("FLOWLAYOUTD") or str(REPO / ".build" / "debug" / "flowlayoutd"))
 
 #: Seconds any single read or wait may take before the test fails.
 TIMEOUT = 5.0
