@@ -14,15 +14,19 @@ public enum LayoutType: Equatable, Sendable {
   case coverFlow(CoverFlowConfiguration)
   /// Masonry (CHTCollectionViewWaterfallLayout): waterfall columns.
   case waterfall(WaterfallConfiguration)
+  /// iCarousel: one slot per item a constant pitch apart, every item drawn
+  /// at the viewport's centre by one of iCarousel's 3D styles.
+  case carousel(CarouselConfiguration)
 
   /// Every type's name, as `type` takes it.
-  public static let names = ["flow", "coverFlow", "waterfall"]
+  public static let names = ["flow", "coverFlow", "waterfall", "carousel"]
 
   public var name: String {
     switch self {
     case .flow: return "flow"
     case .coverFlow: return "coverFlow"
     case .waterfall: return "waterfall"
+    case .carousel: return "carousel"
     }
   }
 
@@ -31,7 +35,7 @@ public enum LayoutType: Equatable, Sendable {
     switch self {
     case .flow(let c): return c
     case .coverFlow(let c): return c.flow
-    case .waterfall: return nil
+    case .waterfall, .carousel: return nil
     }
   }
 
@@ -42,6 +46,7 @@ public enum LayoutType: Equatable, Sendable {
     case .flow(let c): return c.scrollDirection
     case .coverFlow(let c): return c.flow.scrollDirection
     case .waterfall(let c): return c.scrollDirection
+    case .carousel(let c): return c.scrollDirection
     }
   }
 
@@ -50,6 +55,7 @@ public enum LayoutType: Equatable, Sendable {
     case .flow(let c): return c.layoutDirection
     case .coverFlow(let c): return c.flow.layoutDirection
     case .waterfall(let c): return c.layoutDirection
+    case .carousel: return .ltr
     }
   }
 
@@ -62,6 +68,7 @@ public enum LayoutType: Equatable, Sendable {
       return (c.flow.sectionHeadersPinToVisibleBounds, c.flow.sectionFootersPinToVisibleBounds)
     case .waterfall(let c):
       return (c.sectionHeadersPinToVisibleBounds, c.sectionFootersPinToVisibleBounds)
+    case .carousel: return (false, false)
     }
   }
 
@@ -72,6 +79,7 @@ public enum LayoutType: Equatable, Sendable {
     case .flow: return nil
     case .coverFlow(let c): return c.snap
     case .waterfall(let c): return c.snap
+    case .carousel(let c): return c.snap
     }
   }
 
@@ -81,6 +89,7 @@ public enum LayoutType: Equatable, Sendable {
     case .flow(let c): return c.uniformItemSize
     case .coverFlow(let c): return c.flow.uniformItemSize
     case .waterfall(let c): return c.uniformItemSize
+    case .carousel(let c): return c.itemSize
     }
   }
 
@@ -97,8 +106,10 @@ public enum LayoutType: Equatable, Sendable {
   /// scroll axis (a carousel's centring insets do; flow lines and columns
   /// depend only on the cross extent).
   var dependsOnMainExtent: Bool {
-    if case .coverFlow = self { return true }
-    return false
+    switch self {
+    case .coverFlow, .carousel: return true
+    case .flow, .waterfall: return false
+    }
   }
 }
 
@@ -330,6 +341,8 @@ public struct Layout: Sendable {
         WaterfallGeometry(
           configuration: c, sections: sections, crossExtent: D, previous: waterfallPrevious,
           continuity: continuity))
+    case .carousel(let c):
+      return .carousel(CarouselGeometry(configuration: c, sections: sections, viewport: viewport))
     }
   }
 
@@ -442,6 +455,9 @@ public struct Layout: Sendable {
   /// `rect`, as seen when the viewport is `bounds`. O(log n + k) for k
   /// results, plus the items of the lines the rect crosses.
   public func attributes(in rect: Rect, bounds: Rect) -> [LayoutAttributes] {
+    if case .carousel(let c) = type, case .carousel(let g) = placement {
+      return carouselAttributes(in: rect, bounds: bounds, c, g)
+    }
     if loops, case .coverFlow(let cf) = type {
       return loopAttributes(in: rect, bounds: bounds, cf)
     }
@@ -452,7 +468,7 @@ public struct Layout: Sendable {
     // A viewport's worth without regrowing: attributes are large.
     result.reserveCapacity(16)
     switch type {
-    case .flow, .waterfall:
+    case .flow, .waterfall, .carousel:
       placement.forEachElement(in: rect, pin: pin) { kind, s, i, frame in
         result.append(Self.plain(kind, s, i, frame, pinned: pin))
       }
@@ -501,6 +517,9 @@ public struct Layout: Sendable {
     guard path.section >= 0, path.section < sections.count, path.item >= 0,
       path.item < placement.itemCount(inSection: path.section)
     else { return nil }
+    if case .carousel(let c) = type, case .carousel(let g) = placement {
+      return carouselItem(path, lap: lap, bounds: bounds, c, g)
+    }
     if loops, case .coverFlow(let cf) = type {
       return loopElement(
         .cell, path.section, path.item, placement.frameForItem(path), lap: lap, bounds: bounds, cf)
@@ -548,7 +567,7 @@ public struct Layout: Sendable {
   public func centeredItem(in bounds: Rect) -> IndexPath? {
     if loops { return centeredCard(in: bounds)?.path }
     let center = toLTR(bounds).center
-    if case .coverFlow = type {
+    if centresCards {
       return placement.nearestItem(to: center, mainAxisOnly: true)
     }
     return placement.nearestItem(to: center, mainAxisOnly: false)

@@ -81,8 +81,8 @@ extension JSONWriter {
   }
 
   /// `{kind, section, item, lap?, center, size, frame, transform?, alpha,
-  /// zIndex}`; the transform is omitted when it is the identity, `lap` when
-  /// the layout does not loop.
+  /// zIndex, hidden?}`; the transform is omitted when it is the identity,
+  /// `lap` when the layout does not loop, `hidden` unless it is true.
   mutating func attributes(_ a: LayoutAttributes) {
     beginObject()
     identity(a.kind, a.section, a.item, a.lap)
@@ -105,6 +105,10 @@ extension JSONWriter {
     number(a.alpha)
     key("zIndex")
     int(a.zIndex)
+    if a.hidden {
+      key("hidden")
+      bool(true)
+    }
     endObject()
   }
 

@@ -111,6 +111,8 @@ public final class LayoutServer: RPCHandler {
     strings(ItemRenderDirection.allCases.map(\.rawValue), &w)
     w.key("columnPlacements")
     strings(ColumnPlacement.allCases.map(\.rawValue), &w)
+    w.key("carouselStyles")
+    strings(CarouselStyle.allCases.map(\.rawValue), &w)
     w.key("loop")
     w.bool(true)
     w.key("methods")

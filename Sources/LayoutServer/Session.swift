@@ -125,9 +125,9 @@ struct Session {
       card = layout.attributes(in: bounds, bounds: bounds).lazy.filter { $0.kind == .cell }
         .map(\.indexPath).min().map { Card(path: $0) }
     }
-    guard let card, let a = layout.attributesForItem(card.path, lap: card.lap, bounds: bounds)
+    guard let card, let p = layout.anchorPoint(card.path, lap: card.lap, bounds: bounds)
     else { return nil }
-    return Anchor(path: card.path, lap: card.lap, offset: main(a.center) - reference(bounds))
+    return Anchor(path: card.path, lap: card.lap, offset: main(p) - reference(bounds))
   }
 
   /// Bounds of `size` whose origin keeps the element now at `path` where
@@ -136,11 +136,11 @@ struct Session {
   func anchoredBounds(_ anchor: Anchor, at path: IndexPath, proposed: Rect) -> Rect {
     var b = proposed
     // In a loop the anchor keeps its lap: the same copy stays in place.
-    guard let a = layout.attributesForItem(path, lap: anchor.lap, bounds: b) else {
+    guard let p = layout.anchorPoint(path, lap: anchor.lap, bounds: b) else {
       return clamped(b)
     }
     let extent = layout.scrollDirection == .vertical ? b.height : b.width
-    let origin = main(a.center) - anchor.offset - (isCarousel ? extent / 2 : 0)
+    let origin = main(p) - anchor.offset - (isCarousel ? extent / 2 : 0)
     if layout.scrollDirection == .vertical { b.y = origin } else { b.x = origin }
     return clamped(b)
   }

@@ -24,6 +24,10 @@ public struct LayoutAttributes: Equatable, Sendable {
   public var transform: Transform3D
   public var alpha: Double
   public var zIndex: Int
+  /// UICollectionViewLayoutAttributes.isHidden: a carousel card facing
+  /// away or reaching the eye. Queries over rects leave hidden elements
+  /// out; `attributesForItem` answers them with this set.
+  public var hidden = false
 
   /// Attributes of an untransformed element occupying `frame`.
   public init(kind: ElementKind, section: Int, item: Int, frame: Rect) {

@@ -2,6 +2,14 @@
 // so that UIKit users recognise them, but are plain Double structs so the
 // engine runs anywhere.
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A point in content coordinates (CGPoint).
 public struct Point: Equatable, Hashable, Sendable {
   public var x: Double
@@ -123,6 +131,61 @@ public struct Transform3D: Equatable, Sendable {
   }
 
   public var isIdentity: Bool { self == .identity }
+
+  /// CATransform3DMakePerspective's matrix: the identity with
+  /// m34 = −1 / `distance`.
+  public static func perspective(_ distance: Double) -> Transform3D {
+    Transform3D((1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -1 / distance, 0, 0, 0, 1))
+  }
+
+  /// CATransform3DTranslate(self, tx, ty, tz): the translation, then
+  /// `self` (row vectors: MakeTranslation · self). O(1).
+  public func translated(_ tx: Double, _ ty: Double, _ tz: Double) -> Transform3D {
+    var t = m
+    // Rows 1–3 stay; row 4 gains tx·row1 + ty·row2 + tz·row3.
+    t.12 += tx * m.0 + ty * m.4 + tz * m.8
+    t.13 += tx * m.1 + ty * m.5 + tz * m.9
+    t.14 += tx * m.2 + ty * m.6 + tz * m.10
+    t.15 += tx * m.3 + ty * m.7 + tz * m.11
+    return Transform3D(t)
+  }
+
+  /// CATransform3DRotate(self, angle, x, y, z): the rotation by `angle`
+  /// radians about the axis (x, y, z), then `self` (MakeRotation · self).
+  /// O(1).
+  public func rotated(_ angle: Double, _ x: Double, _ y: Double, _ z: Double) -> Transform3D {
+    let length = (x * x + y * y + z * z).squareRoot()
+    guard length > 0 else { return self }
+    let (x, y, z) = (x / length, y / length, z / length)
+    let c = cos(angle)
+    let s = sin(angle)
+    let k = 1 - c
+    // Core Animation's rotation matrix, for row vectors.
+    let r = (
+      (x * x * k + c, x * y * k + z * s, x * z * k - y * s),
+      (x * y * k - z * s, y * y * k + c, y * z * k + x * s),
+      (x * z * k + y * s, y * z * k - x * s, z * z * k + c)
+    )
+    func row(_ a: (Double, Double, Double)) -> (Double, Double, Double, Double) {
+      (
+        a.0 * m.0 + a.1 * m.4 + a.2 * m.8, a.0 * m.1 + a.1 * m.5 + a.2 * m.9,
+        a.0 * m.2 + a.1 * m.6 + a.2 * m.10, a.0 * m.3 + a.1 * m.7 + a.2 * m.11
+      )
+    }
+    let r1 = row(r.0)
+    let r2 = row(r.1)
+    let r3 = row(r.2)
+    return Transform3D(
+      (
+        r1.0, r1.1, r1.2, r1.3, r2.0, r2.1, r2.2, r2.3, r3.0, r3.1, r3.2, r3.3,
+        m.12, m.13, m.14, m.15
+      ))
+  }
+
+  /// The perspective divisor w of the point (dx, dy) from the anchor:
+  /// dx·m14 + dy·m24 + m44. At or below 0 the point is at or behind the
+  /// eye. O(1).
+  public func divisor(dx: Double, dy: Double) -> Double { dx * m.3 + dy * m.7 + m.15 }
 
   /// The same transform seen in a mirror x → −x: S·M·S with
   /// S = diag(−1, 1, 1, 1), which negates every entry in exactly one of

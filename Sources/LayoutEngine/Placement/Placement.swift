@@ -32,6 +32,14 @@ public protocol Placement: Sendable {
   /// with `mainAxisOnly`), ties to the earlier item; nil without items.
   /// O(log n) plus the few candidates examined.
   func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath?
+  /// The content offset along the scroll axis that centres item `g` (its
+  /// global index), when the placement defines it exactly (a carousel's
+  /// g · pitch); nil: the item's centre less half the viewport. O(1).
+  func restOffset(global g: Int) -> Double?
+}
+
+extension Placement {
+  public func restOffset(global g: Int) -> Double? { nil }
 }
 
 /// The placements the engine has. An enum rather than an existential so
@@ -39,41 +47,48 @@ public protocol Placement: Sendable {
 public enum AnyPlacement: Placement {
   case flow(FlowGeometry)
   case waterfall(WaterfallGeometry)
+  case carousel(CarouselGeometry)
 
   public var contentSize: Size {
     switch self {
     case .flow(let g): return g.contentSize
     case .waterfall(let g): return g.contentSize
+    case .carousel(let g): return g.contentSize
     }
   }
   public var sectionCount: Int {
     switch self {
     case .flow(let g): return g.sectionCount
     case .waterfall(let g): return g.sectionCount
+    case .carousel(let g): return g.sectionCount
     }
   }
   public func itemCount(inSection s: Int) -> Int {
     switch self {
     case .flow(let g): return g.itemCount(inSection: s)
     case .waterfall(let g): return g.itemCount(inSection: s)
+    case .carousel(let g): return g.itemCount(inSection: s)
     }
   }
   public var elementSpan: (lo: Double, hi: Double) {
     switch self {
     case .flow(let g): return g.elementSpan
     case .waterfall(let g): return g.elementSpan
+    case .carousel(let g): return g.elementSpan
     }
   }
   public func frameForItem(_ path: IndexPath) -> Rect {
     switch self {
     case .flow(let g): return g.frameForItem(path)
     case .waterfall(let g): return g.frameForItem(path)
+    case .carousel(let g): return g.frameForItem(path)
     }
   }
   public func frameForSupplementary(_ kind: ElementKind, section s: Int, pin: Pinning?) -> Rect? {
     switch self {
     case .flow(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
     case .waterfall(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
+    case .carousel(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
     }
   }
   public func forEachElement(
@@ -82,12 +97,18 @@ public enum AnyPlacement: Placement {
     switch self {
     case .flow(let g): g.forEachElement(in: rect, pin: pin, body)
     case .waterfall(let g): g.forEachElement(in: rect, pin: pin, body)
+    case .carousel(let g): g.forEachElement(in: rect, pin: pin, body)
     }
+  }
+  public func restOffset(global g: Int) -> Double? {
+    if case .carousel(let c) = self { return c.restOffset(global: g) }
+    return nil
   }
   public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
     switch self {
     case .flow(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
     case .waterfall(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
+    case .carousel(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
     }
   }
 }

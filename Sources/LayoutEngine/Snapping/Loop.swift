@@ -46,8 +46,11 @@ struct LoopCard: Equatable {
 extension Layout {
   /// True for a carousel whose content repeats (`loop`). O(1).
   public var loops: Bool {
-    if case .coverFlow(let cf) = type { return cf.loop }
-    return false
+    switch type {
+    case .coverFlow(let cf): return cf.loop
+    case .carousel(let c): return c.resolvedWrap
+    case .flow, .waterfall: return false
+    }
   }
 
   /// The period P of a looping carousel: one copy's extent along the scroll
@@ -57,6 +60,10 @@ extension Layout {
   /// Why the loop cannot be laid out, or nil (always nil without loop).
   /// O(log lines).
   public var loopProblem: LoopProblem? {
+    if loops, case .carousel = type {
+      // One slot per item a pitch apart: copies never overlap.
+      return itemCount > 0 && !(period >= 1) ? .period(period) : nil
+    }
     guard loops, case .coverFlow(let cf) = type else { return nil }
     if !cf.scale.magnitudeBound(upTo: .infinity).isFinite { return .unboundedScale }
     let P = period

@@ -88,7 +88,9 @@ extension Layout {
   /// A card's rest offset along the scroll axis, unclamped, in the
   /// left-to-right space: its centre at the viewport's centre. O(log lines).
   func restOffset(_ g: Int) -> Double {
-    axes.main(placement.frameForItem(indexPath(global: g)).center) - axes.main(viewportSize) / 2
+    if let exact = placement.restOffset(global: g) { return exact }
+    return axes.main(placement.frameForItem(indexPath(global: g)).center)
+      - axes.main(viewportSize) / 2
   }
 
   /// Client offsets along the scroll axis ↔ the left-to-right space, in
@@ -175,8 +177,10 @@ extension Layout {
   /// carousel's), rather than an item's top at the visible top or none.
   /// O(1).
   public var centresCards: Bool {
-    if case .coverFlow = type { return true }
-    return false
+    switch type {
+    case .coverFlow, .carousel: return true
+    case .flow, .waterfall: return false
+    }
   }
 
   /// The snap options in force: a carousel's own, a waterfall's when it
@@ -236,7 +240,7 @@ extension Layout {
       lap = K + main.card.lap
       let m = ltrMain(main.offset) + shift
       if scrollDirection == .horizontal { target.x = m } else { target.y = m }
-    } else if case .coverFlow = type, itemCount > 0 {
+    } else if centresCards, itemCount > 0 {
       let main = snapTarget(
         snap, offset: ltrMain(axes.main(o)), projected: ltrMain(axes.main(projected)),
         velocity: (isRTL && scrollDirection == .horizontal ? -1 : 1) * axes.main(v))
@@ -364,7 +368,7 @@ extension Layout {
     let W = axes.main(viewportSize)
     let main: Double
     switch position {
-    case .center: main = (lo + hi) / 2 - W / 2
+    case .center: main = placement.restOffset(global: globalIndex(path)) ?? (lo + hi) / 2 - W / 2
     case .leading: main = lo - lead
     case .trailing: main = hi + trail - W
     }

@@ -1,0 +1,170 @@
+// The placement of iCarousel-style carousels: one slot per item, a
+// constant pitch apart along the scroll axis, whatever the items' sizes
+// (iCarousel spaces items by its item width, the largest). Item i's slot is
+// centred where the viewport's centre is when the content offset is
+// i · pitch, so its rest offset is exactly i · pitch and the scroll offset
+// in items is contentOffset / pitch. The styles (Effects/Carousel.swift)
+// draw every item at the viewport's centre with a transform; these slots
+// are what snapping, scrolling to an item and anchoring work with.
+
+/// Carousel slots for one viewport size, in content coordinates.
+public struct CarouselGeometry: Placement {
+  /// Points between neighbouring slots: w / offsetMultiplier.
+  public let pitch: Double
+  /// w: the largest item extent along the scroll axis.
+  public let itemExtent: Double
+  /// Whether the content repeats (one period is n · pitch).
+  public let wraps: Bool
+  let horizontal: Bool
+  let viewport: Size
+  let sizes: [SizeList?]
+  let uniform: Size
+  /// The global index of each section's first item, then the item count.
+  let starts: [Int]
+
+  /// O(sections): sizes come from the ropes' summaries.
+  public init(configuration c: CarouselConfiguration, sections: [Section], viewport: Size) {
+    horizontal = c.scrollDirection == .horizontal
+    self.viewport = viewport
+    uniform = c.itemSize
+    var starts = [0]
+    var extent = horizontal ? c.itemSize.width : c.itemSize.height
+    var lists: [SizeList?] = []
+    var anyUniform = false
+    for s in sections {
+      starts.append(starts[starts.count - 1] + s.count)
+      switch s.items {
+      case .uniform(let n):
+        lists.append(nil)
+        anyUniform = anyUniform || n > 0
+      case .sizes(let list):
+        lists.append(list)
+        let sum = list.summary
+        if sum.unset > 0 { anyUniform = true }
+        if sum.count > sum.unset { extent = max(extent, horizontal ? sum.maxWidth : sum.maxHeight) }
+      }
+    }
+    // With no item of the uniform size, w is the largest size carried.
+    if !anyUniform, starts[starts.count - 1] > 0 {
+      extent = 0
+      for case let list? in lists where list.summary.count > list.summary.unset {
+        extent = max(extent, horizontal ? list.summary.maxWidth : list.summary.maxHeight)
+      }
+    }
+    self.starts = starts
+    sizes = lists
+    itemExtent = extent
+    pitch = extent / c.resolvedOffsetMultiplier
+    wraps = c.resolvedWrap
+  }
+
+  /// The number of items across all sections. O(1).
+  public var itemCount: Int { starts[starts.count - 1] }
+
+  var main: Double { horizontal ? viewport.width : viewport.height }
+  var cross: Double { horizontal ? viewport.height : viewport.width }
+
+  /// Without wrap, offsets run over [0, (n − 1) · pitch]: (n − 1) · pitch
+  /// plus the viewport's extent. With wrap, one period, n · pitch (offsets
+  /// are unbounded). O(1).
+  public var contentSize: Size {
+    let n = Double(itemCount)
+    let m = wraps ? n * pitch : max(0, n - 1) * pitch + main
+    return horizontal ? Size(width: m, height: cross) : Size(width: cross, height: m)
+  }
+
+  public var sectionCount: Int { starts.count - 1 }
+
+  public func itemCount(inSection s: Int) -> Int { starts[s + 1] - starts[s] }
+
+  public var elementSpan: (lo: Double, hi: Double) {
+    let n = itemCount
+    guard n > 0 else { return (0, 0) }
+    let half = maxExtent / 2
+    return (main / 2 - half, Double(n - 1) * pitch + main / 2 + half)
+  }
+
+  /// The largest extent of any item along either axis.
+  var maxExtent: Double {
+    var e = max(uniform.width, uniform.height)
+    for case let list? in sizes where list.summary.count > list.summary.unset {
+      e = max(e, list.summary.maxWidth, list.summary.maxHeight)
+    }
+    return e
+  }
+
+  /// The global index of an item. O(1).
+  public func globalIndex(_ path: IndexPath) -> Int { starts[path.section] + path.item }
+
+  /// The index path of a global index. O(log sections).
+  public func indexPath(global g: Int) -> IndexPath {
+    let s = upperBound(sectionCount) { starts[$0 + 1] > g }
+    return IndexPath(section: s, item: g - starts[s])
+  }
+
+  /// An item's own size (the uniform size when it carries none). O(log n).
+  public func size(of path: IndexPath) -> Size {
+    guard let list = sizes[path.section] else { return uniform }
+    let s = list[path.item]
+    return s == Section.unsetSize ? uniform : s
+  }
+
+  /// The content offset along the scroll axis that centres item `g`:
+  /// exactly g · pitch. O(1).
+  public func restOffset(global g: Int) -> Double? { Double(g) * pitch }
+
+  func slotOffset(_ g: Int) -> Double { Double(g) * pitch }
+
+  /// The slot: the item's own size, centred at g · pitch + W / 2 along the
+  /// scroll axis and at the viewport's centre across. O(log n).
+  public func frameForItem(_ path: IndexPath) -> Rect {
+    let size = size(of: path)
+    let c = slotOffset(globalIndex(path)) + main / 2
+    let x = horizontal ? c : cross / 2
+    let y = horizontal ? cross / 2 : c
+    return Rect(
+      x: x - size.width / 2, y: y - size.height / 2, width: size.width, height: size.height)
+  }
+
+  /// A carousel has no headers or footers.
+  public func frameForSupplementary(_ kind: ElementKind, section s: Int, pin: Pinning?) -> Rect? {
+    nil
+  }
+
+  /// Every slot that meets `rect`. O(log sections + k).
+  public func forEachElement(
+    in rect: Rect, pin: Pinning?, _ body: (ElementKind, Int, Int, Rect) -> Void
+  ) {
+    let n = itemCount
+    guard n > 0 else { return }
+    let (lo, hi) = horizontal ? (rect.minX, rect.maxX) : (rect.minY, rect.maxY)
+    let half = maxExtent / 2
+    var first = 0
+    var last = n - 1
+    if pitch > 0 {
+      let a = ((lo - main / 2 - half) / pitch).rounded(.down)
+      let b = ((hi - main / 2 + half) / pitch).rounded(.up)
+      guard b >= 0, a <= Double(n - 1) else { return }
+      first = Int(max(a, 0))
+      last = Int(min(b, Double(n - 1)))
+    }
+    guard first <= last else { return }
+    for g in first...last {
+      let path = indexPath(global: g)
+      let frame = frameForItem(path)
+      if frame.intersects(rect) { body(.cell, path.section, path.item, frame) }
+    }
+  }
+
+  /// The item whose slot centre is nearest `point` along the scroll axis
+  /// (a carousel has one row), ties to the earlier. O(log sections).
+  public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
+    let n = itemCount
+    guard n > 0 else { return nil }
+    guard pitch > 0 else { return indexPath(global: 0) }
+    let u = ((horizontal ? point.x : point.y) - main / 2) / pitch
+    // Ties (u exactly halfway) go to the earlier item.
+    let g = (u - 0.5).rounded(.up)
+    return indexPath(global: Int(min(max(g, 0), Double(n - 1))))
+  }
+}
