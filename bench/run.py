@@ -908,6 +908,13 @@ WATERFALL_ROWS = [
      "p50_us"),
     ("W7", "engine: waterfall delete at 0, packed", "waterfall packed delete at 0", "µs", None,
      "p50_us"),
+    # Issue #14: a carousel frame costs O(visibleItems + log n).
+    ("C1", "engine: carousel rotary bounds update (attributes + centred card)",
+     "carousel rotary bounds update", "µs", 10.0, "p50_us"),
+    ("C2", "engine: carousel coverFlow bounds update", "carousel coverFlow bounds update", "µs", None,
+     "p50_us"),
+    ("C3", "engine: carousel cylinder bounds update", "carousel cylinder bounds update", "µs", None,
+     "p50_us"),
 ]
 
 
@@ -1331,8 +1338,9 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
     if waterfall is not None:
         lines += [
             "",
-            f"Waterfall, at the waterfall issue's size: {WATERFALL_N:,} items of the engine rows' "
-            "sizes as aspect ratios, 3 columns of a 375-wide viewport; flowlayout-bench "
+            f"Waterfall and carousels, at those issues' size: {WATERFALL_N:,} items of the engine "
+            "rows' sizes (the waterfall's as aspect ratios, 3 columns of a 375-wide viewport; "
+            "the carousels' in a 375×600 viewport, iCarousel's defaults); flowlayout-bench "
             f"{WATERFALL_N} waterfall, median of {ENGINE_RUNS} runs, in process:",
             "",
             "| # | measurement | unit | p50 / p99 | target (p50) |",
@@ -1388,7 +1396,7 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
            all(v <= 8.3 for v in vals.values()),
            f"ms, row 8b; the largest single wait: {fmt(mx)} ms")
     lines.append("")
-    lines.append("Targets of issues #7 and #13 (performance, waterfall):")
+    lines.append("Targets of issues #7, #13 and #14 (performance, waterfall, carousel):")
     lines.append("")
     for t in targets:
         status = "n/a" if t["pass"] is None else "PASS" if t["pass"] else "FAIL"

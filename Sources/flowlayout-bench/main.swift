@@ -53,8 +53,8 @@ struct SplitMix: RandomNumberGenerator {
 }
 var g = SplitMix(state: 42)
 let n = Int(CommandLine.arguments.dropFirst().first ?? "1000000") ?? 1_000_000
-/// `flowlayout-bench N waterfall` runs the waterfall rows only (make bench
-/// runs them at the waterfall issue's 1e6).
+/// `flowlayout-bench N waterfall` runs the waterfall and carousel rows only
+/// (make bench runs them at those issues' 1e6).
 let waterfallOnly = CommandLine.arguments.dropFirst(2).first == "waterfall"
 print("n = \(n)")
 let sizes = (0..<n).map { _ in
@@ -73,6 +73,8 @@ if waterfallOnly {
   packed = empty
   var stable = waterfallRows(.stable)
   editRows("waterfall stable", &stable, runs: 200)
+  stable = empty
+  carouselRows()
   exit(0)
 }
 var flow = Layout(
@@ -247,3 +249,24 @@ report(
     for d in numbers { w.number(d) }
     w.endArray()
   })
+
+// Carousels (`flowlayout-bench N waterfall`): iCarousel styles over the
+// same sizes; a bounds update is the visible window's attributes and the
+// centred card, as a session's setBounds computes them.
+func carouselRows() {
+  for style in [CarouselStyle.rotary, .coverFlow, .cylinder] {
+    var c = CarouselConfiguration()
+    c.style = style
+    let layout = Layout(type: .carousel(c), sections: [.sizes(sizes)], viewportSize: viewport)
+    let span = layout.contentSize.width
+    report(
+      "carousel \(style.rawValue) bounds update (attributes + centred)",
+      measure(runs: 2000) { i in
+        let b = Rect(
+          x: (Double(i) * 997.25).truncatingRemainder(dividingBy: span), y: 0, width: 375,
+          height: 600)
+        _ = layout.attributes(in: b, bounds: b)
+        _ = layout.centeredCard(in: b)
+      })
+  }
+}

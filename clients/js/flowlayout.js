@@ -68,6 +68,8 @@ export { LayoutMethods, METHODS, WRAPPERS };
  * @property {number[]} [transform]
  * @property {number} alpha
  * @property {number} zIndex
+ * @property {true} [hidden] a carousel card facing away or reaching the eye
+ *   (only attributesForItem answers hidden cards)
  */
 
 /**
@@ -170,8 +172,35 @@ export { LayoutMethods, METHODS, WRAPPERS };
  */
 
 /**
+ * @typedef {"linear" | "rotary" | "invertedRotary" | "cylinder" | "invertedCylinder" | "wheel" |
+ *   "invertedWheel" | "coverFlow" | "timeMachine" | "invertedTimeMachine"} CarouselStyle
+ */
+
+/**
+ * @typedef {object} CarouselLayoutConfiguration
+ * @property {"carousel"} type
+ * @property {CarouselStyle} [style]
+ * @property {Size} [itemSize]
+ * @property {"vertical" | "horizontal"} [scrollDirection]
+ * @property {number} [perspective]
+ * @property {Size} [viewpointOffset]
+ * @property {number} [spacing]
+ * @property {number} [tilt]
+ * @property {number} [arc]
+ * @property {number} [radius]
+ * @property {number} [count]
+ * @property {{min?: number, max?: number, range?: number, minAlpha?: number}} [fade]
+ * @property {boolean} [showBackfaces]
+ * @property {boolean} [wrap]
+ * @property {number} [visibleItems]
+ * @property {number} [offsetMultiplier]
+ * @property {SnapConfiguration} [snap]
+ */
+
+/**
  * The `layout` of `layout/open`, chosen by `type`.
- * @typedef {FlowLayoutConfiguration | CoverFlowLayoutConfiguration | WaterfallLayoutConfiguration} LayoutConfiguration
+ * @typedef {FlowLayoutConfiguration | CoverFlowLayoutConfiguration | WaterfallLayoutConfiguration |
+ *   CarouselLayoutConfiguration} LayoutConfiguration
  */
 
 /**

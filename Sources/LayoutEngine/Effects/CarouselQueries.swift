@@ -11,9 +11,14 @@ extension Layout {
   func carouselPosition(_ g: CarouselGeometry, bounds: Rect) -> (u: Double, K: Int) {
     let offset = axes.main(bounds.origin)
     guard g.pitch > 0 else { return (0, 0) }
-    guard g.wraps, period > 0 else { return (offset / g.pitch, 0) }
+    // A pitch tiny beside the offset makes u astronomically large: beyond
+    // 2^31 items past either end every candidate is as far off as makes
+    // no difference, and bounding u keeps every transform finite.
+    let bound = 2_147_483_648.0
+    func clamp(_ u: Double) -> Double { min(max(u, -bound), Double(g.itemCount) + bound) }
+    guard g.wraps, period > 0 else { return (clamp(offset / g.pitch), 0) }
     let (K, shift) = loopBase(offset)
-    return ((offset - shift) / g.pitch, K)
+    return (clamp((offset - shift) / g.pitch), K)
   }
 
   /// The offset of item `i` (global) as shown, and its lap (nil without

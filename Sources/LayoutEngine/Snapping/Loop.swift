@@ -60,10 +60,9 @@ extension Layout {
   /// Why the loop cannot be laid out, or nil (always nil without loop).
   /// O(log lines).
   public var loopProblem: LoopProblem? {
-    if loops, case .carousel = type {
-      // One slot per item a pitch apart: copies never overlap.
-      return itemCount > 0 && !(period >= 1) ? .period(period) : nil
-    }
+    // A carousel's copies are one slot per item a pitch apart: they never
+    // overlap, and any period works (its queries bound the scroll position).
+    if case .carousel = type { return nil }
     guard loops, case .coverFlow(let cf) = type else { return nil }
     if !cf.scale.magnitudeBound(upTo: .infinity).isFinite { return .unboundedScale }
     let P = period

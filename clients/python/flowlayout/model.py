@@ -224,6 +224,9 @@ class Attributes:
     alpha: float
     z_index: int
     lap: int = 0
+    #: A carousel card facing away or reaching the eye; only
+    #: ``attributes_for_item`` answers hidden cards.
+    hidden: bool = False
 
     @classmethod
     def from_json(cls, d: JSON) -> "Attributes":
@@ -239,6 +242,7 @@ class Attributes:
             alpha=float(d["alpha"]),
             z_index=int(d["zIndex"]),
             lap=_lap(d),
+            hidden=bool(d.get("hidden", False)),
         )
 
     @property

@@ -319,6 +319,25 @@ def test_render_covers_every_method_that_changes_the_picture(tmp_path: Path) -> 
     assert len(expected) >= 6
 
 
+def test_render_draws_an_icarousel_rotary(tmp_path: Path) -> None:
+    """A rotary of 8 cards of 120×120 in a 375×300 viewport: count 8
+    (⌊max(12, ⌈375/120⌉·π)⌋ = 12, capped at n), every card visible, each
+    drawn as the daemon's projected quad (a rectangle here: a rotary only
+    translates), back to front by zIndex."""
+    messages = [{"id": 1, "method": "layout/open", "params": {
+        "session": "rot", "layout": {"type": "carousel", "style": "rotary", "itemSize": {"width": 120, "height": 120}},
+        "bounds": bounds(0), "sections": [{"itemCount": 8}]}}]
+    root = render(tmp_path, messages)
+    expected = visible_elements(messages, "rot", bounds(0))
+    assert len(shapes(root)) == len(expected) == 8
+    groups = element_groups(root)
+    zs = [int(g.get("data-z-index") or 0) for g in groups]
+    assert zs == sorted(zs)
+    # The front card is item 0, at the centre, drawn last.
+    assert groups[-1].get("data-item") == "0"
+    assert groups[-1].find(SVG + "rect").get("transform") == "matrix(1 0 0 1 187.5 150)"  # type: ignore[union-attr]
+
+
 def test_render_tilted_cards_as_projected_quads(tmp_path: Path) -> None:
     """protocol.md's tilt: card 1 turned by −45° with perspective 500. Its
     right edge has w = 1 − 100·cos45°/500, so it is drawn at x = 417.5 +

@@ -151,7 +151,25 @@ WATERFALL_LAYOUT = st.fixed_dictionaries(
                           "maxItems": st.integers(1, 3), "edges": st.sampled_from(["snap", "free"])}),
     },
 )
-LAYOUT = FLOW_LAYOUT | COVER_LAYOUT | WATERFALL_LAYOUT
+CAROUSEL_LAYOUT = st.fixed_dictionaries(
+    {"type": st.just("carousel")},
+    optional={
+        "style": st.sampled_from(["linear", "rotary", "invertedRotary", "cylinder", "invertedCylinder", "wheel",
+                                  "invertedWheel", "coverFlow", "timeMachine", "invertedTimeMachine"]),
+        "itemSize": SIZES,
+        "scrollDirection": st.sampled_from(["vertical", "horizontal"]),
+        "perspective": st.integers(1, 1000),
+        "spacing": st.floats(-2, 3),
+        "wrap": st.booleans(),
+        "visibleItems": st.integers(1, 40),
+        "count": st.integers(1, 40),
+        "showBackfaces": st.booleans(),
+        "fade": st.fixed_dictionaries({}, optional={"min": st.floats(-5, 0), "max": st.floats(0, 5),
+                                                    "range": st.floats(0.1, 3), "minAlpha": st.floats(0, 1)}),
+        "snap": st.fixed_dictionaries({}, optional={"policy": st.sampled_from(["nearest", "directional", "paging", "free"])}),
+    },
+)
+LAYOUT = FLOW_LAYOUT | COVER_LAYOUT | WATERFALL_LAYOUT | CAROUSEL_LAYOUT
 ITEM_ID = st.integers(-5, 50) | st.sampled_from(["a", "b", "x", "\u00e9", ""])
 
 
@@ -234,21 +252,18 @@ def valid_params(
     if method == "layout/reloadData":
         return st.builds(dict, session=st.just(name), sections=st.lists(SECTION, min_size=1, max_size=3))
     if method == "layout/configure":
-        own = (
-            {"columnCount": st.integers(1, 5), "placement": st.sampled_from(["packed", "stable"]),
-             "minimumColumnSpacing": st.integers(0, 30)}
-            if kind == "waterfall"
-            else {"minimumLineSpacing": st.integers(0, 30)}
-        )
-        cfg = st.fixed_dictionaries(
-            {},
-            optional={
-                "itemSize": SIZES,
-                "estimatedItemSize": SIZES,
-                "layoutDirection": st.sampled_from(["ltr", "rtl"]),
-                **own,
-            },
-        )
+        if kind == "carousel":
+            own = {"style": st.sampled_from(["rotary", "cylinder", "wheel", "coverFlow", "invertedTimeMachine"]),
+                   "wrap": st.booleans(), "visibleItems": st.integers(1, 12), "perspective": st.integers(50, 900)}
+        else:
+            own = (
+                {"columnCount": st.integers(1, 5), "placement": st.sampled_from(["packed", "stable"]),
+                 "minimumColumnSpacing": st.integers(0, 30)}
+                if kind == "waterfall"
+                else {"minimumLineSpacing": st.integers(0, 30)}
+            )
+            own |= {"estimatedItemSize": SIZES, "layoutDirection": st.sampled_from(["ltr", "rtl"])}
+        cfg = st.fixed_dictionaries({}, optional={"itemSize": SIZES, **own})
         return st.fixed_dictionaries({"session": st.just(name)}, optional={"layout": cfg, "overscan": st.integers(0, 50)})
     if method == "layout/setItemSizes":
         entry = st.builds(dict, section=st.just(0), item=item, size=SIZES_OR_SPANS if kind == "waterfall" else SIZES)
