@@ -2,9 +2,12 @@
 // attributes and nothing else. A picker chooses the layout: the cover-flow
 // carousel (type coverFlow, scrolling sideways), a flow grid (type flow) or
 // a waterfall of cards of varied aspect ratios (type waterfall), both
-// scrolling vertically. No layout logic lives here: every card's
-// position, size, transform, opacity and stacking come from the daemon's
-// answers, and where a scroll settles is the daemon's call
+// scrolling vertically, or iCarousel's 3D carousels (type carousel, in any
+// of the styles the daemon lists in capabilities.carouselStyles, sideways
+// or vertically: every card stands at the viewport's centre and its
+// matrix3d, perspective included, does the rest). No layout logic lives
+// here: every card's position, size, transform, opacity and stacking come
+// from the daemon's answers, and where a scroll settles is the daemon's call
 // (layout/scrollEnded). What the page does is what UIScrollView does: it
 // turns pointer and wheel input into content offsets, sends each frame's
 // bounds (layout/setBounds, at most one per animation frame), reports a
@@ -48,7 +51,11 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     coverFlow: { label: 'cover flow', axis: 'x' },
     flow: { label: 'flow grid', axis: 'y' },
     waterfall: { label: 'waterfall', axis: 'y' },
+    carousel: { label: '3D carousel', axis: null }, // its scrollDirection's
   };
+  /** The 3D carousel's style the picker starts on, if the daemon has it
+   *  (the list itself is the daemon's: capabilities.carouselStyles). */
+  const PREFERRED_CAROUSEL_STYLE = 'rotary';
   /** The controls of a vertical layout that `layout/configure` changes in
    *  place (no re-open), with the layout fields they set. */
   const CONFIGURABLE = {
@@ -75,7 +82,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   const picker = $('picker');
 
   /** The axis a config's layout scrolls along: 'x' or 'y'. */
-  const axisOf = (c) => LAYOUTS[c.layout].axis;
+  const axisOf = (c) =>
+    c.layout === 'carousel' ? (c.carouselDirection === 'vertical' ? 'y' : 'x') : LAYOUTS[c.layout].axis;
   /** The viewport's extent along an axis. */
   const extentOf = (c, axis) => (axis === 'x' ? c.viewportWidth : c.viewportHeight);
 
@@ -131,6 +139,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     offset: { x: 0, y: 0 }, // the content offset the page wants on screen
     lastRelease: null,
     busy: 0, //            re-opens queued or running
+    wraps: false, //       the content repeats without end: offsets are unbounded
   };
   /** Card elements by data identity, so a card keeps its element (and an
    *  inserted one gets a new one) whatever its index. */
@@ -178,7 +187,9 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   }
 
   /** Puts a card where the attributes say: its centre at center − bounds
-   *  origin, its untransformed size, the transform about its centre. */
+   *  origin, its untransformed size, the transform about its centre (a
+   *  carousel's matrix3d carries its perspective, m34, so the viewport
+   *  needs none). */
   function place(el, a, bounds) {
     const s = el.style;
     s.width = `${a.size.width}px`;
@@ -188,6 +199,9 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     s.transform = `matrix3d(${(a.transform || IDENTITY).join(', ')})`;
     s.zIndex = String(a.zIndex);
     if (!el.fadePending) s.opacity = String(a.alpha);
+    // A hidden carousel card (turned away with backfaces off, or reaching
+    // the eye) is never in the picture; should one come, it is not shown.
+    s.visibility = a.hidden ? 'hidden' : '';
     const side = Math.min(a.size.width, a.size.height);
     s.setProperty('--index-size', `${(side * 0.42).toFixed(1)}px`);
     s.setProperty('--caption-size', `${Math.max(6, side * 0.07).toFixed(1)}px`);
@@ -516,13 +530,25 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
 
   /** The offsets along the scroll axis a drag or the wheel may reach
    *  without resistance: the content's extent, or everything when the
-   *  carousel loops (the content repeats without end and the daemon
-   *  reduces far offsets itself). */
+   *  carousel loops or wraps (the content repeats without end and the
+   *  daemon reduces far offsets itself). */
   function offsetRange() {
     const axis = axisOf(config);
-    if (axis === 'x' && config.loop) return { min: -Infinity, max: Infinity };
+    if (state.wraps) return { min: -Infinity, max: Infinity };
     const size = picture.contentSize ? picture.contentSize[axis === 'x' ? 'width' : 'height'] : 0;
     return { min: 0, max: Math.max(0, size - extentOf(config, axis)) };
+  }
+
+  /** Whether the session just opened with `c` repeats without end: a
+   *  looping cover flow, or a carousel that wraps, which is the daemon's
+   *  call when the page leaves wrap to the style (the rotary, cylinder and
+   *  wheel families do): its answers then carry laps. */
+  function wrapsIn(c) {
+    if (c.layout === 'coverFlow') return Boolean(c.loop);
+    if (c.layout !== 'carousel') return false;
+    if (c.carouselWrap !== 'auto') return c.carouselWrap === 'on';
+    const centred = picture.centeredItem;
+    return (centred !== null && centred.lap !== undefined) || picture.elements().some((a) => a.lap !== undefined);
   }
 
   /** UIScrollView's rubber band past either end. */
@@ -653,18 +679,31 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       columnSpacing: num('columnSpacing'),
       itemSpacing: num('itemSpacing'),
       placement: f.placement.value,
+      carouselStyle: f.carouselStyle.value,
+      carouselDirection: f.carouselDirection.value,
+      carouselWrap: f.carouselWrap.value,
+      carouselItemWidth: num('carouselItemWidth'),
+      carouselItemHeight: num('carouselItemHeight'),
+      carouselSpacing: num('carouselSpacing'),
+      carouselPerspective: num('carouselPerspective'),
     };
   }
 
   /** The controls' values that are not numbers. */
-  const CHOICES = new Set(['layout', 'curve', 'snapPolicy', 'decelerationRate', 'loop', 'tilt', 'placement']);
+  const CHOICES = new Set([
+    'layout', 'curve', 'snapPolicy', 'decelerationRate', 'loop', 'tilt', 'placement',
+    'carouselStyle', 'carouselDirection', 'carouselWrap',
+  ]);
+  /** The number controls that may be left empty: the layout's default
+   *  (NaN here, left out of the layout object). */
+  const OPTIONAL = new Set(['carouselSpacing']);
 
   function writeForm(c) {
     const f = form.elements;
     for (const [name, value] of Object.entries(c)) {
       if (!f[name]) continue;
       if (f[name].type === 'checkbox') f[name].checked = Boolean(value);
-      else f[name].value = String(value);
+      else f[name].value = Number.isNaN(value) ? '' : String(value);
     }
     syncControls();
   }
@@ -680,10 +719,30 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     }
   }
 
+  /** A carousel style's name as the page shows it: "invertedRotary" is
+   *  "inverted rotary" (the value sent is the daemon's name). */
+  const styleLabel = (name) => String(name).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+
+  /** The style picker: the daemon's styles (capabilities.carouselStyles,
+   *  from /info), the preferred one selected. Without any (an older
+   *  daemon) the picker offers no 3D carousel. */
+  function fillStyles(styles) {
+    const list = Array.isArray(styles) ? styles.filter((s) => typeof s === 'string') : [];
+    const select = form.elements.carouselStyle;
+    select.replaceChildren(...list.map((name) => new Option(styleLabel(name), name)));
+    if (list.includes(PREFERRED_CAROUSEL_STYLE)) select.value = PREFERRED_CAROUSEL_STYLE;
+    picker.querySelector("input[value='carousel']").closest('label').hidden = list.length === 0;
+    return list;
+  }
+
   /** The page shows which layout the open session has. */
   function showLayout(c) {
-    const label = LAYOUTS[c.layout].label;
+    const label =
+      c.layout === 'carousel'
+        ? `${LAYOUTS.carousel.label} \u00b7 ${styleLabel(c.carouselStyle)}`
+        : LAYOUTS[c.layout].label;
     view.dataset.layout = c.layout;
+    view.dataset.axis = axisOf(c);
     $('layout-name').textContent = label;
     document.title = `flowlayoutd · ${label}`;
     view.setAttribute(
@@ -695,6 +754,21 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   /** The layout object of layout/open: every setting is the daemon's to
    *  apply (the page draws what it answers). */
   function layoutJSON(c) {
+    if (c.layout === 'carousel') {
+      // The style's defaults (spacing, wrap, radius, count, …) are the
+      // daemon's: only what a control sets goes out.
+      const layout = {
+        type: 'carousel',
+        style: c.carouselStyle,
+        scrollDirection: c.carouselDirection,
+        itemSize: { width: c.carouselItemWidth, height: c.carouselItemHeight },
+        perspective: c.carouselPerspective,
+        snap: { policy: c.snapPolicy, decelerationRate: c.decelerationRate },
+      };
+      if (!Number.isNaN(c.carouselSpacing)) layout.spacing = c.carouselSpacing;
+      if (c.carouselWrap !== 'auto') layout.wrap = c.carouselWrap === 'on';
+      return layout;
+    }
     if (c.layout === 'flow') {
       return {
         type: 'flow',
@@ -784,6 +858,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         state.sessionOpen = true;
         config = next;
         state.cards = p.cards;
+        state.wraps = wrapsIn(next);
         for (let i = chunk; sizes && i < sizes.length; i += chunk) {
           const widthsAndHeights = [];
           for (const size of sizes.slice(i, i + chunk)) widthsAndHeights.push(size.width, size.height);
@@ -835,6 +910,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
 
   function valid(c) {
     for (const [name, value] of Object.entries(c)) {
+      if (OPTIONAL.has(name) && Number.isNaN(value)) continue;
       if (!CHOICES.has(name) && !Number.isFinite(value)) return `${name} must be a number`;
     }
     if (!Number.isInteger(c.count) || c.count < 0 || c.count > MAX_CARDS) {
@@ -880,7 +956,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   function configurable(previous, next) {
     const fields = CONFIGURABLE[previous.layout];
     if (!fields || next.layout !== previous.layout) return null;
-    const changed = Object.keys(next).filter((name) => next[name] !== previous[name]);
+    // Object.is: an empty optional control (NaN) has not changed.
+    const changed = Object.keys(next).filter((name) => !Object.is(next[name], previous[name]));
     if (!changed.length || !changed.every((name) => fields[name])) return null;
     return Object.assign({}, ...changed.map((name) => fields[name](next)));
   }
@@ -963,12 +1040,15 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
             section: 0,
             item: p.centre,
           });
-          if (found.contentOffset.x !== offset.x) {
-            offset.x = found.contentOffset.x;
+          const axis = axisOf(config);
+          if (found.contentOffset[axis] !== offset[axis]) {
+            offset[axis] = found.contentOffset[axis];
             await request('layout/setBounds', { session: SESSION, bounds: viewportRect(offset, config) });
           }
         }
         state.offset = offset;
+        // A carousel that wraps by its style shows laps once it has items.
+        state.wraps = wrapsIn(config);
         fadeIds = new Set(result.appearing.map(identity));
         render({ moved: result.moved, bounds: before });
         fadeIds = new Set();
@@ -986,7 +1066,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   }
 
   /** Inserts a card at the centred index; it fades in while the cards
-   *  after it make room. The carousel then centres it; a vertical layout
+   *  after it make room. The carousels then centre it; a vertical layout
    *  stays where the daemon anchored it (the first visible item in place). A
    *  waterfall card brings its size (its aspect ratio). */
   function insertAtCentre() {
@@ -1000,7 +1080,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       return {
         updates: { insertItems: [insert], itemCounts: [cards.length] },
         cards,
-        centre: config.layout === 'coverFlow' ? at : undefined,
+        centre: config.layout === 'coverFlow' || config.layout === 'carousel' ? at : undefined,
       };
     });
   }
@@ -1050,7 +1130,14 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     }
   });
 
-  const ready = reopen(() => ({ config, cards: newCardIds(config.count), keep: { offset: { x: 0, y: 0 } } }));
+  // The style picker is filled in from the daemon's capabilities first;
+  // the first session opens with the controls as they then are.
+  const styles = connection.then((c) => fillStyles(c.capabilities.carouselStyles));
+  exclusive(() => styles).catch(() => {}); // no bridge: the open below says so
+  const ready = reopen(() => {
+    const first = readForm();
+    return { config: first, cards: newCardIds(first.count), keep: { offset: { x: 0, y: 0 } } };
+  });
 
   const copy = (v) => (v === null || v === undefined ? null : JSON.parse(JSON.stringify(v)));
 
@@ -1060,6 +1147,11 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     ready,
     /** The visible elements' attributes, in document order. */
     picture: () => copy(picture.elements()),
+    /** The carousel styles the style picker offers (the daemon's). */
+    carouselStyles: () => [...form.elements.carouselStyle.options].map((o) => o.value),
+    /** The open layout's scroll axis, and whether it repeats without end. */
+    axis: () => axisOf(config),
+    wraps: () => state.wraps,
     /** The content offset the page is showing or about to show. */
     offset: () => ({ ...state.offset }),
     /** The bounds of the daemon's last answer (what is drawn). */

@@ -30,12 +30,21 @@ compares what Chromium computed for the DOM against what the daemon says:
 (k) the package pip installed into a fresh virtualenv (conftest's
     `installed_flowlayout`, as test_install.py) serves a page that works,
     from its own copy of the web client (and of the JS client module),
-    run from outside the checkout.
+    run from outside the checkout;
+(l) the 3D carousel (type carousel): the style picker offers the daemon's
+    capabilities.carouselStyles; in every style, horizontal and vertical,
+    at rest, held mid-drag and after a release, and wrapped round into
+    other laps, every card's bounding box is the daemon's projected
+    `frame` within 1 px, its matrix3d, opacity and z-index the daemon's,
+    and the cards are exactly layout/attributesInRect's (hidden ones, such
+    as the inverted cylinder's backfaces, never drawn); a rotary release
+    snaps to a whole item along the daemon's trajectory.
 
 Needs Debian's chromium and chromium-driver and PyPI's selenium
 (`make deps-web`); skips with the reason when any is missing. Saves
-artifacts/web-client.png and copies it to docs/web-client.png, and the
-waterfall as artifacts/web-waterfall.png.
+artifacts/web-client.png and copies it to docs/web-client.png, the
+waterfall as artifacts/web-waterfall.png and a cylinder carousel as
+artifacts/web-carousel.png.
 """
 
 from __future__ import annotations
@@ -230,7 +239,9 @@ class Page:
                   kind: el.dataset.kind, section: Number(el.dataset.section), item: Number(el.dataset.item),
                   lap: el.dataset.lap === undefined ? null : Number(el.dataset.lap), id: el.dataset.id,
                   label: el.querySelector('.index').textContent,
-                  transform: cs.transform,
+                  transform: cs.transform, transformOrigin: cs.transformOrigin,
+                  left: parseFloat(cs.left), top: parseFloat(cs.top),
+                  width: parseFloat(cs.width), height: parseFloat(cs.height),
                   opacity: Number(cs.opacity), zIndex: cs.zIndex,
                   box: {x: box.left - v.left - view.clientLeft, y: box.top - v.top - view.clientTop,
                         width: box.width, height: box.height},
@@ -241,7 +252,11 @@ class Page:
             """
         )
 
-    def assert_matches_daemon(self) -> dict:
+    def assert_matches_daemon(self, box_tolerance: float = 0.5, relative_tolerance: float = 0.0) -> dict:
+        """Every card is drawn as the daemon's attributesInRect for the
+        drawn bounds says, its bounding box within `box_tolerance` px of
+        the frame (minus the bounds' origin), or within
+        `relative_tolerance` of the frame's larger side if that is more."""
         snap = self.snapshot()
         bounds, attributes, cards = snap["bounds"], snap["attributes"], snap["cards"]
         # An element is (kind, section, item, lap): each copy of a looping
@@ -261,10 +276,11 @@ class Page:
             expected = a.get("transform", IDENTITY)
             assert_matrix(parse_matrix(c["transform"]), expected, where)
             frame = a["frame"]
+            tolerance = max(box_tolerance, relative_tolerance * max(frame["width"], frame["height"]))
             for axis, origin in (("x", bounds["x"]), ("y", bounds["y"])):
-                assert abs(c["box"][axis] - (frame[axis] - origin)) <= 0.5, (where, c["box"], frame)
+                assert abs(c["box"][axis] - (frame[axis] - origin)) <= tolerance, (where, c["box"], frame)
             for side in ("width", "height"):
-                assert abs(c["box"][side] - frame[side]) <= 0.5, (where, c["box"], frame)
+                assert abs(c["box"][side] - frame[side]) <= tolerance, (where, c["box"], frame)
             assert abs(c["opacity"] - a["alpha"]) <= 1e-6, where
             assert c["zIndex"] == str(a["zIndex"]), where
             assert c["label"] == str(a["item"]), where
@@ -941,6 +957,436 @@ def test_back_to_cover_flow_from_the_vertical_layouts(page):
     page.wait_idle()
     assert page.centred() == centred + 1 and page.offset() == (centred + 1) * PITCH
     page.assert_matches_daemon()
+
+
+# MARK: (l) the 3D carousel: iCarousel's styles
+
+
+#: The page's carousel cards (its controls' defaults): 150 × 150.
+CAROUSEL_ITEM = 150
+#: How far Chromium's bounding box of a projected card may be from the
+#: daemon's frame.
+FRAME_TOLERANCE = 1.0
+
+
+def carousel_styles(page: Page) -> list[str]:
+    """capabilities.carouselStyles, as the bridge's /info reports it."""
+    info = page.js_async("fetch('/info').then((r) => r.json()).then(done, (e) => done({error: String(e)}));")
+    styles = info["capabilities"]["carouselStyles"]
+    assert isinstance(styles, list) and len(styles) == 10, styles
+    return styles
+
+
+def carousel_pitch(layout: dict) -> float:
+    """protocol.md: pitch = w / offsetMultiplier, w the item extent along
+    the scroll axis (every card is the same size here); offsetMultiplier
+    is 2 for the coverFlow style, else 1."""
+    side = "height" if layout.get("scrollDirection") == "vertical" else "width"
+    multiplier = layout.get("offsetMultiplier", 2 if layout["style"] == "coverFlow" else 1)
+    return layout["itemSize"][side] / multiplier
+
+
+def open_carousel(page: Page) -> dict:
+    """Picks the 3D carousel in the layout picker; returns the layout
+    object of the layout/open the page sent."""
+    page.record_rpc()
+    pick_layout(page, "carousel")
+    layout = opened_layout(page)["layout"]
+    assert layout["type"] == "carousel", layout
+    return layout
+
+
+def set_carousel_control(page: Page, name: str, value: Any) -> dict:
+    """Sets a control of the open carousel; returns the layout object the
+    page re-opened the session with."""
+    page.record_rpc()
+    page.set_control(name, value)
+    layout = opened_layout(page)["layout"]
+    assert layout["type"] == "carousel", layout
+    return layout
+
+
+def assert_carousel_drawn(page: Page, layout: dict, relative_tolerance: float = 0.0) -> dict:
+    """The DOM is the daemon's (assert_matches_daemon, boxes within 1 px),
+    and every card is laid out as a carousel's: its own untransformed size,
+    its centre at the bounds' centre (`center` minus the bounds' origin),
+    turned about its centre."""
+    snap = page.assert_matches_daemon(box_tolerance=FRAME_TOLERANCE, relative_tolerance=relative_tolerance)
+    bounds = snap["bounds"]
+    by_key = {(a["item"], a.get("lap")): a for a in snap["attributes"]}
+    for c in snap["cards"]:
+        a = by_key[(c["item"], c["lap"])]
+        where = f"{layout['style']}: item {a['item']} lap {a.get('lap')} at {bounds}"
+        centre = {"x": bounds["x"] + bounds["width"] / 2, "y": bounds["y"] + bounds["height"] / 2}
+        assert a["center"] == centre, where
+        assert "hidden" not in a, where
+        assert (c["width"], c["height"]) == (a["size"]["width"], a["size"]["height"]), where
+        assert abs(c["left"] + c["width"] / 2 - (a["center"]["x"] - bounds["x"])) < 1e-3, where
+        assert abs(c["top"] + c["height"] / 2 - (a["center"]["y"] - bounds["y"])) < 1e-3, where
+        origin = [float(v.rstrip("px")) for v in c["transformOrigin"].split()]
+        assert origin[:2] == [c["width"] / 2, c["height"] / 2] and not any(origin[2:]), (where, origin)
+        assert c["transform"].startswith("matrix3d("), (where, c["transform"])
+    return snap
+
+
+def assert_rests_on_an_item(page: Page, layout: dict, released: bool = False) -> int:
+    """At rest the scroll position in items is whole: the offset over the
+    pitch is an integer; `released`: the offset is the last release's
+    targetContentOffset. Returns it."""
+    axis = "y" if layout.get("scrollDirection") == "vertical" else "x"
+    offset = page.js("return window.flowlayout.offset()")
+    assert offset["y" if axis == "x" else "x"] == 0, offset
+    u = offset[axis] / carousel_pitch(layout)
+    assert abs(u - round(u)) < 1e-9, (layout["style"], offset, u)
+    if released:
+        release = page.js("return window.flowlayout.lastRelease()")
+        assert release["target"] == offset[axis], (release, offset)
+    return round(u)
+
+
+def hold_mid_drag(page: Page, d: int, axis: str = "x") -> None:
+    """Presses in the viewport, moves by `d` along `axis` and holds still
+    until the picture is the daemon's for that offset."""
+    chain = ActionChains(page.d, duration=200)
+    if axis == "x":
+        chain.move_to_element_with_offset(page.viewport, 100 if d < 0 else -100, 0).click_and_hold()
+        chain.move_by_offset(d, 0)
+    else:
+        chain.move_to_element_with_offset(page.viewport, 0, 100 if d < 0 else -100).click_and_hold()
+        chain.move_by_offset(0, d)
+    chain.perform()
+    page.wait_synced()
+
+
+def release(page: Page) -> None:
+    ActionChains(page.d).pause(0.1).release().perform()
+    page.wait_idle()
+
+
+def test_the_carousel_style_picker_is_the_daemons(page):
+    styles = carousel_styles(page)
+    # The page's style picker is the daemon's list, in its order.
+    assert page.js("return window.flowlayout.carouselStyles()") == styles
+    labels = page.js("return [...document.querySelectorAll(`#controls [name='carouselStyle'] option`)]"
+                     ".map((o) => o.textContent)")
+    assert labels[styles.index("invertedRotary")] == "inverted rotary", labels
+    radio = "#picker input[value='carousel']"
+    assert page.js(f"return document.querySelector(`{radio}`).closest('label').hidden") is False
+    layout = open_carousel(page)
+    # Only what the controls set goes out; the style's defaults (spacing,
+    # wrap, radius, count, …) are the daemon's.
+    assert layout == {
+        "type": "carousel", "style": "rotary", "scrollDirection": "horizontal",
+        "itemSize": {"width": CAROUSEL_ITEM, "height": CAROUSEL_ITEM}, "perspective": 500,
+        "snap": {"policy": "nearest", "decelerationRate": "normal"},
+    }, layout
+    assert page.js("return document.getElementById('layout-name').textContent") == "3D carousel \u00b7 rotary"
+    shown = page.js(
+        "return [...document.querySelectorAll('#controls fieldset')]"
+        ".filter((f) => f.offsetParent !== null).map((f) => f.querySelector('legend').textContent)"
+    )
+    assert shown == ["Data", "Carousel", "Card", "Scrolling", "Viewport"], shown
+    assert page.js("return document.querySelector(`#controls [name='loop']`).offsetParent") is None
+    # The rotary wraps by default: laps, and the offset is unbounded.
+    assert page.js("return window.flowlayout.wraps()") is True
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 0, "lap": 0}
+    snap = assert_carousel_drawn(page, layout)
+    assert {c["lap"] for c in snap["cards"]} == {-1, 0}, snap["cards"]
+    # The settings go out; an empty spacing is the style's again.
+    layout = set_carousel_control(page, "carouselSpacing", 1.5)
+    assert layout["spacing"] == 1.5
+    assert_carousel_drawn(page, layout)
+    layout = set_carousel_control(page, "carouselWrap", "off")
+    assert layout["wrap"] is False and page.js("return window.flowlayout.wraps()") is False
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 0}
+    assert_carousel_drawn(page, layout)
+    page.record_rpc()
+    page.js(
+        "const el = document.querySelector(`#controls [name='carouselSpacing']`);"
+        "el.value = ''; el.dispatchEvent(new Event('change', {bubbles: true}));"
+    )
+    page.wait_idle()
+    layout = opened_layout(page)["layout"]
+    assert "spacing" not in layout and "wrap" in layout, layout
+    assert page.js("return document.querySelector(`#controls [name='carouselSpacing']`).value") == ""
+    # A value the daemon refuses is shown and put back.
+    page.js(
+        "const el = document.querySelector(`#controls [name='carouselPerspective']`);"
+        "el.value = '0'; el.dispatchEvent(new Event('change', {bubbles: true}));"
+    )
+    page.wait_idle()
+    assert "perspective" in page.js("return document.getElementById('error').textContent")
+    assert page.js("return window.flowlayout.config().carouselPerspective") == 500
+    assert_carousel_drawn(page, {**layout, "perspective": 500})
+
+
+def test_every_carousel_style_is_drawn_as_the_daemon_says(page):
+    page.set_control("decelerationRate", "fast")  # short settles
+    layout = open_carousel(page)
+    for style in carousel_styles(page):
+        if layout["style"] != style:
+            layout = set_carousel_control(page, "carouselStyle", style)
+        assert layout["style"] == style
+        label = re.sub(r"([a-z])([A-Z])", r"\1 \2", style).lower()  # "inverted rotary"
+        name = page.js("return document.getElementById('layout-name').textContent")
+        assert name == f"3D carousel \u00b7 {label}", name
+        start = assert_rests_on_an_item(page, layout)
+        assert_carousel_drawn(page, layout)
+        # Held between two items: every card turned, faded and stacked as
+        # the daemon says for a fractional scroll position.
+        offset = page.offset()
+        hold_mid_drag(page, -70)
+        assert page.offset() == offset + 70
+        assert_carousel_drawn(page, layout)
+        release(page)
+        # Rested (no velocity) on the nearest whole item.
+        rested = assert_rests_on_an_item(page, layout, released=True)
+        assert rested == start + round(70 / carousel_pitch(layout)), (style, rested)
+        assert_carousel_drawn(page, layout)
+        if style == "invertedCylinder":
+            # It hides its backfaces: attributesForItem says which are
+            # hidden, and none of them is drawn.
+            hidden = page.js_async(
+                """
+                const fl = window.flowlayout;
+                Promise.all(fl.cards().map((_, item) => fl.request('layout/attributesForItem',
+                    {session: fl.session, section: 0, item, lap: 0})))
+                  .then((rs) => done(rs.map((r) => r.attributes).filter((a) => a.hidden)),
+                        (e) => done({error: String(e)}));
+                """
+            )
+            assert hidden, "no hidden card"
+            drawn = page.js("return [...document.querySelectorAll('#viewport .card')]"
+                            ".map((el) => [Number(el.dataset.item), Number(el.dataset.lap)])")
+            assert not {(a["item"], 0) for a in hidden} & set(map(tuple, drawn)), (hidden, drawn)
+            assert all(a["transform"][10] <= 0 for a in hidden), hidden  # m33: facing away
+
+
+def test_vertical_carousels_scroll_and_draw_as_the_daemon_says(page):
+    page.set_control("decelerationRate", "fast")
+    open_carousel(page)
+    layout = set_carousel_control(page, "carouselDirection", "vertical")
+    assert layout["scrollDirection"] == "vertical"
+    assert page.js("return window.flowlayout.axis()") == "y"
+    assert page.js("return document.getElementById('viewport').dataset.axis") == "y"
+    for style in ("rotary", "cylinder", "wheel", "coverFlow", "invertedTimeMachine"):
+        if layout["style"] != style:
+            layout = set_carousel_control(page, "carouselStyle", style)
+        assert layout["scrollDirection"] == "vertical"
+        start = assert_rests_on_an_item(page, layout)
+        assert_carousel_drawn(page, layout)
+        # A vertical drag moves the offset along y only.
+        offset = page.js("return window.flowlayout.offset()")
+        hold_mid_drag(page, -60, axis="y")
+        assert page.js("return window.flowlayout.offset()") == {"x": 0, "y": offset["y"] + 60}
+        assert_carousel_drawn(page, layout)
+        release(page)
+        rested = assert_rests_on_an_item(page, layout, released=True)
+        assert rested == start + round(60 / carousel_pitch(layout)), (style, rested)
+        assert_carousel_drawn(page, layout)
+    # The wheel scrolls it vertically too, then it snaps.
+    before = assert_rests_on_an_item(page, layout)
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 0, 200).perform()
+    page.wait_idle()
+    wheel = page.js("return window.flowlayout.lastRelease()")
+    assert wheel["input"] == "wheel" and wheel["axis"] == "y", wheel
+    assert assert_rests_on_an_item(page, layout, released=True) != before
+    assert_carousel_drawn(page, layout)
+
+
+def test_a_wrapped_carousel_scrolls_round_through_its_laps(page):
+    page.set_control("decelerationRate", "fast")
+    layout = open_carousel(page)
+    pitch = carousel_pitch(layout)
+    assert layout["style"] == "rotary" and "wrap" not in layout  # the style's: wrap
+    # Back from the start (the finger moves right): no rubber band, the
+    # offset goes negative and lap -1's cards come round.
+    hold_mid_drag(page, 250)
+    assert page.offset() == -250
+    snap = assert_carousel_drawn(page, layout)
+    assert -1 in {c["lap"] for c in snap["cards"]}, snap["cards"]
+    release(page)
+    assert assert_rests_on_an_item(page, layout, released=True) == -2
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 8, "lap": -1}
+    assert page.js("return document.getElementById('centred').textContent") == "8"
+    assert page.js("return document.getElementById('lap').textContent") == "\u22121"
+    centred = page.js("return document.querySelector('.card.centred').dataset")
+    assert (centred["item"], centred["lap"]) == ("8", "-1"), centred
+    assert_carousel_drawn(page, layout)
+    # Forward with the wheel by more than a whole period (10 items): past
+    # lap 0 into lap 1.
+    ActionChains(page.d).scroll_from_origin(
+        ScrollOrigin.from_element(page.viewport), round(13 * pitch + 20), 0).perform()
+    page.wait_idle()
+    assert assert_rests_on_an_item(page, layout, released=True) == 11
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 1, "lap": 1}
+    snap = assert_carousel_drawn(page, layout)
+    assert {c["lap"] for c in snap["cards"]} >= {0, 1}, snap["cards"]
+    # Held between items there, a cylinder (which wraps too) and a wheel.
+    for style in ("cylinder", "invertedWheel"):
+        layout = set_carousel_control(page, "carouselStyle", style)
+        assert page.js("return window.flowlayout.centeredItem()")["lap"] == 1
+        hold_mid_drag(page, 40)
+        snap = assert_carousel_drawn(page, layout)
+        release(page)
+        assert_carousel_drawn(page, layout)
+    # Wrap turned off: the offset has a range again, a drag back from the
+    # first item bands and comes back to it.
+    layout = set_carousel_control(page, "carouselWrap", "off")
+    assert page.js("return window.flowlayout.wraps()") is False
+    ActionChains(page.d).scroll_from_origin(
+        ScrollOrigin.from_element(page.viewport), -round(20 * pitch), 0).perform()
+    page.wait_idle()
+    assert page.offset() == 0
+    hold_mid_drag(page, 200)
+    assert -200 < page.offset() < 0  # the rubber band
+    assert_carousel_drawn(page, layout)
+    release(page)
+    assert page.offset() == 0
+    assert_carousel_drawn(page, layout)
+
+
+def test_a_rotary_release_snaps_to_a_whole_item(page):
+    page.set_control("decelerationRate", "fast")  # shorter settles; the snap is the same
+    layout = open_carousel(page)
+    assert layout["style"] == "rotary"
+    pitch = carousel_pitch(layout)
+    # A slow drag, rested before lifting: the nearest item.
+    page.record_rpc()
+    page.drag(-200, start=100)
+    page.wait_idle()
+    rest = page.js("return window.flowlayout.lastRelease()")
+    assert rest["velocity"] == 0 and rest["contentOffset"] == 200, rest
+    assert rest["target"] == pitch and rest["targetItem"] == {"section": 0, "item": 1, "lap": 0}, rest
+    assert_follows_trajectory(page, rest)
+    assert assert_rests_on_an_item(page, layout, released=True) == 1
+    assert page.centred() == 1
+    assert_carousel_drawn(page, layout)
+    # A fling: further, still on a whole item, along the daemon's
+    # trajectory, one setBounds a frame.
+    page.record_rpc()
+    page.drag(-150, pause=0, move_ms=50, start=100)
+    page.wait_idle()
+    fling = page.js("return window.flowlayout.lastRelease()")
+    assert fling["velocity"] > 1, fling
+    u = fling["target"] / pitch
+    assert u == round(u) and u > 2, fling
+    assert fling["targetItem"]["item"] == round(u) % 10, fling
+    assert_follows_trajectory(page, fling)
+    assert assert_rests_on_an_item(page, layout, released=True) == round(u)
+    assert page.centred() == round(u) % 10
+    assert_carousel_drawn(page, layout)
+    # Paging: a fling less than an item long goes one item on, from where
+    # it was released (protocol.md: ⌊f(o)⌋ + 1).
+    layout = set_carousel_control(page, "snapPolicy", "paging")
+    assert layout["snap"]["policy"] == "paging"
+    before = assert_rests_on_an_item(page, layout)
+    page.drag(-100, pause=0, move_ms=50, start=100)
+    page.wait_idle()
+    paged = page.js("return window.flowlayout.lastRelease()")
+    assert paged["policy"] == "paging" and paged["velocity"] > 0.3, paged
+    assert before * pitch < paged["contentOffset"] < (before + 1) * pitch, paged
+    assert assert_rests_on_an_item(page, layout, released=True) == before + 1
+    assert_carousel_drawn(page, layout)
+
+
+def test_carousel_insert_and_delete_at_the_centre(page):
+    page.set_control("decelerationRate", "fast")
+    layout = open_carousel(page)
+    page.drag(-300, start=100)
+    page.wait_idle()
+    assert page.centred() == 2
+    before = page.js("return window.flowlayout.cards()")
+    page.record_rpc()
+    page.js("document.getElementById('insert').click()")
+    page.wait_idle()
+    methods = [e["request"]["method"] for e in page.sent()]
+    assert "layout/performBatchUpdates" in methods and "layout/open" not in methods, methods
+    after = page.js("return window.flowlayout.cards()")
+    assert len(after) == 11 and after[:2] == before[:2] and after[3:] == before[2:]
+    # The new card is centred, and every card drawn as the daemon says.
+    assert page.centred() == 2 and assert_rests_on_an_item(page, layout) == 2
+    snap = assert_carousel_drawn(page, layout)
+    assert f"card-{after[2]}@lap0" in {c["id"] for c in snap["cards"]}, snap["cards"]
+    page.js("document.getElementById('delete').click()")
+    page.wait_idle()
+    assert page.js("return window.flowlayout.cards()") == before
+    assert page.centred() == 2
+    assert_carousel_drawn(page, layout)
+
+
+def move_held(page: Page, offset: int) -> None:
+    """With the pointer still held (hold_mid_drag), drags on to `offset`
+    along x and holds still until the picture is the daemon's for it."""
+    ActionChains(page.d, duration=100).move_by_offset(round(page.offset() - offset), 0).perform()
+    page.wait_synced()
+    assert page.offset() == offset
+
+
+def frame_of(snap: dict, item: int) -> dict:
+    (a,) = [a for a in snap["attributes"] if a["item"] == item]
+    return a["frame"]
+
+
+def test_carousel_cards_near_the_eye(page):
+    """In a close perspective, cards come at the eye: one with a corner at
+    or behind it is hidden (never drawn); just short of it a card's frame
+    is thousands of points wide and Chromium's bounding box still matches,
+    to 1 px while the nearest corner's w is not tiny, and to 0.1% of its
+    extent when it is (Chromium's float precision: 21 px on a card 37,806
+    px wide)."""
+    page.set_control("decelerationRate", "fast")
+    open_carousel(page)
+    layout = set_carousel_control(page, "carouselStyle", "invertedCylinder")
+    layout = set_carousel_control(page, "carouselPerspective", 150)
+    assert page.offset() == 0
+    # At 80 points, card 2 faces the viewer but a corner is behind the eye:
+    # the daemon hides it and the page draws no element for it.
+    hold_mid_drag(page, -80)
+    assert page.offset() == 80
+    snap = assert_carousel_drawn(page, layout)
+    assert {c["item"] for c in snap["cards"]} == {0, 1}, snap["cards"]
+    hidden = page.js_async(
+        "window.flowlayout.request('layout/attributesForItem', {session: window.flowlayout.session,"
+        " section: 0, item: 2, lap: 0}).then((r) => done(r.attributes), (e) => done({error: String(e)}));"
+    )
+    assert hidden["hidden"] is True and hidden["transform"][10] > 0, hidden  # not a backface
+    # A little further it is in front of the eye again, and huge.
+    move_held(page, 90)
+    snap = assert_carousel_drawn(page, layout)
+    assert {c["item"] for c in snap["cards"]} == {0, 1, 2}, snap["cards"]
+    assert frame_of(snap, 2)["width"] > 3000, frame_of(snap, 2)
+    move_held(page, 82)
+    snap = assert_carousel_drawn(page, layout, relative_tolerance=1e-3)
+    assert frame_of(snap, 2)["width"] > 30000, frame_of(snap, 2)
+    release(page)
+    start = page.offset()
+    assert start == carousel_pitch(layout)  # card 1
+    # A time machine's card coming at the eye: 22,500 px wide, nearly
+    # transparent, still within 1 px.
+    layout = set_carousel_control(page, "carouselStyle", "timeMachine")
+    assert page.offset() == start
+    hold_mid_drag(page, -1)
+    assert page.offset() == start + 1
+    snap = assert_carousel_drawn(page, layout)
+    near = next(a for a in snap["attributes"] if a["item"] == 2)
+    assert near["frame"]["width"] > 20000 and 0 < near["alpha"] < 0.01, near
+    release(page)
+    assert page.offset() == start
+
+
+def test_screenshot_of_the_carousel(page):
+    page.set_control("viewportWidth", 700)
+    page.set_control("viewportHeight", 360)
+    page.set_control("count", 12)
+    layout = open_carousel(page)
+    layout = set_carousel_control(page, "carouselStyle", "cylinder")
+    hold_mid_drag(page, -40)
+    assert_carousel_drawn(page, layout)
+    artifacts = REPO / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    assert page.d.save_screenshot(str(artifacts / "web-carousel.png")), "no screenshot"
+    release(page)
 
 
 # MARK: (k) the installed package's page
