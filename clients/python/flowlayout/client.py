@@ -132,11 +132,23 @@ class Client:
         stdin: Optional[IO[bytes]] = None,
         stdout: Optional[IO[bytes]] = None,
         new_session: bool = False,
+        restart: bool = False,
     ) -> None:
         if (stdin is None) != (stdout is None):
             raise ValueError("pass both stdin and stdout, or neither")
         if stdin is not None and (daemon is not None or tuple(args)):
             raise ValueError("daemon and args apply only when the client spawns the daemon")
+        if stdin is not None and restart:
+            raise ValueError("restart applies only when the client spawns the daemon")
+        self._spawn_args = (daemon, tuple(args), new_session)
+        #: Whether a daemon that dies is replaced (see :meth:`request`).
+        self.restart = restart
+        #: How many times the daemon was replaced.
+        self.restarts = 0
+        #: Per open session, in the order they were opened: the requests
+        #: that made it what it is (see ``_record``).
+        self._logs: Dict[str, List[Tuple[str, str]]] = {}
+        self._bounds_size: Dict[str, Tuple[Any, Any]] = {}
         self.process: Optional[subprocess.Popen[bytes]] = None
         self._stderr: Deque[str] = collections.deque(maxlen=_STDERR_LINES)
         self._stderr_thread: Optional[threading.Thread] = None
@@ -146,28 +158,22 @@ class Client:
         if stdin is not None and stdout is not None:
             self._in, self._out = stdin, stdout
         else:
-            self.process = spawn(daemon, args, new_session=new_session)
-            assert self.process.stdin and self.process.stdout and self.process.stderr
-            self._in, self._out = self.process.stdin, self.process.stdout
-            self._stderr_thread = threading.Thread(
-                target=self._drain_stderr, args=(self.process.stderr,), name="flowlayoutd-stderr",
-                daemon=True,
-            )
-            self._stderr_thread.start()
+            self._start_process()
         try:
-            result = self.request(
-                "initialize",
-                {
-                    "processId": os.getpid(),
-                    "clientInfo": {"name": "flowlayout-python", "version": __version__},
-                },
-            )
-            self.notify("initialized", {})
+            result = self._initialize()
         except BaseException:
             self._terminate(timeout=1.0)
             raise
         self.server_info: Mapping[str, Any] = result.get("serverInfo", {})
         self.capabilities: Mapping[str, Any] = result.get("capabilities", {})
+        # What each method's answer does to a session, from the daemon's
+        # method table: "open" and "delta" answers come from requests that
+        # change it.
+        self._effects: Dict[str, str] = {
+            m["name"]: m.get("picture", "none")
+            for m in self.capabilities.get("methodTable", [])
+            if isinstance(m, Mapping) and isinstance(m.get("name"), str)
+        }
         #: The item sizes and ids one request may carry: the daemon's
         #: ``capabilities.limits.maxItemValuesPerRequest``, 2048 when it
         #: serves ``layout/appendItems`` without reporting the limit, None
@@ -179,6 +185,93 @@ class Client:
         self.max_items_per_session: Optional[int] = _positive_limit(
             self.capabilities, "maxItemsPerSession"
         )
+
+    def _start_process(self) -> None:
+        daemon, args, new_session = self._spawn_args
+        self.process = spawn(daemon, args, new_session=new_session)
+        assert self.process.stdin and self.process.stdout and self.process.stderr
+        self._in, self._out = self.process.stdin, self.process.stdout
+        self._stderr_thread = threading.Thread(
+            target=self._drain_stderr, args=(self.process.stderr,), name="flowlayoutd-stderr",
+            daemon=True,
+        )
+        self._stderr_thread.start()
+
+    def _initialize(self) -> Any:
+        result = self._request_once(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "clientInfo": {"name": "flowlayout-python", "version": __version__},
+            },
+        )
+        self.notify("initialized", {})
+        return result
+
+    # MARK: surviving a crash
+
+    #: Restarts in a row without a request answered in between before the
+    #: client gives up: a daemon that always dies is not retried forever.
+    MAX_RESTARTS_IN_A_ROW = 3
+
+    def _record(self, method: str, params: Optional[Mapping[str, Any]]) -> None:
+        """Keeps, per session, what it was last sent: a ``layout/open``
+        starts the session's log, every request whose answer is a delta
+        (the method table's ``picture``) is appended, ``layout/close``
+        drops it. A scroll (a ``setBounds`` of the size in force) replaces
+        a scroll that ends the log, so the log grows with the data changes
+        and rotations, not with the frames."""
+        if not isinstance(params, Mapping) or not isinstance(params.get("session"), str):
+            return
+        name = params["session"]
+        effect = self._effects.get(method, "none")
+        if method == "layout/close":
+            self._logs.pop(name, None)
+            self._bounds_size.pop(name, None)
+            return
+        if effect == "none" or (effect == "delta" and name not in self._logs):
+            return
+        entry = (method, dumps(params))
+        if effect == "open":
+            self._logs.pop(name, None)  # a re-open goes to the end
+            self._logs[name] = [entry]
+        else:
+            log = self._logs[name]
+            if method == "layout/setBounds":
+                b = params.get("bounds") or {}
+                size = (b.get("width"), b.get("height")) if isinstance(b, Mapping) else None
+                if size == self._bounds_size.get(name) and log[-1][0] == "layout/setBounds":
+                    log[-1] = entry
+                else:
+                    log.append(entry)
+            else:
+                log.append(entry)
+        b = params.get("bounds")
+        if isinstance(b, Mapping):
+            self._bounds_size[name] = (b.get("width"), b.get("height"))
+
+    def _replace_daemon(self) -> None:
+        """Starts a new daemon and replays every session's log into it, in
+        the order the sessions were opened."""
+        old = self.process
+        if old is not None:
+            try:
+                old.kill()
+            except OSError:
+                pass
+            old.wait()
+            for stream in (old.stdin, old.stdout):
+                try:
+                    if stream is not None:
+                        stream.close()
+                except OSError:
+                    pass
+        self.restarts += 1
+        self._start_process()
+        self._initialize()
+        for log in list(self._logs.values()):
+            for method, body in log:
+                self._request_once(method, json.loads(body))
 
     # MARK: lifecycle
 
@@ -268,7 +361,34 @@ class Client:
     def request(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
         """Sends a request and returns its ``result``; raises
         :class:`RPCError` for an error response, :class:`DaemonError` when
-        the daemon is gone. ``params`` None is sent as absent."""
+        the daemon is gone. ``params`` None is sent as absent.
+
+        With ``restart=True``, a daemon that died (its output closed, a
+        broken pipe, a bad frame) is replaced: a new one is started, every
+        open session is re-opened from what it was last sent (its log,
+        replayed in order), and this request is sent again, so its answer,
+        and every later one, is what the first daemon would have said."""
+        if not self.restart or method in ("initialize", "shutdown"):
+            return self._request_once(method, params)
+        restarts = 0
+        while True:
+            try:
+                result = self._request_once(method, params)
+                break
+            except DaemonError:
+                if self._closed or restarts >= self.MAX_RESTARTS_IN_A_ROW:
+                    raise
+                restarts += 1
+                try:
+                    self._replace_daemon()
+                except DaemonError:
+                    continue  # the new one died too: the retry finds out
+                except RPCError as e:
+                    raise DaemonError(f"the restarted flowlayoutd refused the replay: {e}") from None
+        self._record(method, params)
+        return result
+
+    def _request_once(self, method: str, params: Optional[Mapping[str, Any]] = None) -> Any:
         with self._lock:
             rid = self._next_id
             self._next_id += 1
