@@ -491,6 +491,53 @@ public struct Layout: Sendable {
     return result
   }
 
+  /// At least as many elements as `attributes(in: rect, bounds:)` answers,
+  /// counted from the placement's index without building any, so that an
+  /// answer too large to send is refused before it is built. A carousel
+  /// examines at most its visible items; a loop counts the copies at both
+  /// ends of the rect and every copy between whole. O(log n) per section
+  /// met (waterfall: O(columns · log n)).
+  public func elementCountBound(in rect: Rect, bounds: Rect) -> Int {
+    if case .carousel(let c) = type, case .carousel(let g) = placement {
+      return CarouselFrame(c, itemCount: g.itemCount, itemExtent: g.itemExtent, bounds: bounds.size)
+        .visibleItems
+    }
+    if loops, case .coverFlow(let cf) = type, period > 0 {
+      let (_, shift) = loopBase(axes.main(bounds.origin))
+      let r = toLTR(shiftedMain(rect, -shift))
+      let b = toLTR(shiftedMain(bounds, -shift))
+      let search = coverSearch(cf, rect: r, bounds: b)
+      let (lo, hi, _, _) = axes.spans(search)
+      let (kLo, kHi) = lapRange(lo, hi)
+      guard kLo <= kHi else { return 0 }
+      func lap(_ k: Int) -> Int {
+        let off = Double(k) * period
+        return placement.elementCountBound(
+          in: shiftedMain(search, -off), pin: pinning(shiftedMain(b, -off)))
+      }
+      // Copies wholly inside the span count whole; the few the span cuts
+      // (lapRange errs wide by a copy at each end) one by one.
+      let P = period
+      let span = placement.elementSpan
+      func int(_ v: Double) -> Int { Int(min(max(v, -4e18), 4e18)) }
+      let inLo = max(kLo, int(((lo - span.lo) / P).rounded(.up)))
+      let inHi = min(kHi, int(((hi - span.hi) / P).rounded(.down)))
+      guard inLo <= inHi else { return (kLo...kHi).reduce(0) { $0 + lap($1) } }
+      let whole = itemCount + 2 * sections.count
+      let (inside, overflow) = whole.multipliedReportingOverflow(by: inHi - inLo + 1)
+      if overflow { return Int.max }
+      var n = inside
+      for k in kLo..<inLo { n += lap(k) }
+      if inHi < kHi { for k in (inHi + 1)...kHi { n += lap(k) } }
+      return n
+    }
+    let r = toLTR(rect)
+    let b = toLTR(bounds)
+    var search = r
+    if case .coverFlow(let cf) = type { search = coverSearch(cf, rect: r, bounds: b) }
+    return placement.elementCountBound(in: search, pin: pinning(b))
+  }
+
   /// Pinned headers and footers float above the cells, as in UIKit.
   static let pinnedZIndex = 1024
 

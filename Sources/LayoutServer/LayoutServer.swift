@@ -256,6 +256,7 @@ public final class LayoutServer: RPCHandler {
     try checkTilt(layout, field: "params.layout.rotation.perspective")
     var session = Session(layout: layout, bounds: bounds, overscan: overscan)
     try checkLoop(session, field: "params.layout.loop", lapsField: "params.bounds")
+    try checkAnswer(layout, session.visibleRect, bounds, field: "params.bounds")
     let delta = session.refresh()
     store(id, session)
     w.beginObject()
@@ -292,6 +293,7 @@ public final class LayoutServer: RPCHandler {
     }
     try checkTilt(session.layout, field: "params.bounds")
     try checkLoop(session, field: "params.bounds")
+    try checkAnswer(session.layout, session.visibleRect, session.bounds, field: "params.bounds")
     let delta = session.refresh()
     store(id, session)
     w.beginObject()
@@ -346,6 +348,27 @@ public final class LayoutServer: RPCHandler {
       field: field)
   }
 
+  /// The fewest bytes an element takes in an answer: every field at its
+  /// shortest (`{"kind":"cell","section":0,…,"zIndex":0},`).
+  static let minElementBytes = 154
+
+  /// An answer that would exceed `maxMessageBytes` is refused before it is
+  /// built: `rect` (with the viewport `bounds`) meets up to
+  /// `elementCountBound` elements, counted from the placement's index, and
+  /// that many at their shortest would not fit. O(log n) per section met.
+  func checkAnswer(_ layout: Layout, _ rect: Rect, _ bounds: Rect, field: String)
+    throws(RPCError)
+  {
+    let n = layout.elementCountBound(in: rect, bounds: bounds)
+    let (bytes, overflow) = n.multipliedReportingOverflow(by: Self.minElementBytes)
+    guard overflow || bytes > limits.maxMessageBytes else { return }
+    throw RPCError(
+      code: ErrorCode.limitExceeded,
+      message:
+        "\(field) meets up to \(n) elements: an answer of at least \(overflow ? "9e18" : String(bytes)) bytes, more than maxMessageBytes (\(limits.maxMessageBytes)); ask for a smaller rect",
+      field: field)
+  }
+
   /// layout/scrollEnded {session, contentOffset, velocity, proposedContentOffset?, frameInterval?}
   /// → {targetContentOffset, targetItem, projectedContentOffset, policy, durationMs,
   /// trajectory}. O(log n + samples).
@@ -385,10 +408,22 @@ public final class LayoutServer: RPCHandler {
     let (_, session) = try existing(p)
     let rect = try p.rect("rect")
     try checkLaps(session.layout, rect, session.bounds, field: p.path("rect"))
+    try checkAnswer(session.layout, rect, session.bounds, field: p.path("rect"))
+    let start = w.bytes.count
     w.beginObject()
     w.key("attributes")
-    w.attributesArray(session.layout.attributes(in: rect, bounds: session.bounds))
+    let attributes = session.layout.attributes(in: rect, bounds: session.bounds)
+    w.attributesArray(attributes)
     w.endObject()
+    // The count is a lower bound of the size: elements longer than their
+    // shortest can still take the answer over, which is refused too.
+    if w.bytes.count - start > limits.maxMessageBytes {
+      throw RPCError(
+        code: ErrorCode.limitExceeded,
+        message:
+          "\(p.path("rect")) meets \(attributes.count) elements: an answer of \(w.bytes.count - start) bytes, more than maxMessageBytes (\(limits.maxMessageBytes)); ask for a smaller rect",
+        field: p.path("rect"))
+    }
   }
 
   private func indexPath(_ p: Fields, _ layout: Layout) throws(RPCError) -> IndexPath {

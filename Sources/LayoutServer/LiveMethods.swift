@@ -60,6 +60,7 @@ extension LayoutServer {
         ?? nearestSurvivor(of: path, in: old.layout) { result.newPath(of: $0, deleted: deleted) }
     }
     try checkLoop(session, field: p.path("updates"))
+    try checkAnswer(session.layout, session.visibleRect, session.bounds, field: p.path("updates"))
     let delta = session.refresh()
 
     // What a client needs to animate the change as UICollectionView does.
@@ -159,7 +160,7 @@ extension LayoutServer {
     }
     session.pendingAnchor = pending
     try checkLoop(session, field: p.path("sections"))
-    respond(id, &session, &w)
+    try respond(id, &session, &w, field: p.path("sections"))
   }
 
   /// layout/configure {session, layout?, contentInset?, overscan?} → the
@@ -185,7 +186,7 @@ extension LayoutServer {
     try checkTilt(session.layout, field: "params.layout.rotation.perspective")
     session.bounds = reanchor(old, into: session) { $0 }
     try checkLoop(session, field: "params.layout")
-    respond(id, &session, &w)
+    try respond(id, &session, &w, field: "params.layout")
   }
 
   /// layout/setItemSizes {session, sizes: [{section, item, size}]} → the
@@ -223,7 +224,7 @@ extension LayoutServer {
     try checkTilt(session.layout, field: p.path("sizes"))
     session.bounds = reanchor(old, into: session) { $0 }
     try checkLoop(session, field: p.path("sizes"))
-    respond(id, &session, &w)
+    try respond(id, &session, &w, field: p.path("sizes"))
   }
 
   /// layout/appendItems {session, section, itemCount | itemSizes |
@@ -285,10 +286,16 @@ extension LayoutServer {
       session.bounds = reanchor(old, into: session) { $0 }
     }
     try checkLoop(session, field: p.path(key))
-    respond(id, &session, &w)
+    try respond(id, &session, &w, field: p.path(key))
   }
 
-  private func respond(_ id: String, _ session: inout Session, _ w: inout JSONWriter) {
+  /// Answers a change with the delta, unless the viewport's answer would
+  /// be too large (then nothing changes). `field` names the request's
+  /// change.
+  private func respond(
+    _ id: String, _ session: inout Session, _ w: inout JSONWriter, field: String
+  ) throws(RPCError) {
+    try checkAnswer(session.layout, session.visibleRect, session.bounds, field: field)
     let delta = session.refresh()
     store(id, session)
     w.beginObject()

@@ -129,6 +129,7 @@ final class PropertyTests: XCTestCase {
         let fast = layout.attributes(in: rect, bounds: bounds)
         let slow = everything(layout, bounds: bounds).filter { $0.frame.intersects(rect) }
         XCTAssertEqual(fast, slow, "rect \(rect) in \(layout.type)")
+        XCTAssertGreaterThanOrEqual(layout.elementCountBound(in: rect, bounds: bounds), fast.count)
       }
     }
   }
@@ -285,6 +286,7 @@ final class PropertyTests: XCTestCase {
           .filter { $0.frame.intersects(rect) }
         XCTAssertEqual(
           layout.attributes(in: rect, bounds: bounds), slow, "\(rect) in \(layout.type)")
+        XCTAssertGreaterThanOrEqual(layout.elementCountBound(in: rect, bounds: bounds), slow.count)
       }
     }
   }
@@ -346,5 +348,27 @@ final class PropertyTests: XCTestCase {
     let rect = Rect(x: 0, y: 0, width: 320, height: 400)
     XCTAssertEqual(a.attributes(in: rect, bounds: rect), b.attributes(in: rect, bounds: rect))
     XCTAssertEqual(a.contentSize, b.contentSize)
+  }
+
+  /// The count that lets an answer be refused before it is built: over a
+  /// whole 1e7-item flow it is the item count, found without walking the
+  /// items; over a viewport it is a viewport's worth.
+  func testElementCountBoundIsCheapAndTight() {
+    var flow = FlowConfiguration()
+    flow.itemSize = Size(width: 10, height: 10)
+    let viewport = Size(width: 375, height: 600)
+    let big = Layout(type: .flow(flow), sections: [.uniform(10_000_000)], viewportSize: viewport)
+    let all = Rect(x: 0, y: 0, width: 375, height: big.contentSize.height)
+    XCTAssertEqual(big.elementCountBound(in: all, bounds: all), 10_000_000 + 2)
+    let b = Rect(x: 0, y: 123_456, width: 375, height: 600)
+    let visible = big.attributes(in: b, bounds: b).count
+    let bound = big.elementCountBound(in: b, bounds: b)
+    XCTAssertGreaterThanOrEqual(bound, visible)
+    XCTAssertLessThanOrEqual(bound, visible + 2 * 18 + 2)  // a line more at each end
+    var carousel = CarouselConfiguration()
+    carousel.style = .rotary
+    let ring = Layout(
+      type: .carousel(carousel), sections: [.uniform(1_000_000)], viewportSize: viewport)
+    XCTAssertEqual(ring.elementCountBound(in: all, bounds: b), 12)  // its visible items
   }
 }

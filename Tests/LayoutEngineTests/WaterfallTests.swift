@@ -493,6 +493,18 @@ extension IncrementalTests {
       let got = l.attributes(in: rect, bounds: Rect(origin: .zero, size: l.viewportSize))
         .filter { $0.kind == .cell }.map(\.indexPath)
       XCTAssertEqual(got, all.filter { $0.1.intersects(rect) }.map(\.0))
+      // The count from the columns never undercounts; across the whole
+      // extent it is exact but for the headers and footers allowed.
+      let origin = Rect(origin: .zero, size: l.viewportSize)
+      XCTAssertGreaterThanOrEqual(l.elementCountBound(in: rect, bounds: origin), got.count)
+      let band =
+        l.scrollDirection == .vertical
+        ? Rect(x: -1e6, y: rect.y, width: 2e6, height: rect.height)
+        : Rect(x: rect.x, y: -1e6, width: rect.width, height: 2e6)
+      let inBand = all.filter { $0.1.intersects(band) }.count
+      let bound = l.elementCountBound(in: band, bounds: origin)
+      XCTAssertGreaterThanOrEqual(bound, inBand)
+      XCTAssertLessThanOrEqual(bound, inBand + 2 * l.sections.count + 8, "\(band)")
       let point = Point(x: rect.x, y: rect.y)
       let hit = l.itemAtPoint(point, bounds: Rect(origin: .zero, size: l.viewportSize))
       XCTAssertEqual(hit, all.filter { $0.1.contains(point) }.map(\.0).last)

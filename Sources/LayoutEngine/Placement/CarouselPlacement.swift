@@ -156,6 +156,16 @@ public struct CarouselGeometry: Placement {
     }
   }
 
+  /// At least as many slots as `forEachElement(in: rect)` visits. O(1).
+  public func elementCountBound(in rect: Rect, pin: Pinning?) -> Int {
+    let n = itemCount
+    guard n > 0 else { return 0 }
+    guard pitch > 0 else { return n }
+    let (lo, hi) = horizontal ? (rect.minX, rect.maxX) : (rect.minY, rect.maxY)
+    let span = (hi - lo + maxExtent) / pitch + 2
+    return span >= Double(n) ? n : max(0, Int(span))
+  }
+
   /// The item whose slot centre is nearest `point` along the scroll axis
   /// (a carousel has one row), ties to the earlier. O(log sections).
   public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {

@@ -258,6 +258,36 @@ public struct FlowGeometry: Placement {
     }
   }
 
+  /// At least as many elements as `forEachElement(in: rect)` visits,
+  /// counted from the lines without visiting them: a section wholly inside
+  /// the rect's main span by its item count, one it crosses by the items of
+  /// the lines from the first ending after the span's start to the first
+  /// ending after its end (the rect's extent across is not used).
+  /// O(sections met · log n).
+  public func elementCountBound(in rect: Rect, pin: Pinning?) -> Int {
+    let (lo, hi, _, _) = axes.spans(rect)
+    var n = 0
+    var s = firstSection(endingAfter: lo)
+    while s < sections.count && sections[s].start < hi {
+      let g = sections[s]
+      n += 2  // its header and footer
+      let lines = g.lineCount
+      if g.count > 0 && lines > 0 {
+        if g.start >= lo && g.end <= hi {
+          n += g.count
+        } else {
+          let a = g.firstLine(endingAfter: lo)
+          if a < lines {
+            let b = min(g.firstLine(endingAfter: hi), lines - 1)
+            n += g.itemRange(ofLine: b).upperBound - g.itemRange(ofLine: a).lowerBound
+          }
+        }
+      }
+      s += 1
+    }
+    return n
+  }
+
   // MARK: Nearest item
 
   /// The item whose centre is nearest `point`. With `mainAxisOnly`, distance

@@ -28,6 +28,11 @@ public protocol Placement: Sendable {
   /// the rect crosses; waterfall: O(columns · log n + k log k)).
   func forEachElement(
     in rect: Rect, pin: Pinning?, _ body: (ElementKind, Int, Int, Rect) -> Void)
+  /// At least as many elements as `forEachElement(in: rect)` would visit,
+  /// counted from the placement's index without visiting them, so that an
+  /// answer too large to send is refused before it is built. O(log n) per
+  /// section met (waterfall: O(columns · log n)).
+  func elementCountBound(in rect: Rect, pin: Pinning?) -> Int
   /// The item whose centre is nearest `point` (along the scroll axis alone
   /// with `mainAxisOnly`), ties to the earlier item; nil without items.
   /// O(log n) plus the few candidates examined.
@@ -98,6 +103,13 @@ public enum AnyPlacement: Placement {
     case .flow(let g): g.forEachElement(in: rect, pin: pin, body)
     case .waterfall(let g): g.forEachElement(in: rect, pin: pin, body)
     case .carousel(let g): g.forEachElement(in: rect, pin: pin, body)
+    }
+  }
+  public func elementCountBound(in rect: Rect, pin: Pinning?) -> Int {
+    switch self {
+    case .flow(let g): return g.elementCountBound(in: rect, pin: pin)
+    case .waterfall(let g): return g.elementCountBound(in: rect, pin: pin)
+    case .carousel(let g): return g.elementCountBound(in: rect, pin: pin)
     }
   }
   public func restOffset(global g: Int) -> Double? {

@@ -291,6 +291,40 @@ struct ColumnSection: Sendable {
   }
 }
 
+extension ColumnSection {
+  /// At least as many items as `forEachItem(meeting: lo, hi)` visits,
+  /// without visiting them: each column of the first and last segments met
+  /// is counted by two descents, the segments between by their index
+  /// ranges. O(columns · log n).
+  func countItems(meeting lo: Double, _ hi: Double) -> Int {
+    guard count > 0, lo < hi else { return 0 }
+    let o = origin
+    let first = spans.split { (o + $0.step).value > lo }.position
+    let last = spans.split { (o + $0.step).value >= hi }.position
+    guard first <= spans.count, segmentStart(first).value < hi else { return 0 }
+    func inColumns(_ k: Int) -> Int {
+      let s0 = segmentStart(k)
+      let f = segmentFirst(k)
+      let e = segmentEnd(k)
+      var n = 0
+      for c in 0..<p.columnCount {
+        let (bf, firstEntry) = below(c, f)
+        let base = s0 - firstEntry.pitch
+        let end = e == Int.max ? lanes[c].count : below(c, e).position
+        let a = max(bf, lanes[c].split { (base + $0.pitch - spacing).value > lo }.position)
+        let b = min(end, lanes[c].split { (base + $0.pitch).value >= hi }.position + 1)
+        n += max(0, b - a)
+      }
+      // The full-span item closing the segment.
+      return n + (k < spans.count ? 1 : 0)
+    }
+    if last <= first { return inColumns(first) }
+    // Every item of the segments strictly between, spans included.
+    let between = segmentFirst(last) - segmentFirst(first + 1)
+    return inColumns(first) + between + inColumns(last)
+  }
+}
+
 // MARK: Placing
 
 /// One placing pass from item `from`: each column's top, the segment, and

@@ -199,6 +199,21 @@ public struct WaterfallGeometry: Placement {
     }
   }
 
+  /// At least as many elements as `forEachElement(in: rect)` visits,
+  /// counted from the column ropes without visiting them (the rect's
+  /// extent across is not used). O(sections met · columns · log n).
+  public func elementCountBound(in rect: Rect, pin: Pinning?) -> Int {
+    let (lo, hi, _, _) = axes.spans(rect)
+    var n = 0
+    var s = firstSection(endingAfter: lo)
+    while s < sections.count && sections[s].start < hi {
+      let g = sections[s]
+      n += 2 + g.countItems(meeting: lo - g.start, hi - g.start)
+      s += 1
+    }
+    return n
+  }
+
   /// The item whose centre is nearest `point`; ties to the earlier item.
   /// Searches a window around the point's main position, widening it
   /// until the nearest centre found is no farther than the window's edge.

@@ -167,12 +167,12 @@ def test_framing_content_length_beyond_body(spawn):
 @covers("framing.body-over-maximum")
 def test_framing_body_over_maximum(spawn):
     r = row("framing.body-over-maximum")
-    assert r.flags() == ["--max-message-bytes", "1000"]
+    assert r.flags() == ["--max-message-bytes", "10000"]
     d, before = start(spawn, r)
-    # A valid (and destructive) request padded to 1001 bytes with spaces.
+    # A valid (and destructive) request padded to 10001 bytes with spaces.
     body = encode(req("big", "layout/close", {"session": "flow"}))
-    body += b" " * (1001 - len(body))
-    assert len(body) == 1001
+    body += b" " * (10001 - len(body))
+    assert len(body) == 10001
     d.write(frame(body))
     expect_answer(d, r)
     then(d, r, before)
@@ -698,6 +698,19 @@ def test_values_many_sizes_accepted_by_default(spawn):
     # The last item (10 tall) is centred on the last line's 12: 1 below it.
     assert d.call("layout/attributesForItem", {"session": "bulk", "section": 0, "item": 99_999})[
         "attributes"]["frame"]["y"] == 6249 * 22 + 1
+
+
+@covers("values.answer-over-maximum")
+def test_values_answer_over_maximum(spawn):
+    r = row("values.answer-over-maximum")
+    d, before = start(spawn, r)
+    method, params = r.request()
+    t = time.monotonic()
+    d.send(req("tall", method, params))
+    got = expect_answer(d, r, id="tall")
+    assert time.monotonic() - t < 1.0, "not answered at once"
+    expect_field_error(d, r, got)
+    then(d, r, before)
 
 
 @covers("values.session-id-too-long")
