@@ -91,13 +91,15 @@ extension LayoutClient {
     return try request("layout/scrollToItem", .object(params))
   }
 
-  /// Every element that meets a rect.
-  /// `layout/attributesInRect` {session: string, rect: Rect} → `AttributesList`; picture: none.
+  /// Every element that meets a rect, or a page of them.
+  /// `layout/attributesInRect` {session: string, rect: Rect, limit?: integer, after?: ElementKey} → `AttributesPage`; picture: none.
   @discardableResult
-  public func attributesInRect(session: String, rect: Rect) throws -> JSON {
+  public func attributesInRect(session: String, rect: Rect, limit: Int? = nil, after: JSON? = nil) throws -> JSON {
     var params: [String: JSON] = [:]
     params["session"] = JSON.string(session)
     params["rect"] = rect.json
+    if let limit { params["limit"] = JSON.number(Double(limit)) }
+    if let after { params["after"] = after }
     return try request("layout/attributesInRect", .object(params))
   }
 

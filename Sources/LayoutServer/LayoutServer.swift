@@ -356,10 +356,10 @@ public final class LayoutServer: RPCHandler {
   /// built: `rect` (with the viewport `bounds`) meets up to
   /// `elementCountBound` elements, counted from the placement's index, and
   /// that many at their shortest would not fit. O(log n) per section met.
-  func checkAnswer(_ layout: Layout, _ rect: Rect, _ bounds: Rect, field: String)
-    throws(RPCError)
-  {
-    let n = layout.elementCountBound(in: rect, bounds: bounds)
+  func checkAnswer(
+    _ layout: Layout, _ rect: Rect, _ bounds: Rect, field: String, limit: Int? = nil
+  ) throws(RPCError) {
+    let n = min(layout.elementCountBound(in: rect, bounds: bounds), limit ?? .max)
     let (bytes, overflow) = n.multipliedReportingOverflow(by: Self.minElementBytes)
     guard overflow || bytes > limits.maxMessageBytes else { return }
     throw RPCError(
@@ -403,17 +403,34 @@ public final class LayoutServer: RPCHandler {
     w.endObject()
   }
 
-  /// layout/attributesInRect {session, rect} → {attributes}. O(log n + k).
+  /// layout/attributesInRect {session, rect, limit?, after?} → {attributes,
+  /// next?}: every element meeting the rect, or a page of them in document
+  /// order after `after`, with `next` when more remain. O(log n + k).
   func attributesInRect(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (_, session) = try existing(p)
     let rect = try p.rect("rect")
+    let limit = p.optional("limit") == nil ? nil : try p.integer("limit", in: 1...Int.max)
+    let after = try pageStart(p, session.layout)
     try checkLaps(session.layout, rect, session.bounds, field: p.path("rect"))
-    try checkAnswer(session.layout, rect, session.bounds, field: p.path("rect"))
+    try checkAnswer(session.layout, rect, session.bounds, field: p.path("rect"), limit: limit)
     let start = w.bytes.count
     w.beginObject()
     w.key("attributes")
-    let attributes = session.layout.attributes(in: rect, bounds: session.bounds)
+    let attributes: [LayoutAttributes]
+    var next: LayoutAttributes? = nil
+    if limit != nil || after != nil {
+      let page = session.layout.attributes(
+        in: rect, bounds: session.bounds, after: after, limit: limit ?? Int.max)
+      attributes = page.attributes
+      if page.more { next = attributes.last }
+    } else {
+      attributes = session.layout.attributes(in: rect, bounds: session.bounds)
+    }
     w.attributesArray(attributes)
+    if let next {
+      w.key("next")
+      w.elementKey(next.key)
+    }
     w.endObject()
     // The count is a lower bound of the size: elements longer than their
     // shortest can still take the answer over, which is refused too.
@@ -439,6 +456,22 @@ public final class LayoutServer: RPCHandler {
         p.path("item"), "is out of range: section \(section) has \(count) items")
     }
     return IndexPath(section: section, item: item)
+  }
+
+  /// attributesInRect's optional `after`: the element key a page follows.
+  private func pageStart(_ p: Fields, _ layout: Layout) throws(RPCError) -> PageStart? {
+    guard let f = try p.optionalObject("after") else { return nil }
+    try f.rejectUnknown(["kind", "section", "item", "lap"])
+    let kind = try f.optionalChoice("kind", ["header", "cell", "footer"])
+    guard let kind else { throw .invalidParams(f.path("kind"), "is required") }
+    let position = ElementPosition(
+      kind: ElementKind(rawValue: kind)!, section: try f.integer("section", in: 0...Int.max),
+      item: try f.integer("item", in: 0...Int.max))
+    guard f.optional("lap") != nil else { return PageStart(position: position) }
+    guard layout.loops else {
+      throw .invalidParams(f.path("lap"), "is only accepted when the layout loops")
+    }
+    return PageStart(position: position, lap: try f.integer("lap", in: -(1 << 53)...(1 << 53)))
   }
 
   /// The optional `lap` of a looping carousel's element queries.

@@ -95,8 +95,11 @@ extension LayoutServer {
       result: "ScrollTarget"
     ) { $0.scrollToItem },
     MethodSpec(
-      "layout/attributesInRect", "Every element that meets a rect.",
-      params: [session, required("rect", "Rect")], result: "AttributesList"
+      "layout/attributesInRect", "Every element that meets a rect, or a page of them.",
+      params: [
+        session, required("rect", "Rect"), optional("limit", "integer"),
+        optional("after", "ElementKey"),
+      ], result: "AttributesPage"
     ) { $0.attributesInRect },
     MethodSpec(
       "layout/attributesForItem", "One cell's attributes.",

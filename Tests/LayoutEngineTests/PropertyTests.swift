@@ -371,4 +371,53 @@ final class PropertyTests: XCTestCase {
       type: .carousel(carousel), sections: [.uniform(1_000_000)], viewportSize: viewport)
     XCTAssertEqual(ring.elementCountBound(in: all, bounds: b), 12)  // its visible items
   }
+
+  /// Walks `rect` page by page and returns the concatenation.
+  func paged(_ layout: Layout, _ rect: Rect, _ bounds: Rect, limit: Int) -> [LayoutAttributes] {
+    var all: [LayoutAttributes] = []
+    var after: PageStart? = nil
+    while true {
+      let page = layout.attributes(in: rect, bounds: bounds, after: after, limit: limit)
+      XCTAssertLessThanOrEqual(page.attributes.count, limit)
+      all += page.attributes
+      guard page.more, let last = page.attributes.last else { break }
+      after = PageStart(
+        position: ElementPosition(kind: last.kind, section: last.section, item: last.item),
+        lap: last.lap)
+    }
+    return all
+  }
+
+  func testPagesConcatenateToTheWholeAnswer() {
+    var g = SplitMix(state: 77)
+    for _ in 0..<150 {
+      let layout = randomLayout(&g)
+      let size = layout.contentSize
+      let rect = Rect(
+        x: layout.offsetRange.min.x - 50, y: -50, width: size.width + 100, height: size.height + 100
+      )
+      let bounds = Rect(origin: .zero, size: layout.viewportSize)
+      let whole = layout.attributes(in: rect, bounds: bounds)
+      for limit in [1, 3, 7] {
+        XCTAssertEqual(
+          paged(layout, rect, bounds, limit: limit), whole, "\(layout.type) by \(limit)")
+      }
+    }
+    for _ in 0..<60 {
+      let layout = randomLoop(&g)
+      let bounds = randomLoopBounds(layout, &g)
+      let rect = Rect(
+        x: bounds.x - 700, y: bounds.y - 700, width: bounds.width + 1400,
+        height: bounds.height + 1400)
+      let whole = layout.attributes(in: rect, bounds: bounds)
+      XCTAssertEqual(paged(layout, rect, bounds, limit: 2), whole, "loop \(layout.type)")
+    }
+    var c = CarouselConfiguration()
+    c.style = .rotary
+    let ring = Layout(
+      type: .carousel(c), sections: [.uniform(7), .uniform(5)],
+      viewportSize: Size(width: 600, height: 400))
+    let b = Rect(x: 510, y: 0, width: 600, height: 400)
+    XCTAssertEqual(paged(ring, b, b, limit: 4), ring.attributes(in: b, bounds: b))
+  }
 }

@@ -505,6 +505,19 @@ extension IncrementalTests {
       let bound = l.elementCountBound(in: band, bounds: origin)
       XCTAssertGreaterThanOrEqual(bound, inBand)
       XCTAssertLessThanOrEqual(bound, inBand + 2 * l.sections.count + 8, "\(band)")
+      // Pages of the band and of the rect concatenate to the whole.
+      for r in [rect, band] {
+        var all: [LayoutAttributes] = []
+        var after: PageStart? = nil
+        while true {
+          let page = l.attributes(in: r, bounds: origin, after: after, limit: 5)
+          all += page.attributes
+          guard page.more, let last = page.attributes.last else { break }
+          after = PageStart(
+            position: ElementPosition(kind: last.kind, section: last.section, item: last.item))
+        }
+        XCTAssertEqual(all, l.attributes(in: r, bounds: origin))
+      }
       let point = Point(x: rect.x, y: rect.y)
       let hit = l.itemAtPoint(point, bounds: Rect(origin: .zero, size: l.viewportSize))
       XCTAssertEqual(hit, all.filter { $0.1.contains(point) }.map(\.0).last)

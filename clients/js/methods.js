@@ -10,11 +10,12 @@
 // @ts-check
 
 /** @typedef {import('./flowlayout.js').MethodInfo} MethodInfo */
-/** @typedef {import('./flowlayout.js').AttributesList} AttributesList */
+/** @typedef {import('./flowlayout.js').AttributesPage} AttributesPage */
 /** @typedef {import('./flowlayout.js').BatchUpdates} BatchUpdates */
 /** @typedef {import('./flowlayout.js').BatchUpdatesResult} BatchUpdatesResult */
 /** @typedef {import('./flowlayout.js').ContentSizeResult} ContentSizeResult */
 /** @typedef {import('./flowlayout.js').ElementAttributes} ElementAttributes */
+/** @typedef {import('./flowlayout.js').ElementKey} ElementKey */
 /** @typedef {import('./flowlayout.js').Insets} Insets */
 /** @typedef {import('./flowlayout.js').ItemID} ItemID */
 /** @typedef {import('./flowlayout.js').ItemPosition} ItemPosition */
@@ -171,7 +172,7 @@ export const METHODS = freeze([
   },
   {
     "name": "layout/attributesInRect",
-    "summary": "Every element that meets a rect.",
+    "summary": "Every element that meets a rect, or a page of them.",
     "params": [
       {
         "name": "session",
@@ -182,9 +183,19 @@ export const METHODS = freeze([
         "name": "rect",
         "type": "Rect",
         "required": true
+      },
+      {
+        "name": "limit",
+        "type": "integer",
+        "required": false
+      },
+      {
+        "name": "after",
+        "type": "ElementKey",
+        "required": false
       }
     ],
-    "result": "AttributesList",
+    "result": "AttributesPage",
     "picture": "none"
   },
   {
@@ -489,10 +500,10 @@ export class LayoutMethods {
   }
 
   /**
-   * `layout/attributesInRect`: Every element that meets a rect.
+   * `layout/attributesInRect`: Every element that meets a rect, or a page of them.
    * The answer leaves the picture as it is (picture: "none").
-   * @param {{session: string, rect: Rect}} params
-   * @returns {Promise<AttributesList>}
+   * @param {{session: string, rect: Rect, limit?: integer, after?: ElementKey}} params
+   * @returns {Promise<AttributesPage>}
    */
   attributesInRect(params) {
     return this.request("layout/attributesInRect", params);

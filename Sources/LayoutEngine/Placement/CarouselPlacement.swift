@@ -156,6 +156,23 @@ public struct CarouselGeometry: Placement {
     }
   }
 
+  /// The slots meeting `rect` after `after`, until `body` returns false.
+  /// O(log sections + slots visited).
+  public func forEachElement(
+    in rect: Rect, pin: Pinning?, after: ElementPosition?,
+    _ body: (ElementKind, Int, Int, Rect) -> Bool
+  ) {
+    var stop = false
+    forEachElement(in: rect, pin: pin) { kind, s, i, r in
+      guard !stop else { return }
+      if let after {
+        let rest = after.rest(of: s)
+        guard i >= rest.fromItem else { return }
+      }
+      if !body(kind, s, i, r) { stop = true }
+    }
+  }
+
   /// At least as many slots as `forEachElement(in: rect)` visits. O(1).
   public func elementCountBound(in rect: Rect, pin: Pinning?) -> Int {
     let n = itemCount

@@ -258,6 +258,47 @@ public struct FlowGeometry: Placement {
     }
   }
 
+  /// `forEachElement(in: rect)` from just after `after`, until `body`
+  /// returns false. O(log n + lines visited · items per line).
+  public func forEachElement(
+    in rect: Rect, pin: Pinning?, after: ElementPosition?,
+    _ body: (ElementKind, Int, Int, Rect) -> Bool
+  ) {
+    let (lo, hi, _, _) = axes.spans(rect)
+    var scratch = Scratch()
+    var s = max(firstSection(endingAfter: lo), after?.section ?? 0)
+    while s < sections.count && sections[s].start < hi {
+      let g = sections[s]
+      let rest = after?.rest(of: s) ?? (header: true, fromItem: 0, footer: true)
+      if rest.header, let h = frameForSupplementary(.header, section: s, pin: pin),
+        h.intersects(rect), !body(.header, s, 0, h)
+      {
+        return
+      }
+      if rest.fromItem < g.count {
+        var stop = false
+        let from = max(g.firstLine(endingAfter: lo), g.lineIndex(ofItem: rest.fromItem))
+        g.forEachLine(from: from) { j, start, thick, range in
+          guard start < hi else { return false }
+          forEachItem(
+            of: g, section: s, line: j, start: start, thickness: thick, items: range,
+            scratch: &scratch
+          ) { i, r in
+            if !stop, i >= rest.fromItem, r.intersects(rect), !body(.cell, s, i, r) { stop = true }
+          }
+          return !stop
+        }
+        if stop { return }
+      }
+      if rest.footer, let f = frameForSupplementary(.footer, section: s, pin: pin),
+        f.intersects(rect), !body(.footer, s, 0, f)
+      {
+        return
+      }
+      s += 1
+    }
+  }
+
   /// At least as many elements as `forEachElement(in: rect)` visits,
   /// counted from the lines without visiting them: a section wholly inside
   /// the rect's main span by its item count, one it crosses by the items of

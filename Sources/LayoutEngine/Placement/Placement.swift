@@ -28,6 +28,14 @@ public protocol Placement: Sendable {
   /// the rect crosses; waterfall: O(columns · log n + k log k)).
   func forEachElement(
     in rect: Rect, pin: Pinning?, _ body: (ElementKind, Int, Int, Rect) -> Void)
+  /// `forEachElement(in: rect)` from just after `after` (an element of
+  /// this placement: kind, section and item, in document order), until
+  /// `body` returns false: a page of a snapshot. O(log n + elements
+  /// visited) (waterfall: plus the items whose indices lie between the
+  /// rect's columns' first and last).
+  func forEachElement(
+    in rect: Rect, pin: Pinning?, after: ElementPosition?,
+    _ body: (ElementKind, Int, Int, Rect) -> Bool)
   /// At least as many elements as `forEachElement(in: rect)` would visit,
   /// counted from the placement's index without visiting them, so that an
   /// answer too large to send is refused before it is built. O(log n) per
@@ -103,6 +111,16 @@ public enum AnyPlacement: Placement {
     case .flow(let g): g.forEachElement(in: rect, pin: pin, body)
     case .waterfall(let g): g.forEachElement(in: rect, pin: pin, body)
     case .carousel(let g): g.forEachElement(in: rect, pin: pin, body)
+    }
+  }
+  public func forEachElement(
+    in rect: Rect, pin: Pinning?, after: ElementPosition?,
+    _ body: (ElementKind, Int, Int, Rect) -> Bool
+  ) {
+    switch self {
+    case .flow(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
+    case .waterfall(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
+    case .carousel(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
     }
   }
   public func elementCountBound(in rect: Rect, pin: Pinning?) -> Int {
@@ -232,5 +250,31 @@ public struct ItemEdit: Equatable, Sendable {
     self.lo = lo
     self.oldHi = oldHi
     self.newHi = newHi
+  }
+}
+
+/// A place in document order within one copy of the content: section by
+/// section, the header, the cells by item, the footer.
+public struct ElementPosition: Equatable, Sendable {
+  public var kind: ElementKind
+  public var section: Int
+  public var item: Int
+  public init(kind: ElementKind, section: Int, item: Int) {
+    self.kind = kind
+    self.section = section
+    self.item = item
+  }
+
+  /// What of section `s` comes after this position: everything (a later
+  /// section), the cells from `fromItem` and the footer, or nothing.
+  /// O(1).
+  func rest(of s: Int) -> (header: Bool, fromItem: Int, footer: Bool) {
+    if s > section { return (true, 0, true) }
+    if s < section { return (false, Int.max, false) }
+    switch kind {
+    case .header: return (false, 0, true)
+    case .cell: return (false, item &+ 1, true)
+    case .footer: return (false, Int.max, false)
+    }
   }
 }

@@ -292,6 +292,47 @@ struct ColumnSection: Sendable {
 }
 
 extension ColumnSection {
+  /// The indices every item meeting [lo, hi) lies within: from the
+  /// smallest index of each column's first entry ending after lo in the
+  /// first segment met to the largest of each column's last entry starting
+  /// before hi in the last (lanes hold their items in index order), and
+  /// the full-span item closing the last segment when it meets.
+  /// O(columns · log n).
+  func indexRange(meeting lo: Double, _ hi: Double) -> Range<Int> {
+    guard count > 0, lo < hi else { return 0..<0 }
+    let o = origin
+    let first = spans.split { (o + $0.step).value > lo }.position
+    let last = spans.split { (o + $0.step).value >= hi }.position
+    guard first <= spans.count, segmentStart(first).value < hi else { return 0..<0 }
+    // The closing span of the first segment, if it meets, bounds from
+    // below with every column.
+    var lower = first < spans.count ? segmentEnd(first) : Int.max
+    var upper = -1
+    let end = max(first, last)
+    for k in last > first ? [first, end] : [first] {
+      let s0 = segmentStart(k)
+      let f = segmentFirst(k)
+      let e = segmentEnd(k)
+      for c in 0..<p.columnCount {
+        let (bf, firstEntry) = below(c, f)
+        let base = s0 - firstEntry.pitch
+        let stop = e == Int.max ? lanes[c].count : below(c, e).position
+        if k == first {
+          let j = max(bf, lanes[c].split { (base + $0.pitch - spacing).value > lo }.position)
+          if j < stop { lower = min(lower, lanes[c].prefix(j + 1).index - 1) }
+        }
+        if k == end {
+          let j = min(stop, lanes[c].split { (base + $0.pitch).value >= hi }.position + 1) - 1
+          if j >= bf { upper = max(upper, lanes[c].prefix(j + 1).index - 1) }
+        }
+      }
+    }
+    if end < spans.count { upper = max(upper, segmentEnd(end)) }
+    if last > first { lower = min(lower, segmentFirst(first + 1)) }
+    guard lower <= upper, lower < count else { return 0..<0 }
+    return lower..<min(upper + 1, count)
+  }
+
   /// At least as many items as `forEachItem(meeting: lo, hi)` visits,
   /// without visiting them: each column of the first and last segments met
   /// is counted by two descents, the segments between by their index

@@ -156,7 +156,7 @@ extension Layout {
   /// of the reduced left-to-right space and the bounds moved into that
   /// copy (`lapBounds` = reduced bounds − k·P), back in client space. The
   /// one path every loop query takes, so they agree to the bit. O(1).
-  private func finish(
+  func finish(
     _ kind: ElementKind, _ s: Int, _ i: Int, _ frame: Rect, k: Int, K: Int, shift: Double,
     lapBounds b: Rect, _ cf: CoverFlowConfiguration
   ) -> LayoutAttributes {

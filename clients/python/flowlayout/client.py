@@ -110,6 +110,18 @@ class DaemonError(ConnectionError):
 _STDERR_LINES = 50
 
 
+class AttributesPage(Tuple[Attributes, ...]):
+    """A tuple of attributes, with ``next``: the key to continue after
+    when the answer was a page with more to come (else None)."""
+
+    next: Optional[ElementKey]
+
+    def __new__(cls, items: Iterable[Attributes], next: Optional[ElementKey] = None) -> "AttributesPage":
+        page = super().__new__(cls, tuple(items))
+        page.next = next
+        return page
+
+
 class Client:
     """A connection to one flowlayoutd.
 
@@ -729,11 +741,44 @@ class Client:
         except RPCError as e:
             raise _renamed(e, translate) from None
 
-    def attributes_in_rect(self, session: str, rect: RectLike) -> Tuple[Attributes, ...]:
-        """Every element whose frame overlaps ``rect``, in document order."""
-        params = {"session": session, "rect": rect_json(rect)}
+    def attributes_in_rect(
+        self,
+        session: str,
+        rect: RectLike,
+        limit: Optional[int] = None,
+        after: Optional[ElementKey] = None,
+    ) -> "AttributesPage":
+        """Every element whose frame overlaps ``rect``, in document order;
+        with ``limit``, at most that many, just after ``after`` (an
+        :class:`ElementKey`), and the page's ``next`` is the key to pass as
+        ``after`` for the rest (None when nothing remains). An answer too
+        large for the daemon's message limit is error 1004: page through it
+        (:meth:`iter_attributes_in_rect`)."""
+        params: JSONDict = {"session": session, "rect": rect_json(rect)}
+        if limit is not None:
+            params["limit"] = limit
+        if after is not None:
+            params["after"] = ElementKey(*after).to_json()
         result = self.request("layout/attributesInRect", params)
-        return tuple(Attributes.from_json(a) for a in result["attributes"])
+        nxt = result.get("next")
+        return AttributesPage(
+            (Attributes.from_json(a) for a in result["attributes"]),
+            None if nxt is None else ElementKey.from_json(nxt),
+        )
+
+    def iter_attributes_in_rect(
+        self, session: str, rect: RectLike, page_size: int = 10_000
+    ) -> Iterator[Attributes]:
+        """Every element meeting ``rect``, in document order, fetched a page
+        of ``page_size`` at a time: a snapshot of any size, each request
+        small. Each page costs the daemon O(log n + page_size)."""
+        after: Optional[ElementKey] = None
+        while True:
+            page = self.attributes_in_rect(session, rect, limit=page_size, after=after)
+            yield from page
+            if page.next is None:
+                return
+            after = page.next
 
     def attributes_for_item(
         self, session: str, section: int, item: int, lap: Optional[int] = None
