@@ -254,6 +254,11 @@ export { LayoutMethods, METHODS, WRAPPERS };
 
 /** `layout/scrollToItem`. @typedef {{contentOffset: Point, lap?: number}} ScrollTarget */
 /** @typedef {{attributes: Attributes[]}} AttributesList */
+/**
+ * `layout/attributesInRect`: the elements, or with `limit` a page of them
+ * and, while more remain, `next` (pass it as `after` for the next page).
+ * @typedef {{attributes: Attributes[], next?: ElementKey}} AttributesPage
+ */
 /** @typedef {{attributes: Attributes}} ElementAttributes */
 /** @typedef {{attributes: Attributes | null}} OptionalElementAttributes */
 /** @typedef {{contentSize: Size}} ContentSizeResult */
@@ -690,6 +695,21 @@ export function changesPicture(method, table = METHODS) {
  */
 
 const STDERR_LINES = 50;
+/**
+ * After the first sign of a dead daemon (its output ended, the process
+ * exited, a write failed), how long to wait for the rest (the last answers
+ * still in the pipe, the exit status) before failing what is waiting.
+ */
+const GONE_GRACE_MS = 1000;
+
+/**
+ * The DaemonErrors that say the connection to the daemon is lost: its
+ * output ended, it exited, a write to it failed, or it sent a bad frame
+ * (after which nothing it says can be read), as opposed to a client that
+ * is closed. The errors a `{restart: true}` client restarts on.
+ * @type {WeakSet<Error>}
+ */
+const LOST = new WeakSet();
 
 /** The daemon's stdio: Content-Length frames, answers matched by id. */
 class StdioTransport {
@@ -704,6 +724,14 @@ class StdioTransport {
   #stderrPartial = '';
   /** @type {Error | null} */
   #broken = null;
+  /** Whether the daemon's stdout has ended. */
+  #eof = false;
+  /** @type {Promise<void>} */
+  #ended;
+  /** The first failed write to the daemon's stdin (EPIPE). @type {Error | null} */
+  #writeError = null;
+  /** Set at the first sign of death. */
+  #dying = false;
   /** @type {number | null} */
   exitCode = null;
   /** @type {Promise<number | null>} */
@@ -720,16 +748,33 @@ class StdioTransport {
         // As Python's Popen.returncode: the negated signal number when a signal ended it.
         this.exitCode = code ?? (signal ? -(signals[signal] ?? 0) : null);
         resolve(this.exitCode);
+        this.#gone();
       });
     });
-    child.on('error', (e) => this.#fail(new DaemonError(`flowlayoutd: ${e.message}`)));
-    child.stdin.on('error', () => {
-      /* EPIPE: reported when the process exits */
+    this.#ended = new Promise((resolve) => {
+      const ended = () => {
+        this.#eof = true;
+        resolve(undefined);
+      };
+      child.stdout.on('end', ended);
+      child.stdout.on('close', ended);
+    });
+    child.on('error', (e) => this.#fail(this.#error(`flowlayoutd: ${e.message}`)));
+    child.stdin.on('error', (e) => {
+      // EPIPE: the daemon closed its input, or died.
+      if (!this.#writeError) this.#writeError = e;
+      this.#gone();
     });
     child.stdout.on('data', (chunk) => this.#onData(chunk));
-    child.stdout.on('end', () => this.#onEnd());
+    child.stdout.on('end', () => this.#gone());
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text) => this.#onStderr(text));
+  }
+
+  /** Kills the daemon (SIGKILL) if it still runs, and closes its input. */
+  kill() {
+    if (this.exitCode === null) this.#child.kill('SIGKILL');
+    this.#child.stdin.destroy();
   }
 
   /** The daemon's last stderr lines. */
@@ -787,19 +832,49 @@ class StdioTransport {
     waiter.resolve(message);
   }
 
-  #onEnd() {
-    this.exited.then(() => {
-      const why = this.#parser.buffered ? 'in the middle of a frame' : '';
-      this.#fail(this.#error(`flowlayoutd closed its output${why ? ` ${why}` : ''}`));
+  /**
+   * The daemon is going: its output ended, it exited or a write to it
+   * failed. Waits for both the end of its output (the answers still in the
+   * pipe are read) and its exit (for the status), at most GONE_GRACE_MS,
+   * then fails every request still waiting with a DaemonError that says
+   * the daemon is gone.
+   */
+  #gone() {
+    if (this.#dying) return;
+    this.#dying = true;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    const grace = new Promise((resolve) => {
+      timer = setTimeout(resolve, GONE_GRACE_MS);
+      if (typeof timer === 'object' && timer && 'unref' in timer) timer.unref();
+    });
+    Promise.race([Promise.all([this.#ended, this.exited]), grace]).then(() => {
+      clearTimeout(timer);
+      let what;
+      if (this.#eof) {
+        what = `flowlayoutd closed its output${this.#parser.buffered ? ' in the middle of a frame' : ''}`;
+      } else if (this.exitCode !== null) {
+        what = 'flowlayoutd exited';
+      } else {
+        const code = /** @type {any} */ (this.#writeError)?.code;
+        what = `cannot write to flowlayoutd${code ? ` (${code})` : ''}`;
+      }
+      this.#fail(this.#error(what));
     });
   }
 
-  /** @param {string} what */
+  /**
+   * A DaemonError for a lost connection, ending with the exit status and
+   * the last stderr lines.
+   * @param {string} what
+   */
   #error(what) {
     if (this.exitCode !== null) what += ` (exit status ${this.exitCode})`;
     const tail = this.stderrTail();
     if (tail.length) what += `\nflowlayoutd stderr:\n  ${tail.slice(-20).join('\n  ')}`;
-    return new DaemonError(what);
+    const error = new DaemonError(what);
+    LOST.add(error);
+    return error;
   }
 
   /** @param {Error} error */
@@ -950,7 +1025,55 @@ class HttpTransport {
  * @property {string[]} [args] extra command-line arguments (`--max-sessions 10`, …)
  * @property {{name: string, version?: string}} [clientInfo] sent with initialize
  * @property {Record<string, string | undefined>} [env] the daemon's environment (default: this process's)
+ * @property {boolean} [restart] restart a daemon that dies and bring its sessions back (default false;
+ *   see FlowLayoutClient's "Restarting")
  */
+
+/**
+ * How many daemons a `{restart: true}` client starts in a row, with no
+ * request answered in between, before it gives up.
+ */
+const MAX_RESTARTS_IN_A_ROW = 3;
+
+/**
+ * One request of a session's log: the method and a deep copy of the
+ * params as sent. `scroll`: a setBounds that kept the session's size.
+ * @typedef {{method: string, params: any, scroll?: boolean}} LogEntry
+ */
+
+/**
+ * What a `{restart: true}` client keeps of one open session: the requests
+ * that made it what it is, and its size (of the bounds last answered).
+ * @typedef {{entries: LogEntry[], width: number, height: number}} SessionLog
+ */
+
+/**
+ * Starts one daemon process and waits until it runs.
+ * @typedef {() => Promise<{child: import('node:child_process').ChildProcessWithoutNullStreams, transport: StdioTransport}>} Launcher
+ */
+
+/**
+ * A launcher for the daemon of `options` (the same path, args and env each
+ * time).
+ * @param {SpawnOptions} options
+ * @returns {Promise<Launcher>}
+ */
+async function daemonLauncher(options) {
+  const [{ spawn }, { constants }] = await Promise.all([import('node:child_process'), import('node:os')]);
+  const env = options.env ?? globalThis.process?.env;
+  const daemon = options.daemon || env?.FLOWLAYOUTD || 'flowlayoutd';
+  const args = [...(options.args ?? [])];
+  return async () => {
+    const child = spawn(daemon, args, { env }); // stdin, stdout and stderr piped
+    await new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve(undefined));
+      child.once('error', (e) =>
+        reject(new DaemonError(`cannot start flowlayoutd (${daemon}): ${e.message}; pass {daemon}, set FLOWLAYOUTD or put flowlayoutd on PATH`)),
+      );
+    });
+    return { child, transport: new StdioTransport(child, /** @type {Record<string, number>} */ (constants.signals)) };
+  };
+}
 
 /**
  * @typedef {object} ConnectOptions
@@ -979,6 +1102,22 @@ class HttpTransport {
  *
  * Numbers are sent as JSON.stringify writes them: NaN and ±Infinity become
  * null, which the daemon refuses with -32602 naming the field.
+ *
+ * Restarting (`spawn({restart: true})`, Node only): the client keeps, per
+ * open session, the requests that made it (a `picture: "open"` method of
+ * the method table starts the log, `"delta"` methods append to it, after
+ * they succeeded; `layout/close` drops it; a scroll frame replaces a scroll
+ * frame at the log's end). When the connection is lost (the daemon's
+ * output ends, it exits, a write to it fails, it sends a bad frame) while
+ * the client is not shutting down, the client starts a new daemon with
+ * the same path, args and env, sends initialize and initialized, replays
+ * every session's log in the order the sessions were opened, and then
+ * sends again, in their order, every request that had no answer; each
+ * resolves with its new answer, so the caller's picture goes on as if
+ * nothing happened. A replayed request that fails (the daemon is killed),
+ * or MAX_RESTARTS_IN_A_ROW restarts without an answer in between, reject
+ * the waiting requests with a DaemonError; the next request tries again.
+ * `restarts` counts the daemons started in place of a dead one.
  */
 export class FlowLayoutClient extends LayoutMethods {
   /** @type {Transport} */
@@ -991,8 +1130,25 @@ export class FlowLayoutClient extends LayoutMethods {
   serverInfo = {};
   /** The daemon's capabilities (methods, methodTable, limits, …). @type {Capabilities} */
   capabilities = {};
-  /** The spawned process (Node only), else null. @type {import('node:child_process').ChildProcess | null} */
+  /** The spawned process (Node only), else null; after a restart, the new one. @type {import('node:child_process').ChildProcess | null} */
   process = null;
+  /** How many daemons were started in place of a dead one (`{restart: true}` only). */
+  restarts = 0;
+  /** Starts a new daemon; set when restarting is on. @type {Launcher | null} */
+  #launch = null;
+  /** initialize's params, sent again to a restarted daemon. @type {object | undefined} */
+  #initializeParams;
+  /** The log of every open session, in the order they were opened. @type {Map<string, SessionLog>} */
+  #logs = new Map();
+  /** The transport whose death the current (or last) restart is for. @type {Transport | null} */
+  #restartFor = null;
+  /**
+   * The restart under way (or the last one, done): requests wait for it;
+   * one that fails rejects them and is cleared. @type {Promise<void> | null}
+   */
+  #restarting = null;
+  /** Daemons started since a request was last answered. */
+  #restartsInARow = 0;
 
   /**
    * Use `spawn` or `connect`.
@@ -1010,33 +1166,49 @@ export class FlowLayoutClient extends LayoutMethods {
    * @returns {Promise<FlowLayoutClient>}
    */
   static async spawn(options = {}) {
-    const [{ spawn }, { constants }] = await Promise.all([import('node:child_process'), import('node:os')]);
-    const env = options.env ?? globalThis.process?.env;
-    const daemon = options.daemon || env?.FLOWLAYOUTD || 'flowlayoutd';
-    const child = spawn(daemon, options.args ?? [], { env }); // stdin, stdout and stderr piped
-    const started = new Promise((resolve, reject) => {
-      child.once('spawn', () => resolve(undefined));
-      child.once('error', (e) =>
-        reject(new DaemonError(`cannot start flowlayoutd (${daemon}): ${e.message}; pass {daemon}, set FLOWLAYOUTD or put flowlayoutd on PATH`)),
-      );
-    });
-    await started;
-    const transport = new StdioTransport(child, /** @type {Record<string, number>} */ (constants.signals));
+    const launch = await daemonLauncher(options);
+    const { child, transport } = await launch();
     const client = new FlowLayoutClient(transport);
     client.process = child;
+    client.#initializeParams = {
+      processId: globalThis.process?.pid ?? null,
+      clientInfo: options.clientInfo ?? { name: 'flowlayout-js' },
+    };
     try {
-      const result = await client.request('initialize', {
-        processId: globalThis.process?.pid ?? null,
-        clientInfo: options.clientInfo ?? { name: 'flowlayout-js' },
-      });
-      await client.notify('initialized', {});
-      client.serverInfo = result?.serverInfo ?? {};
-      client.capabilities = result?.capabilities ?? {};
+      await client.#handshake(transport);
     } catch (e) {
       await transport.close(client, 1000).catch(() => {});
       throw e;
     }
+    if (options.restart) client.#launch = launch;
     return client;
+  }
+
+  /**
+   * initialize and initialized on `transport`; adopts the serverInfo and
+   * capabilities.
+   * @param {Transport} transport
+   */
+  async #handshake(transport) {
+    const result = await this.#call(transport, 'initialize', this.#initializeParams);
+    await transport.post({ jsonrpc: '2.0', method: 'initialized', params: {} });
+    this.serverInfo = result?.serverInfo ?? {};
+    this.capabilities = result?.capabilities ?? {};
+  }
+
+  /**
+   * One request on `transport`, outside the log and restarting.
+   * @param {Transport} transport
+   * @param {string} method
+   * @param {object} [params]
+   */
+  async #call(transport, method, params) {
+    /** @type {{jsonrpc: string, id: number, method: string, params?: object}} */
+    const message = { jsonrpc: '2.0', id: this.#nextId++, method };
+    if (params !== undefined) message.params = params;
+    const answer = await transport.send(message);
+    if (answer.error !== undefined) throw RPCError.fromJSON(answer.error, method);
+    return answer.result;
   }
 
   /**
@@ -1098,6 +1270,28 @@ export class FlowLayoutClient extends LayoutMethods {
   }
 
   /**
+   * Every element meeting `rect`, in document order, a page of `limit` at
+   * a time (layout/attributesInRect with `limit` and `after`): a snapshot
+   * of any size in requests of bounded size. Each page costs the daemon
+   * O(log n + limit).
+   * @param {{session: string, rect: Rect, limit?: number}} params
+   * @returns {AsyncGenerator<Attributes, void, void>}
+   */
+  async *attributesInRectPages({ session, rect, limit = 10000 }) {
+    /** @type {ElementKey | undefined} */
+    let after;
+    for (;;) {
+      /** @type {{session: string, rect: Rect, limit: number, after?: ElementKey}} */
+      const params = { session, rect, limit };
+      if (after) params.after = after;
+      const page = await this.attributesInRect(params);
+      yield* page.attributes;
+      if (!page.next) return;
+      after = page.next;
+    }
+  }
+
+  /**
    * capabilities.limits.maxItemValuesPerRequest: the item sizes and ids one
    * request may carry, or null when unlimited (the default). Over it the
    * daemon answers 1004.
@@ -1125,12 +1319,177 @@ export class FlowLayoutClient extends LayoutMethods {
   async request(method, params, options) {
     if (this.#closed && method !== 'shutdown') throw new DaemonError('the client is closed');
     const id = this.#nextId++;
+    // A restarting client sends (and logs, and may send again) its own
+    // copy: what the caller changes later changes neither.
+    if (this.#launch && params !== undefined) params = JSON.parse(JSON.stringify(params));
     /** @type {{jsonrpc: string, id: number, method: string, params?: object}} */
     const message = { jsonrpc: '2.0', id, method };
     if (params !== undefined) message.params = params;
-    const answer = await this.#transport.send(message, options);
+    const answer = this.#launch ? await this.#exchange(message, options) : await this.#transport.send(message, options);
     if (answer.error !== undefined) throw RPCError.fromJSON(answer.error, method);
+    if (this.#launch) this.#record(method, params, answer.result);
     return answer.result;
+  }
+
+  /**
+   * Sends a request of a restarting client and resolves with its answer:
+   * when the daemon turns out to be gone, restarts it (once for all the
+   * requests it left unanswered) and sends the request again.
+   * @param {{jsonrpc: string, id: number, method: string, params?: object}} message
+   * @param {RequestOptions} [options]
+   */
+  async #exchange(message, options) {
+    for (;;) {
+      // During a restart, wait for it (requests queue up in the order they
+      // came); after one that failed, reject with its error. (A closing
+      // client's own shutdown goes to whatever daemon is left: shutdown()
+      // waited for the restart to end.)
+      if (this.#restarting && !this.#closed) await this.#restarting;
+      const transport = this.#transport;
+      try {
+        const answer = await transport.send(message, options);
+        this.#restartsInARow = 0;
+        return answer;
+      } catch (e) {
+        const lifecycle = message.method === 'initialize' || message.method === 'shutdown';
+        if (this.#closed || lifecycle || !LOST.has(/** @type {Error} */ (e))) throw e;
+        await this.#restartAfter(transport);
+      }
+    }
+  }
+
+  /**
+   * The restart that replaces `dead`: started by the first request to find
+   * it gone, and shared by the others (they wait for the very same
+   * promise, so they are sent again in their order).
+   * @param {Transport} dead
+   * @returns {Promise<void>}
+   */
+  #restartAfter(dead) {
+    if (this.#transport === dead && this.#restartFor !== dead) {
+      this.#restartFor = dead;
+      const restarting = this.#restart(dead);
+      this.#restarting = restarting;
+      // Registered before any request waits: a restart that failed rejects
+      // the requests waiting for it, and the next request starts afresh.
+      restarting.catch(() => {
+        if (this.#restarting !== restarting) return;
+        this.#restarting = null;
+        this.#restartFor = null;
+        this.#restartsInARow = 0;
+      });
+    }
+    return this.#restarting ?? Promise.resolve();
+  }
+
+  /**
+   * Starts a daemon in place of `dead`, handshakes and replays every open
+   * session's log. A daemon that dies during that (or cannot be started)
+   * is replaced again, MAX_RESTARTS_IN_A_ROW times in all since a request
+   * was last answered; one that refuses the replay is killed.
+   * @param {Transport} dead
+   */
+  async #restart(dead) {
+    const launch = /** @type {Launcher} */ (this.#launch);
+    /** @type {Transport | null} */
+    let transport = dead;
+    /** @type {Error | null} */
+    let lastDeath = null;
+    for (;;) {
+      if (transport instanceof StdioTransport) transport.kill(); // it may linger after closing its output
+      if (this.#closed) throw new DaemonError('the client is closed');
+      if (this.#restartsInARow >= MAX_RESTARTS_IN_A_ROW) {
+        throw new DaemonError(
+          `giving up on flowlayoutd after ${this.#restartsInARow} restarts in a row without an answer` +
+            (lastDeath ? `; the last: ${lastDeath.message}` : ''),
+        );
+      }
+      this.#restartsInARow++;
+      this.restarts++;
+      transport = null;
+      let started;
+      try {
+        started = await launch();
+      } catch (e) {
+        lastDeath = /** @type {Error} */ (e);
+        continue;
+      }
+      transport = started.transport;
+      this.#transport = transport;
+      this.#restartFor = null;
+      this.process = started.child;
+      try {
+        await this.#handshake(transport);
+        await this.#replay(transport);
+      } catch (e) {
+        if (LOST.has(/** @type {Error} */ (e))) {
+          lastDeath = /** @type {Error} */ (e);
+          continue;
+        }
+        // Never leave a daemon with only some of the sessions: the next
+        // request starts another.
+        transport.kill();
+        const what = e instanceof RPCError ? `${e.method}: ${e.message} (code ${e.code})` : /** @type {Error} */ (e).message;
+        throw new DaemonError(`the restarted flowlayoutd refused the replay: ${what}`);
+      }
+      if (this.#closed) throw new DaemonError('the client is closed');
+      return;
+    }
+  }
+
+  /**
+   * Sends every session's log, pipelined, in the order the sessions were
+   * opened, and waits for all the answers (their results are not needed:
+   * the caller has them already).
+   * @param {Transport} transport
+   */
+  async #replay(transport) {
+    /** @type {Promise<any>[]} */
+    const calls = [];
+    for (const log of this.#logs.values()) {
+      for (const entry of log.entries) calls.push(this.#call(transport, entry.method, entry.params));
+    }
+    for (const call of calls) call.catch(() => {}); // all are awaited below; the first failure wins
+    for (const call of calls) await call;
+  }
+
+  /**
+   * Logs a request that succeeded, if it changed a session.
+   * @param {string} method
+   * @param {any} params our copy, as sent
+   * @param {any} result
+   */
+  #record(method, params, result) {
+    const session = params?.session;
+    if (typeof session !== 'string') return;
+    if (method === 'layout/close') {
+      this.#logs.delete(session);
+      return;
+    }
+    const effect = this.pictureEffect(method);
+    if (effect !== 'open' && effect !== 'delta') return;
+    const size = result && typeof result === 'object' && result.bounds ? result.bounds : params.bounds;
+    if (effect === 'open') {
+      this.#logs.delete(session); // a reopened session goes last
+      this.#logs.set(session, { entries: [{ method, params }], width: size?.width, height: size?.height });
+      return;
+    }
+    const log = this.#logs.get(session);
+    if (!log) return;
+    const b = params.bounds;
+    if (method === 'layout/setBounds' && b && b.width === log.width && b.height === log.height) {
+      // A scroll: the viewport moved and nothing else changed, so only
+      // where the last of a run of scroll frames went matters.
+      const last = log.entries[log.entries.length - 1];
+      if (last.scroll) log.entries.pop();
+      log.entries.push({ method, params, scroll: true });
+    } else {
+      log.entries.push({ method, params });
+    }
+    if (size) {
+      log.width = size.width;
+      log.height = size.height;
+    }
   }
 
   /**
@@ -1142,6 +1501,8 @@ export class FlowLayoutClient extends LayoutMethods {
    */
   async notify(method, params, options) {
     if (this.#closed && method !== 'exit') throw new DaemonError('the client is closed');
+    // Not into the middle of a replay: after it (or with its failure).
+    if (this.#restarting && !this.#closed) await this.#restarting;
     /** @type {{jsonrpc: string, method: string, params?: object}} */
     const message = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
@@ -1159,9 +1520,14 @@ export class FlowLayoutClient extends LayoutMethods {
    */
   shutdown(options = {}) {
     if (!this.#closing) {
-      this.#closing = this.#transport.close(this, options.timeoutMs ?? 5000).finally(() => {
-        this.#closed = true;
-      });
+      // A restart under way ends first (it sees the client closing and
+      // stops); then the daemon of the moment is closed.
+      const settled = this.#restarting ? this.#restarting.catch(() => {}) : Promise.resolve();
+      this.#closing = settled
+        .then(() => this.#transport.close(this, options.timeoutMs ?? 5000))
+        .finally(() => {
+          this.#closed = true;
+        });
       // Requests from here on are refused, but our own shutdown goes out.
       this.#closed = true;
     }

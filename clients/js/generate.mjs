@@ -47,6 +47,7 @@ export const RESERVED = new Set([
   'pictureEffect',
   'changesPicture',
   'maxItemValuesPerRequest',
+  'attributesInRectPages',
   'stderrTail',
 ]);
 

@@ -328,3 +328,27 @@ describe('spawning', () => {
     assert.equal(await client.shutdown(), -9); // SIGKILL, as Python's Popen.returncode says it
   });
 });
+
+describe('paging', () => {
+  test('attributesInRectPages walks every element once, in order', async () => {
+    const client = await FlowLayoutClient.spawn();
+    try {
+      await client.open({
+        session: 'pages',
+        layout: { type: 'flow', itemSize: { width: 10, height: 10 } },
+        bounds: { x: 0, y: 0, width: 375, height: 600 },
+        sections: [{ itemCount: 25000 }],
+      });
+      const { contentSize } = await client.contentSize({ session: 'pages' });
+      const rect = { x: 0, y: 0, width: 375, height: contentSize.height };
+      const items = [];
+      for await (const a of client.attributesInRectPages({ session: 'pages', rect, limit: 4000 })) items.push(a.item);
+      assert.equal(items.length, 25000);
+      assert.ok(items.every((v, i) => v === i));
+      const page = await client.attributesInRect({ session: 'pages', rect, limit: 2 });
+      assert.deepEqual(page.next, { kind: 'cell', section: 0, item: 1 });
+    } finally {
+      await client.shutdown();
+    }
+  });
+});

@@ -161,6 +161,8 @@ class Client:
         #: that made it what it is (see ``_record``).
         self._logs: Dict[str, List[Tuple[str, str]]] = {}
         self._bounds_size: Dict[str, Tuple[Any, Any]] = {}
+        #: The sessions whose log ends with a scroll.
+        self._scroll_ends: set = set()
         self.process: Optional[subprocess.Popen[bytes]] = None
         self._stderr: Deque[str] = collections.deque(maxlen=_STDERR_LINES)
         self._stderr_thread: Optional[threading.Thread] = None
@@ -240,6 +242,7 @@ class Client:
         if method == "layout/close":
             self._logs.pop(name, None)
             self._bounds_size.pop(name, None)
+            self._scroll_ends.discard(name)
             return
         if effect == "none" or (effect == "delta" and name not in self._logs):
             return
@@ -247,17 +250,24 @@ class Client:
         if effect == "open":
             self._logs.pop(name, None)  # a re-open goes to the end
             self._logs[name] = [entry]
+            self._scroll_ends.discard(name)
         else:
             log = self._logs[name]
+            scroll = False
             if method == "layout/setBounds":
                 b = params.get("bounds") or {}
                 size = (b.get("width"), b.get("height")) if isinstance(b, Mapping) else None
-                if size == self._bounds_size.get(name) and log[-1][0] == "layout/setBounds":
-                    log[-1] = entry
-                else:
-                    log.append(entry)
+                scroll = size == self._bounds_size.get(name)
+            # Only a scroll replaces the entry before it, and only a scroll:
+            # a rotation anchors from where the view was, so it stays.
+            if scroll and name in self._scroll_ends:
+                log[-1] = entry
             else:
                 log.append(entry)
+            if scroll:
+                self._scroll_ends.add(name)
+            else:
+                self._scroll_ends.discard(name)
         b = params.get("bounds")
         if isinstance(b, Mapping):
             self._bounds_size[name] = (b.get("width"), b.get("height"))

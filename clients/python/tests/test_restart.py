@@ -47,6 +47,7 @@ def script() -> List[Tuple[str, dict]]:
     calls += [("layout/setBounds", {"session": "cf", "bounds": bounds(500 + 41 * k)}) for k in range(6)]
     calls += [
         ("layout/setBounds", {"session": "cf", "bounds": bounds(700, 0, 300, 375)}),  # a rotation
+        ("layout/setBounds", {"session": "cf", "bounds": bounds(730, 0, 300, 375)}),  # then a scroll
         ("layout/attributesInRect", {"session": "cf", "rect": bounds(600, 0, 600, 375)}),
         ("layout/attributesForItem", {"session": "cf", "section": 0, "item": 5}),
         ("layout/performBatchUpdates", {"session": "grid", "updates": {"deleteSections": [1]}}),
@@ -85,7 +86,7 @@ def uninterrupted():
         return run(c)
 
 
-@pytest.mark.parametrize("kill_at", [1, 5, 10, 13, 17, 24, 31, 36])
+@pytest.mark.parametrize("kill_at", [1, 5, 10, 13, 17, 21, 22, 23, 24, 31, 37])
 def test_a_sigkill_changes_no_answer(uninterrupted, kill_at):
     with Client(daemon=DAEMON, restart=True) as c:
         pid = c.process.pid
@@ -131,6 +132,9 @@ def test_the_log_keeps_data_changes_and_rotations_not_every_frame():
         assert log.count("layout/setBounds") <= 5
         assert log[0] == "layout/open" and "grid" not in c._logs
         assert log.count("layout/performBatchUpdates") == 1 and "layout/appendItems" in log
+        # The rotation stays, though scrolls of its size follow it.
+        sizes = [json.loads(body)["bounds"]["width"] for m, body in c._logs["cf"] if m == "layout/setBounds"]
+        assert 375 in sizes and 300 in sizes
 
 
 def test_without_restart_a_dead_daemon_is_an_error():
