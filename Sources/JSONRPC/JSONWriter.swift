@@ -72,7 +72,9 @@ public struct JSONWriter {
     bytes.append(UInt8(ascii: "]"))
   }
 
-  /// Writes an object key; the next value written is its value.
+  /// Writes an object key; the next value written is its value. A
+  /// literal key resolves to this StaticString overload: its bytes are
+  /// copied as they are, never escaped (the protocol's keys need none).
   public mutating func key(_ k: StaticString) {
     prefix()
     bytes.append(UInt8(ascii: "\""))
@@ -82,7 +84,9 @@ public struct JSONWriter {
     afterKey = true
   }
 
-  public mutating func key(_ k: String) {
+  /// A key known only at run time, escaped as any string. (Named, so that
+  /// literals never take this slower path: a String overload would win.)
+  public mutating func key(escaping k: String) {
     prefix()
     appendString(k)
     bytes.append(UInt8(ascii: ":"))

@@ -503,12 +503,9 @@ public struct Layout: Sendable {
         .visibleItems
     }
     if loops, case .coverFlow(let cf) = type, period > 0 {
-      let (_, shift) = loopBase(axes.main(bounds.origin))
-      let r = toLTR(shiftedMain(rect, -shift))
-      let b = toLTR(shiftedMain(bounds, -shift))
-      let search = coverSearch(cf, rect: r, bounds: b)
+      let q = loopQuery(rect, bounds, cf)
+      let (b, search, (kLo, kHi)) = (q.bounds, q.search, q.laps)
       let (lo, hi, _, _) = axes.spans(search)
-      let (kLo, kHi) = lapRange(lo, hi)
       guard kLo <= kHi else { return 0 }
       func lap(_ k: Int) -> Int {
         let off = Double(k) * period

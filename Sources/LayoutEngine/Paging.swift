@@ -43,12 +43,8 @@ extension Layout {
         if !take(a) { break }
       }
     } else if loops, case .coverFlow(let cf) = type, period > 0 {
-      let (K, shift) = loopBase(axes.main(bounds.origin))
-      let r = toLTR(shiftedMain(rect, -shift))
-      let b = toLTR(shiftedMain(bounds, -shift))
-      let search = coverSearch(cf, rect: r, bounds: b)
-      let (lo, hi, _, _) = axes.spans(search)
-      let (kLo, kHi) = lapRange(lo, hi)
+      let q = loopQuery(rect, bounds, cf)
+      let (K, shift, b, search, (kLo, kHi)) = (q.K, q.shift, q.bounds, q.search, q.laps)
       var k = kLo
       if let after { k = max(kLo, (after.lap ?? 0) &- K) }
       while k <= kHi {

@@ -118,12 +118,31 @@ extension Layout {
   /// loop. Callers bound it, since a loop has no end. O(1).
   public func lapsExamined(in rect: Rect, bounds: Rect) -> Double {
     guard loops, case .coverFlow(let cf) = type, period > 0 else { return 0 }
-    let (_, shift) = loopBase(axes.main(bounds.origin))
-    let search = coverSearch(
-      cf, rect: toLTR(shiftedMain(rect, -shift)), bounds: toLTR(shiftedMain(bounds, -shift)))
-    let (lo, hi, _, _) = axes.spans(search)
-    let (a, b) = lapRange(lo, hi)
+    let (a, b) = loopQuery(rect, bounds, cf).laps
     return Double(b) - Double(a) + 1
+  }
+
+  /// What every query of a loop over a client rect works with: the
+  /// reduction K and its shift, the bounds reduced into the left-to-right
+  /// space, the frames to search there (a carousel's widened rect), and
+  /// the copies, relative to K, whose elements can lie in it. O(1).
+  struct LoopQuery {
+    var K: Int
+    var shift: Double
+    var bounds: Rect
+    var search: Rect
+    var laps: (lo: Int, hi: Int)
+  }
+
+  func loopQuery(_ clientRect: Rect, _ clientBounds: Rect, _ cf: CoverFlowConfiguration)
+    -> LoopQuery
+  {
+    let (K, shift) = loopBase(axes.main(clientBounds.origin))
+    let rect = toLTR(shiftedMain(clientRect, -shift))
+    let bounds = toLTR(shiftedMain(clientBounds, -shift))
+    let search = coverSearch(cf, rect: rect, bounds: bounds)
+    let (lo, hi, _, _) = axes.spans(search)
+    return LoopQuery(K: K, shift: shift, bounds: bounds, search: search, laps: lapRange(lo, hi))
   }
 
   /// Every element of every copy whose frame overlaps `rect`, in lap order
@@ -132,12 +151,9 @@ extension Layout {
     -> [LayoutAttributes]
   {
     guard period > 0 else { return [] }
-    let (K, shift) = loopBase(axes.main(clientBounds.origin))
-    let rect = toLTR(shiftedMain(clientRect, -shift))
-    let bounds = toLTR(shiftedMain(clientBounds, -shift))
-    let search = coverSearch(cf, rect: rect, bounds: bounds)
-    let (lo, hi, _, _) = axes.spans(search)
-    let (kLo, kHi) = lapRange(lo, hi)
+    let q = loopQuery(clientRect, clientBounds, cf)
+    let (K, shift, bounds, search) = (q.K, q.shift, q.bounds, q.search)
+    let (kLo, kHi) = q.laps
     var result: [LayoutAttributes] = []
     guard kLo <= kHi else { return result }
     for k in kLo...kHi {

@@ -507,8 +507,15 @@ class DaemonMachine(RuleBasedStateMachine):
     @rule(name=st.sampled_from(NAMES), method=st.sampled_from(METHODS), data=st.data())
     def valid_notification(self, name, method, data):
         params = self.params(method, name, data)
+        closed = self.model[name] == ("error", 1001)
         self.d.send(note(method, params))
         self.notified(method, params)
+        # A valid open of a closed session opens it, unanswered: later
+        # valid requests must be of its type.
+        if method == "layout/open" and closed:
+            self.kinds[name] = params["layout"]["type"]
+        elif method == "layout/close":
+            self.kinds[name] = None
 
     @rule(name=st.sampled_from(NAMES), method=st.sampled_from(METHODS), data=st.data())
     def cancelled_request(self, name, method, data):
