@@ -12,10 +12,10 @@ import LayoutServer
   import Glibc
 #endif
 
-/// Opens a flow, a cover-flow and a waterfall session before the fuzz input, so
-/// that the input exercises live sessions and not only the error paths, and
-/// grows each with a layout/appendItems (a uniform section that gets sizes,
-/// a section of ids that gets more).
+/// Opens a flow, a cover-flow, a waterfall and a carousel session before the
+/// fuzz input, so that the input exercises live sessions and not only the
+/// error paths, and grows each with a layout/appendItems (a uniform section
+/// that gets sizes, a section of ids that gets more).
 let prelude: [UInt8] = {
   let messages = [
     #"{"jsonrpc":"2.0","id":"p1","method":"initialize","params":{}}"#,
@@ -25,6 +25,8 @@ let prelude: [UInt8] = {
     #"{"jsonrpc":"2.0","id":"p5","method":"layout/appendItems","params":{"session":"c","section":0,"itemCount":2,"ids":[10,11]}}"#,
     #"{"jsonrpc":"2.0","id":"p6","method":"layout/open","params":{"session":"w","layout":{"type":"waterfall","columnCount":3,"headerHeight":20,"placement":"stable","sectionHeadersPinToVisibleBounds":true,"snap":{"policy":"paging"}},"bounds":{"x":0,"y":0,"width":320,"height":300},"sections":[{"itemSizes":[{"width":100,"height":100},{"width":100,"height":40,"fullSpan":true},{"width":50,"height":80}]},{"itemCount":6,"columnCount":2,"footerHeight":10}]}}"#,
     #"{"jsonrpc":"2.0","id":"p7","method":"layout/appendItems","params":{"session":"w","section":0,"itemSizes":[{"width":10,"height":30},{"width":10,"height":5,"fullSpan":true}]}}"#,
+    #"{"jsonrpc":"2.0","id":"p8","method":"layout/open","params":{"session":"r","layout":{"type":"carousel","style":"rotary","itemSize":{"width":120,"height":90}},"bounds":{"x":0,"y":0,"width":375,"height":300},"sections":[{"itemSizes":[{"width":100,"height":100},{"width":150,"height":60}]},{"itemCount":5}]}}"#,
+    #"{"jsonrpc":"2.0","id":"p9","method":"layout/appendItems","params":{"session":"r","section":1,"itemCount":3}}"#,
   ]
   var bytes: [UInt8] = []
   for m in messages { encodeFrame(Array(m.utf8), into: &bytes) }
