@@ -225,6 +225,10 @@ func printable(_ s: String) -> String {
 
 /// Encodes one frame: `Content-Length: N\r\n\r\n` and the body. O(body).
 public func encodeFrame(_ body: [UInt8], into out: inout [UInt8]) {
+  body.withUnsafeBytes { encodeFrame($0, into: &out) }
+}
+
+public func encodeFrame(_ body: UnsafeRawBufferPointer, into out: inout [UInt8]) {
   out.append(contentsOf: "Content-Length: \(body.count)\r\n\r\n".utf8)
   out.append(contentsOf: body)
 }

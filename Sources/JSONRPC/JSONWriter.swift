@@ -2,41 +2,105 @@
 /// buffer: no intermediate tree, and numbers in their shortest round-trip
 /// form. Commas are placed automatically.
 public struct JSONWriter {
-  public private(set) var bytes: [UInt8] = []
-  /// For each open container: whether the next element is its first.
-  private var first: [Bool] = []
+  /// The bytes, written through a buffer of our own: appending to it needs
+  /// no uniqueness or bounds check per byte, which an Array's append does.
+  /// A writer is used in place (inout) and never copied to be written to
+  /// twice: copies share the buffer.
+  private let buffer = ByteBuffer(capacity: 1024)
+  /// For each open container, whether the next element is its first: bit
+  /// d of `firstBits` for the containers at depth d < 64 (every answer of
+  /// this protocol), `deeper` for any beyond. Bits rather than an array:
+  /// flipping one needs no uniqueness check.
+  private var firstBits: UInt64 = 0
+  private var depth = 0
+  private var deeper: [Bool] = []
   private var afterKey = false
 
-  public init() { bytes.reserveCapacity(1024) }
+  public init() {}
+
+  /// A copy of the bytes written. O(n): the server writes from
+  /// `withBytes` instead.
+  public var bytes: [UInt8] { withBytes { Array($0) } }
+
+  /// The number of bytes written. O(1).
+  public var byteCount: Int { buffer.count }
+
+  /// Calls `body` with the bytes written, without copying them.
+  public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try body(UnsafeRawBufferPointer(start: buffer.base, count: buffer.count))
+  }
 
   /// A position to roll back to, so that a handler that fails half way
   /// through writing its result leaves no trace. O(1).
   public struct Mark {
     fileprivate let count: Int
     fileprivate let depth: Int
-    /// Whether the enclosing container was still empty: the rolled-back
-    /// value may have been its first element, and the next one must then
-    /// be written without a comma.
-    fileprivate let enclosingEmpty: Bool?
+    fileprivate let firstBits: UInt64
+    fileprivate let deeper: [Bool]
     fileprivate let afterKey: Bool
   }
 
   public var mark: Mark {
-    Mark(count: bytes.count, depth: first.count, enclosingEmpty: first.last, afterKey: afterKey)
+    Mark(
+      count: buffer.count, depth: depth, firstBits: firstBits, deeper: deeper, afterKey: afterKey)
   }
 
-  /// Drops everything written since `m`. O(1).
+  /// Drops everything written since `m`, and gives the enclosing container
+  /// back whether it was still empty (the rolled-back value may have been
+  /// its first element). O(1) but for containers nested beyond 64.
   public mutating func reset(to m: Mark) {
-    bytes.removeSubrange(m.count...)
-    first.removeSubrange(m.depth...)
-    if let e = m.enclosingEmpty { first[first.count - 1] = e }
+    buffer.count = m.count
+    depth = m.depth
+    firstBits = m.firstBits
+    deeper = m.deeper
     afterKey = m.afterKey
   }
 
+  /// Empties the writer for the next message, giving back the memory of a
+  /// large answer. O(1).
   public mutating func removeAll() {
-    bytes.removeAll(keepingCapacity: true)
-    first.removeAll(keepingCapacity: true)
+    buffer.count = 0
+    if buffer.capacity > 1 << 20 { buffer.shrink(to: 1 << 16) }
+    depth = 0
+    firstBits = 0
+    deeper.removeAll(keepingCapacity: true)
     afterKey = false
+  }
+
+  /// Makes room for `n` more bytes at once (a large answer whose size is
+  /// known roughly), so that it is not copied as it grows. O(count).
+  public mutating func reserve(_ n: Int) { buffer.reserve(n) }
+
+  /// Whether the innermost open container has had no element yet, and
+  /// marks it as having one. O(1).
+  @inline(__always)
+  private mutating func takeFirst() -> Bool {
+    let d = depth - 1
+    if d < 64 {
+      let bit: UInt64 = 1 << UInt64(d)
+      let was = firstBits & bit != 0
+      firstBits &= ~bit
+      return was
+    }
+    let was = deeper[d - 64]
+    deeper[d - 64] = false
+    return was
+  }
+
+  @inline(__always)
+  private mutating func push() {
+    if depth < 64 {
+      firstBits |= 1 << UInt64(depth)
+    } else {
+      deeper.append(true)
+    }
+    depth += 1
+  }
+
+  @inline(__always)
+  private mutating func pop() {
+    depth -= 1
+    if depth >= 64 { deeper.removeLast() }
   }
 
   @inline(__always)
@@ -45,31 +109,29 @@ public struct JSONWriter {
       afterKey = false
       return
     }
-    if let f = first.last {
-      if f { first[first.count - 1] = false } else { bytes.append(UInt8(ascii: ",")) }
-    }
+    if depth > 0 && !takeFirst() { buffer.append(UInt8(ascii: ",")) }
   }
 
   public mutating func beginObject() {
     prefix()
-    bytes.append(UInt8(ascii: "{"))
-    first.append(true)
+    buffer.append(UInt8(ascii: "{"))
+    push()
   }
 
   public mutating func endObject() {
-    first.removeLast()
-    bytes.append(UInt8(ascii: "}"))
+    pop()
+    buffer.append(UInt8(ascii: "}"))
   }
 
   public mutating func beginArray() {
     prefix()
-    bytes.append(UInt8(ascii: "["))
-    first.append(true)
+    buffer.append(UInt8(ascii: "["))
+    push()
   }
 
   public mutating func endArray() {
-    first.removeLast()
-    bytes.append(UInt8(ascii: "]"))
+    pop()
+    buffer.append(UInt8(ascii: "]"))
   }
 
   /// Writes an object key; the next value written is its value. A
@@ -77,10 +139,20 @@ public struct JSONWriter {
   /// copied as they are, never escaped (the protocol's keys need none).
   public mutating func key(_ k: StaticString) {
     prefix()
-    bytes.append(UInt8(ascii: "\""))
-    k.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(UInt8(ascii: ":"))
+    let n = k.utf8CodeUnitCount
+    buffer.reserve(n + 3)
+    let out = buffer.base + buffer.count
+    out[0] = UInt8(ascii: "\"")
+    if k.hasPointerRepresentation {
+      // A literal's bytes, a few of them: a loop beats a call to memcpy.
+      let key = k.utf8Start
+      for i in 0..<n { out[1 + i] = key[i] }
+    } else {
+      k.withUTF8Buffer { for i in 0..<n { out[1 + i] = $0[i] } }
+    }
+    out[n + 1] = UInt8(ascii: "\"")
+    out[n + 2] = UInt8(ascii: ":")
+    buffer.count += n + 3
     afterKey = true
   }
 
@@ -89,7 +161,7 @@ public struct JSONWriter {
   public mutating func key(escaping k: String) {
     prefix()
     appendString(k)
-    bytes.append(UInt8(ascii: ":"))
+    buffer.append(UInt8(ascii: ":"))
     afterKey = true
   }
 
@@ -100,15 +172,15 @@ public struct JSONWriter {
 
   public mutating func null() {
     prefix()
-    bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+    buffer.append(literal: "null")
   }
 
   public mutating func bool(_ b: Bool) {
     prefix()
     if b {
-      bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
+      buffer.append(literal: "true")
     } else {
-      bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])
+      buffer.append(literal: "false")
     }
   }
 
@@ -128,63 +200,188 @@ public struct JSONWriter {
   public mutating func number(_ d: Double) {
     prefix()
     guard d.isFinite else {
-      bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+      buffer.append(literal: "null")
       return
     }
     if d == d.rounded(.towardZero) && abs(d) < 9_007_199_254_740_992 {
       appendInt(Int(d))
     } else {
-      bytes.append(contentsOf: d.description.utf8)
+      var text = d.description
+      text.withUTF8 { buffer.append(UnsafeRawBufferPointer($0)) }
     }
   }
+
+  // Templates: a value written as literal pieces and numbers, with the
+  // separator before it placed as for any value. For hot, fixed shapes
+  // (an element's attributes): one copy per piece instead of a key call
+  // per member.
+
+  /// Starts a value written by the raw calls below: the comma before it,
+  /// if any. The caller writes one complete JSON value.
+  public mutating func beginRawValue() { prefix() }
+
+  /// Appends literal JSON bytes (keys, punctuation) as they are.
+  public mutating func rawLiteral(_ s: StaticString) {
+    let n = s.utf8CodeUnitCount
+    buffer.reserve(n)
+    let out = buffer.base + buffer.count
+    let from = s.utf8Start
+    for i in 0..<n { out[i] = from[i] }
+    buffer.count += n
+  }
+
+  /// Appends a number as `number` writes it, with no separator.
+  public mutating func rawNumber(_ d: Double) {
+    guard d.isFinite else {
+      buffer.append(literal: "null")
+      return
+    }
+    if d == d.rounded(.towardZero) && abs(d) < 9_007_199_254_740_992 {
+      appendInt(Int(d))
+    } else {
+      var text = d.description
+      text.withUTF8 { buffer.append(UnsafeRawBufferPointer($0)) }
+    }
+  }
+
+  /// Appends an integer, with no separator.
+  public mutating func rawInt(_ i: Int) { appendInt(i) }
 
   /// Appends an already-encoded JSON value verbatim.
   public mutating func raw(_ json: [UInt8]) {
     prefix()
-    bytes.append(contentsOf: json)
+    json.withUnsafeBytes { buffer.append($0) }
   }
 
   private mutating func appendInt(_ value: Int) {
     if value == 0 {
-      bytes.append(UInt8(ascii: "0"))
+      buffer.append(UInt8(ascii: "0"))
       return
     }
     var v = value.magnitude
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    if value < 0 { buffer.append(UInt8(ascii: "-")) }
     var digits:
       (
         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
       ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var n = 0
+    // Written backwards from the end of a stack buffer, two digits a
+    // division, then appended at once.
+    var n = 20
     withUnsafeMutableBytes(of: &digits) { buf in
-      while v > 0 {
-        buf[n] = UInt8(v % 10) + UInt8(ascii: "0")
-        v /= 10
-        n += 1
+      Self.pairs.withUnsafeBufferPointer { pairs in
+        while v >= 100 {
+          let r = Int(v % 100)
+          v /= 100
+          n -= 2
+          buf[n] = pairs[2 * r]
+          buf[n + 1] = pairs[2 * r + 1]
+        }
+        if v >= 10 {
+          n -= 2
+          buf[n] = pairs[2 * Int(v)]
+          buf[n + 1] = pairs[2 * Int(v) + 1]
+        } else {
+          n -= 1
+          buf[n] = UInt8(v) + UInt8(ascii: "0")
+        }
       }
-      for i in stride(from: n - 1, through: 0, by: -1) { bytes.append(buf[i]) }
+      buffer.append(UnsafeRawBufferPointer(rebasing: buf[n..<20]))
     }
   }
 
   private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+  /// "00", "01", …, "99".
+  private static let pairs: [UInt8] = (0..<100).flatMap { i in
+    [UInt8(ascii: "0") + UInt8(i / 10), UInt8(ascii: "0") + UInt8(i % 10)]
+  }
 
   private mutating func appendString(_ s: String) {
-    bytes.append(UInt8(ascii: "\""))
+    buffer.append(UInt8(ascii: "\""))
     for c in s.utf8 {
       switch c {
-      case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-      case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-      case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-      case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+      case UInt8(ascii: "\""): buffer.append(0x5C); buffer.append(0x22)
+      case UInt8(ascii: "\\"): buffer.append(0x5C); buffer.append(0x5C)
+      case 0x0A: buffer.append(literal: "\\n")
+      case 0x0D: buffer.append(literal: "\\r")
+      case 0x09: buffer.append(literal: "\\t")
       case 0..<0x20:
-        bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
-        bytes.append(Self.hex[Int(c >> 4)])
-        bytes.append(Self.hex[Int(c & 0xF)])
-      default: bytes.append(c)
+        buffer.append(literal: "\\u00")
+        buffer.append(Self.hex[Int(c >> 4)])
+        buffer.append(Self.hex[Int(c & 0xF)])
+      default: buffer.append(c)
       }
     }
-    bytes.append(UInt8(ascii: "\""))
+    buffer.append(UInt8(ascii: "\""))
+  }
+}
+
+/// The bytes of a JSONWriter: a growable buffer whose appends check only
+/// its capacity. O(1) amortised per byte.
+final class ByteBuffer {
+  @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
+  @exclusivity(unchecked) var count = 0
+  @exclusivity(unchecked) private(set) var capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    base = .allocate(capacity: capacity)
+  }
+
+  deinit { base.deallocate() }
+
+  /// Room for `n` more bytes. O(1), or O(count) when it grows.
+  @inline(__always) func reserve(_ n: Int) {
+    if count + n > capacity { grow(count + n) }
+  }
+
+  @inline(never) private func grow(_ needed: Int) {
+    let size = Swift.max(needed, capacity * 2)
+    let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+    bigger.update(from: base, count: count)
+    base.deallocate()
+    base = bigger
+    capacity = size
+  }
+
+  /// Gives back memory beyond `size` (the bytes are dropped first). O(1).
+  func shrink(to size: Int) {
+    guard size < capacity, count <= size else { return }
+    base.deallocate()
+    base = .allocate(capacity: size)
+    capacity = size
+  }
+
+  @inline(__always) func append(_ b: UInt8) {
+    reserve(1)
+    appendUnchecked(b)
+  }
+
+  @inline(__always) func append(_ bytes: UnsafeRawBufferPointer) {
+    reserve(bytes.count)
+    appendUnchecked(bytes)
+  }
+
+  @inline(__always) func append(literal: StaticString) {
+    literal.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// After `reserve`.
+  @inline(__always) func appendUnchecked(_ b: UInt8) {
+    base[count] = b
+    count += 1
+  }
+
+  @inline(__always) func appendUnchecked(_ bytes: UnsafeRawBufferPointer) {
+    guard let from = bytes.baseAddress, bytes.count > 0 else { return }
+    let n = bytes.count
+    let out = base + count
+    if n <= 24 {
+      // Numbers and short strings: a loop beats a call to memcpy.
+      for i in 0..<n { out[i] = bytes[i] }
+    } else {
+      out.update(from: from.assumingMemoryBound(to: UInt8.self), count: n)
+    }
+    count += n
   }
 }

@@ -223,9 +223,14 @@ public final class Server {
 
   private func flush() {
     guard output >= 0 else { return }  // fed in-process: output is taken
+    out.withUnsafeBytes { writeAll($0) }
+    out.removeAll(keepingCapacity: true)
+  }
+
+  private func writeAll(_ bytes: UnsafeRawBufferPointer) {
     var sent = 0
-    while sent < out.count && !outputBroken {
-      let n = out.withUnsafeBytes { write(output, $0.baseAddress! + sent, $0.count - sent) }
+    while sent < bytes.count && !outputBroken {
+      let n = write(output, bytes.baseAddress! + sent, bytes.count - sent)
       if n < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         // The client closed its end (EPIPE, SIGPIPE being ignored): quit quietly.
@@ -235,13 +240,20 @@ public final class Server {
         sent += n
       }
     }
-    out.removeAll(keepingCapacity: true)
   }
 
   private var scratch = JSONWriter()
 
+  /// Queues an answer's frame; a large one is written straight from the
+  /// writer, after what is queued, so that it is never copied whole.
   private func send(_ w: JSONWriter) {
-    encodeFrame(w.bytes, into: &out)
+    if output >= 0 && w.byteCount > 1 << 20 {
+      out.append(contentsOf: "Content-Length: \(w.byteCount)\r\n\r\n".utf8)
+      flush()
+      w.withBytes { writeAll($0) }
+      return
+    }
+    w.withBytes { encodeFrame($0, into: &out) }
   }
 
   // MARK: Messages

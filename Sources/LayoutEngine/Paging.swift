@@ -34,10 +34,22 @@ extension Layout {
     var out: [LayoutAttributes] = []
     out.reserveCapacity(min(limit, 4096) + 1)
     // One past the limit says whether more remain.
-    func take(_ a: LayoutAttributes) -> Bool {
+    forEachAttribute(in: rect, bounds: bounds, after: after) { a in
       out.append(a)
       return out.count <= limit
     }
+    let more = out.count > limit
+    if more { out.removeLast() }
+    return (out, more)
+  }
+
+  /// `attributes(in: rect, bounds:)` one element at a time, from just after
+  /// `after`, until `take` returns false: an answer written as it is
+  /// computed, with no array of every element. O(log n + elements visited)
+  /// (as the pages).
+  public func forEachAttribute(
+    in rect: Rect, bounds: Rect, after: PageStart? = nil, _ take: (LayoutAttributes) -> Bool
+  ) {
     if case .carousel = type {
       for a in attributes(in: rect, bounds: bounds) where after?.precedes(a) ?? true {
         if !take(a) { break }
@@ -90,8 +102,5 @@ extension Layout {
         return take(a)
       }
     }
-    let more = out.count > limit
-    if more { out.removeLast() }
-    return (out, more)
   }
 }

@@ -413,32 +413,45 @@ public final class LayoutServer: RPCHandler {
     let after = try pageStart(p, session.layout)
     try checkLaps(session.layout, rect, session.bounds, field: p.path("rect"))
     try checkAnswer(session.layout, rect, session.bounds, field: p.path("rect"), limit: limit)
-    let start = w.bytes.count
+    let start = w.byteCount
+    let cap = limit ?? .max
+    // Room for the answer at once (about 200 bytes an element), so that it
+    // is not copied as it grows.
+    let bound = min(session.layout.elementCountBound(in: rect, bounds: session.bounds), cap)
+    w.reserve(min(bound, limits.maxMessageBytes / Self.minElementBytes) * 200)
     w.beginObject()
     w.key("attributes")
-    let attributes: [LayoutAttributes]
-    var next: LayoutAttributes? = nil
-    if limit != nil || after != nil {
-      let page = session.layout.attributes(
-        in: rect, bounds: session.bounds, after: after, limit: limit ?? Int.max)
-      attributes = page.attributes
-      if page.more { next = attributes.last }
-    } else {
-      attributes = session.layout.attributes(in: rect, bounds: session.bounds)
+    w.beginArray()
+    // Written as they are computed: no array of every element. One more
+    // than the limit says whether more remain; it is not written.
+    var count = 0
+    var last: LayoutAttributes? = nil
+    var more = false
+    var over = false
+    session.layout.forEachAttribute(in: rect, bounds: session.bounds, after: after) { a in
+      if count == cap {
+        more = true
+        return false
+      }
+      w.attributes(a)
+      count += 1
+      last = a
+      // The count is a lower bound of the size: elements longer than their
+      // shortest can still take the answer over, which is refused too.
+      over = w.byteCount - start > limits.maxMessageBytes
+      return !over
     }
-    w.attributesArray(attributes)
-    if let next {
+    w.endArray()
+    if more, let last {
       w.key("next")
-      w.elementKey(next.key)
+      w.elementKey(last.key)
     }
     w.endObject()
-    // The count is a lower bound of the size: elements longer than their
-    // shortest can still take the answer over, which is refused too.
-    if w.bytes.count - start > limits.maxMessageBytes {
+    if over {
       throw RPCError(
         code: ErrorCode.limitExceeded,
         message:
-          "\(p.path("rect")) meets \(attributes.count) elements: an answer of \(w.bytes.count - start) bytes, more than maxMessageBytes (\(limits.maxMessageBytes)); ask for a smaller rect",
+          "\(p.path("rect")) meets at least \(count) elements: an answer of more than \(limits.maxMessageBytes) bytes (maxMessageBytes); ask for a smaller rect",
         field: p.path("rect"))
     }
   }

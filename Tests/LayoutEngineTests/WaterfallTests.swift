@@ -534,4 +534,26 @@ extension IncrementalTests {
       XCTAssertEqual(nearest, brute?.0)
     }
   }
+
+  /// A rect that meets only a full-span item closing the last segment,
+  /// whose columns it misses: the item is found by the streaming path
+  /// and by pages as by `attributes(in:)` (a bug once left it out).
+  func testARectMeetingOnlyAClosingFullSpanItem() {
+    var c = WaterfallConfiguration()
+    c.columnCount = 3
+    var sizes = [100.0, 50, 150, 50].map { Size(width: 100, height: $0) }
+    sizes.append(Size(width: 100, height: 40).fullSpan)
+    let l = Layout(
+      type: .waterfall(c), sections: [.sizes(sizes)], viewportSize: Size(width: 320, height: 300))
+    let r = Rect(x: 0, y: 150, width: 320, height: 300)
+    let whole = l.attributes(in: r, bounds: r)
+    XCTAssertEqual(whole.map(\.item), [4])
+    var streamed: [LayoutAttributes] = []
+    l.forEachAttribute(in: r, bounds: r) { a in
+      streamed.append(a)
+      return true
+    }
+    XCTAssertEqual(streamed, whole)
+    XCTAssertEqual(l.attributes(in: r, bounds: r, after: nil, limit: 1).attributes, whole)
+  }
 }

@@ -327,7 +327,11 @@ extension ColumnSection {
         }
       }
     }
+    // The full-span items closing the segments met: the last one's, and
+    // the one before the last segment (which may hold no column entry).
     if end < spans.count { upper = max(upper, segmentEnd(end)) }
+    if end > first { upper = max(upper, segmentFirst(end) - 1) }
+    if first < spans.count { upper = max(upper, segmentEnd(first)) }
     if last > first { lower = min(lower, segmentFirst(first + 1)) }
     guard lower <= upper, lower < count else { return 0..<0 }
     return lower..<min(upper + 1, count)

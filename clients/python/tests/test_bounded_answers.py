@@ -88,7 +88,8 @@ def test_a_change_that_would_fill_a_large_viewport_is_refused(spawn):
 def test_answers_longer_than_their_shortest_are_refused_too(spawn):
     """The count's lower bound passes 500 cover-flow cards under 100 KB
     (500 × 154 = 77 KB), but with their transforms they take about 250 KB:
-    the built answer is refused, and nothing was changed."""
+    the answer is refused as soon as what is written passes the limit, and
+    nothing was changed."""
     d = spawn("--max-message-bytes", "100000")
     d.initialize()
     d.call("layout/open", {"session": "cf", "layout": {"type": "coverFlow", "itemSize": {"width": 100, "height": 100},
@@ -98,7 +99,12 @@ def test_answers_longer_than_their_shortest_are_refused_too(spawn):
     e = d.error("layout/attributesInRect", {"session": "cf", "rect": rect(-1000, -1000, size["width"] + 2000, 2300)},
                 code=1004)
     assert e["data"] == {"field": "params.rect"}
-    assert e["message"].startswith("params.rect meets 500 elements: an answer of ")
+    # Refused as soon as the answer being written passes the limit.
+    n = int(e["message"].split()[4])
+    assert 100_000 // 500 < n < 500
+    assert e["message"] == (
+        f"params.rect meets at least {n} elements: an answer of more than 100000 bytes "
+        "(maxMessageBytes); ask for a smaller rect")
     d.ping()
 
 
