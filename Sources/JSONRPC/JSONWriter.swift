@@ -199,16 +199,7 @@ public struct JSONWriter {
   /// cannot carry) are written as null.
   public mutating func number(_ d: Double) {
     prefix()
-    guard d.isFinite else {
-      buffer.append(literal: "null")
-      return
-    }
-    if d == d.rounded(.towardZero) && abs(d) < 9_007_199_254_740_992 {
-      appendInt(Int(d))
-    } else {
-      var text = d.description
-      text.withUTF8 { buffer.append(UnsafeRawBufferPointer($0)) }
-    }
+    rawNumber(d)
   }
 
   // Templates: a value written as literal pieces and numbers, with the
