@@ -116,23 +116,41 @@ extension JSONWriter {
     rawLiteral(",\"height\":")
     rawNumber(a.frame.height)
     rawLiteral("}")
-    if !a.transform.isIdentity {
-      rawLiteral(",\"transform\":[")
-      // Straight from the tuple: no array per element on the per-frame path.
-      withUnsafeBytes(of: a.transform.m) { raw in
-        for (k, v) in raw.bindMemory(to: Double.self).enumerated() {
-          if k > 0 { rawLiteral(",") }
-          rawNumber(v)
-        }
-      }
-      rawLiteral("]")
-    }
+    if !a.transform.isIdentity { transform(a.transform) }
     rawLiteral(",\"alpha\":")
     rawNumber(a.alpha)
     rawLiteral(",\"zIndex\":")
     rawInt(a.zIndex)
     if a.hidden { rawLiteral(",\"hidden\":true") }
     rawLiteral("}")
+  }
+
+  /// `,"transform":[16 numbers]`, row by row.
+  private mutating func transform(_ t: Transform3D) {
+    let m = t.m
+    // Cover flow's every card: a scale in the plane and nothing else,
+    // written as two numbers between literal pieces instead of sixteen
+    // (the same bytes: rawNumber writes 0 and 1, and -0 as 0).
+    if m.1 == 0 && m.2 == 0 && m.3 == 0 && m.4 == 0 && m.6 == 0 && m.7 == 0 && m.8 == 0
+      && m.9 == 0 && m.10 == 1 && m.11 == 0 && m.12 == 0 && m.13 == 0 && m.14 == 0
+      && m.15 == 1
+    {
+      rawLiteral(",\"transform\":[")
+      rawNumber(m.0)
+      rawLiteral(",0,0,0,0,")
+      rawNumber(m.5)
+      rawLiteral(",0,0,0,0,1,0,0,0,0,1]")
+      return
+    }
+    rawLiteral(",\"transform\":[")
+    // Straight from the tuple: no array per element on the per-frame path.
+    withUnsafeBytes(of: m) { raw in
+      for (k, v) in raw.bindMemory(to: Double.self).enumerated() {
+        if k > 0 { rawLiteral(",") }
+        rawNumber(v)
+      }
+    }
+    rawLiteral("]")
   }
 
   mutating func attributesArray(_ list: [LayoutAttributes]) {

@@ -66,7 +66,7 @@ extension LayoutServer {
     // What a client needs to animate the change as UICollectionView does.
     var appearing: [LayoutAttributes] = []
     var moved: [(LayoutAttributes, LayoutAttributes)] = []
-    for a in session.picture.values.sorted(by: { $0.key < $1.key }) {
+    for a in session.picture {
       guard let before = oldAttributes(of: a, in: old, result) else {
         var initial = a
         initial.alpha = 0
@@ -76,7 +76,7 @@ extension LayoutServer {
       if before.frame != a.frame { moved.append((before, a)) }
     }
     var disappearing: [LayoutAttributes] = []
-    for a in old.picture.values.sorted(by: { $0.key < $1.key }) {
+    for a in old.picture {
       guard let after = newAttributes(of: a, in: session, result, deleted: deleted) else {
         var final = a
         final.alpha = 0
@@ -84,7 +84,7 @@ extension LayoutServer {
         continue
       }
       // Elements that moved out of sight: visible before, not after.
-      if session.picture[after.key] == nil && after.frame != a.frame { moved.append((a, after)) }
+      if session.pictured(after.key) == nil && after.frame != a.frame { moved.append((a, after)) }
     }
     store(id, session)
     w.beginObject()

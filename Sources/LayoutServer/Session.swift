@@ -19,6 +19,18 @@ extension LayoutAttributes {
   var key: ElementKey { ElementKey(kind: kind, section: section, item: item, lap: lap) }
 }
 
+extension Array where Element == LayoutAttributes {
+  /// Whether the keys strictly increase. O(n).
+  var isSorted: Bool {
+    var k = 1
+    while k < count {
+      if !(self[k - 1].key < self[k].key) { return false }
+      k += 1
+    }
+    return true
+  }
+}
+
 extension ElementKind {
   /// Document order within a section: header, cells, footer.
   var order: Int {
@@ -57,7 +69,8 @@ struct Session {
   /// Points added on each side of the bounds along the scroll axis to make
   /// the visible rect, so that cells are reported before they scroll in.
   var overscan: Double
-  var picture: [ElementKey: LayoutAttributes] = [:]
+  /// In document order (ElementKey's <), keys distinct.
+  var picture: [LayoutAttributes] = []
   /// The anchor of a `reloadData` whose anchor id was not among the
   /// reload's items: a reload too large for one request arrives in chunks,
   /// and the `appendItems` that brings the id re-anchors on it. Any other
@@ -92,19 +105,46 @@ struct Session {
   /// and every element that is no longer visible. An unchanged element is
   /// never sent again. O(log n + k) for k visible elements.
   mutating func refresh() -> Delta {
-    let visible = layout.attributes(in: visibleRect, bounds: bounds)
-    var next = [ElementKey: LayoutAttributes](minimumCapacity: visible.count)
+    var visible = layout.attributes(in: visibleRect, bounds: bounds)
+    // Placements list a rect's elements in document order; a sort of the
+    // few that are not keeps the merge below exact.
+    if !visible.isSorted { visible.sort { $0.key < $1.key } }
     var invalidated: [LayoutAttributes] = []
+    invalidated.reserveCapacity(visible.count)
+    var removed: [ElementKey] = []
+    // Both lists in document order: one merge, no hashing.
+    var i = 0
     for a in visible {
       let key = a.key
-      next[key] = a
-      if picture[key] != a { invalidated.append(a) }
+      while i < picture.count && picture[i].key < key {
+        removed.append(picture[i].key)
+        i += 1
+      }
+      if i < picture.count && picture[i].key == key {
+        if picture[i] != a { invalidated.append(a) }
+        i += 1
+      } else {
+        invalidated.append(a)
+      }
     }
-    var removed: [ElementKey] = []
-    for key in picture.keys where next[key] == nil { removed.append(key) }
-    removed.sort()
-    picture = next
+    while i < picture.count {
+      removed.append(picture[i].key)
+      i += 1
+    }
+    picture = visible
     return Delta(invalidated: invalidated, removed: removed)
+  }
+
+  /// The attributes the client holds for `key`, if it is in the picture.
+  /// O(log k).
+  func pictured(_ key: ElementKey) -> LayoutAttributes? {
+    var lo = 0
+    var hi = picture.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if picture[mid].key < key { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < picture.count && picture[lo].key == key ? picture[lo] : nil
   }
 
   private func main(_ p: Point) -> Double {

@@ -122,7 +122,7 @@ final class JSONWriterTests: XCTestCase {
     w.endObject()
     w.endObject()
     XCTAssertEqual(
-      text(w), #"{"a":[0,0,1,-2.5,0.1,1e+21,123456789012,1e-07],"b":null,"c":true,"e":{}}"#)
+      text(w), #"{"a":[0,0,1,-2.5,0.1,1e21,123456789012,1e-7],"b":null,"c":true,"e":{}}"#)
   }
 
   func testStringEscaping() {

@@ -1,0 +1,200 @@
+/// The shortest decimal that reads back as the same double, by Raffaello
+/// Giulietti's Schubfach ("The Schubfach way to render doubles", 2020):
+/// three 128 × 64-bit products against a table of powers of ten
+/// (Pow10Table.swift), no allocation, no loop over digits but the final
+/// trimming. Among the shortest decimals in the rounding interval it picks
+/// the closest to the double, as `Double.description` does, so both give
+/// the same digits.
+enum ShortestDouble {
+  /// `digits · 10^exponent` for a finite double > 0, given its IEEE fields.
+  /// The digits may end in zeros; `trimmed` removes them. O(1).
+  @inline(__always)
+  static func decimal(significand bits: UInt64, exponent e: Int) -> (digits: UInt64, exponent: Int)
+  {
+    let c: UInt64
+    let q: Int
+    if e != 0 {
+      c = (1 << 52) | bits
+      q = e - 1075
+    } else {
+      c = bits
+      q = -1074
+    }
+    let even = c & 1 == 0
+    // At a power of two the interval below is half as wide as above.
+    let lowerCloser = bits == 0 && e > 1
+    let cbl = 4 &* c &- 2 &+ (lowerCloser ? 1 : 0)
+    let cb = 4 &* c
+    let cbr = 4 &* c &+ 2
+    // k = ⌊log10 2^q⌋ (⌊log10 ¾·2^q⌋ when the lower side is closer), by
+    // the usual fixed-point constants, exact over every q of a double.
+    let k = lowerCloser ? (q &* 1_262_611 &- 524_031) >> 22 : (q &* 1_262_611) >> 22
+    let h = q &+ (((-k) &* 1_741_647) >> 19) &+ 1
+    let (g1, g0) = pow10[-k - minK]
+    let vbl = roundToOdd(g1, g0, cbl << UInt64(h))
+    let vb = roundToOdd(g1, g0, cb << UInt64(h))
+    let vbr = roundToOdd(g1, g0, cbr << UInt64(h))
+    // The interval's ends are in it only when the significand is even.
+    let lower = vbl &+ (even ? 0 : 1)
+    let upper = vbr &- (even ? 0 : 1)
+    let s = vb >> 2
+    if s >= 10 {
+      // One digit fewer: a multiple of ten in the interval, if exactly one
+      // of the two around vb is in it.
+      let sp = s / 10
+      let upInside = lower <= 40 &* sp
+      let wpInside = 40 &* sp &+ 40 <= upper
+      if upInside != wpInside { return (sp &+ (wpInside ? 1 : 0), k + 1) }
+    }
+    let uInside = lower <= 4 &* s
+    let wInside = 4 &* s &+ 4 <= upper
+    if uInside != wInside { return (s &+ (wInside ? 1 : 0), k) }
+    // Both in: the closer, ties to even.
+    let mid = 4 &* s &+ 2
+    let up = vb > mid || (vb == mid && s & 1 != 0)
+    return (s &+ (up ? 1 : 0), k)
+  }
+
+  /// ⌊g · cp / 2^128⌋, its lowest bit set when the discarded part is not
+  /// zero ("round to odd"), for g = g1 · 2^64 + g0. O(1).
+  @inline(__always)
+  static func roundToOdd(_ g1: UInt64, _ g0: UInt64, _ cp: UInt64) -> UInt64 {
+    let x = g0.multipliedFullWidth(by: cp)
+    let y = g1.multipliedFullWidth(by: cp)
+    let (y0, carry) = y.low.addingReportingOverflow(x.high)
+    let y1 = y.high &+ (carry ? 1 : 0)
+    return y1 | (y0 > 1 ? 1 : 0)
+  }
+
+  /// The digits without trailing zeros, the exponent raised to match. O(1):
+  /// at most 17 digits.
+  @inline(__always)
+  static func trimmed(_ d: (digits: UInt64, exponent: Int)) -> (digits: UInt64, exponent: Int) {
+    var (s, k) = d
+    if s % 100_000_000 == 0 {
+      s /= 100_000_000
+      k += 8
+    }
+    if s % 10_000 == 0 {
+      s /= 10_000
+      k += 4
+    }
+    if s % 100 == 0 {
+      s /= 100
+      k += 2
+    }
+    if s % 10 == 0 {
+      s /= 10
+      k += 1
+    }
+    return (s, k)
+  }
+
+  /// The number of decimal digits of `s` (1 for 0). O(1).
+  @inline(__always)
+  static func digitCount(_ s: UInt64) -> Int {
+    var n = 1
+    var p: UInt64 = 10
+    while n < 20 && s >= p {
+      n += 1
+      p = p &* 10
+    }
+    return n
+  }
+
+  /// "00" … "99", read through a pointer that needs no lazy global.
+  static let pairs: StaticString =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+  /// Writes the `n` digits of `s` ending just before `end`. O(n).
+  @inline(__always)
+  static func writeDigits(_ s: UInt64, _ n: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+    let pairs = Self.pairs.utf8Start
+    var v = s
+    var p = end
+    var left = n
+    while left >= 2 {
+      let r = Int(v % 100)
+      v /= 100
+      p -= 2
+      p[0] = pairs[2 * r]
+      p[1] = pairs[2 * r + 1]
+      left -= 2
+    }
+    if left == 1 {
+      p -= 1
+      p[0] = UInt8(truncatingIfNeeded: v) &+ 0x30
+    }
+  }
+}
+
+extension ByteBuffer {
+  /// Appends the shortest round-trip decimal of a finite, non-zero double,
+  /// in the notation `Double.description` chooses: fixed for 1e-4 ≤ |d| ≤
+  /// 2^53, scientific otherwise, but with no "+" and no padding in the
+  /// exponent ("1e-5", "1.5e300"), so never longer. Writes at most 25
+  /// bytes in place: no allocation. O(1).
+  func appendShortest(_ d: Double) {
+    reserve(32)
+    var out = base + count
+    let start = out
+    if d.sign == .minus {
+      out[0] = UInt8(ascii: "-")
+      out += 1
+    }
+    let (s, k) = ShortestDouble.trimmed(
+      ShortestDouble.decimal(
+        significand: d.significandBitPattern, exponent: Int(d.exponentBitPattern)))
+    let n = ShortestDouble.digitCount(s)
+    // The value is 0.d1d2…dn · 10^p.
+    let p = n + k
+    if p >= -3 && d.magnitude <= 9_007_199_254_740_992 {
+      if p <= 0 {
+        // 0.000ddd
+        out[0] = UInt8(ascii: "0")
+        out[1] = UInt8(ascii: ".")
+        for i in 0..<(-p) { out[2 + i] = UInt8(ascii: "0") }
+        out += 2 - p
+        ShortestDouble.writeDigits(s, n, endingAt: out + n)
+        out += n
+      } else if p < n {
+        // ddd.ddd: the digits, then the fraction moved one byte for the point.
+        ShortestDouble.writeDigits(s, n, endingAt: out + n)
+        var i = n
+        while i > p {
+          out[i] = out[i - 1]
+          i -= 1
+        }
+        out[p] = UInt8(ascii: ".")
+        out += n + 1
+      } else {
+        // An integer: the digits and their zeros.
+        ShortestDouble.writeDigits(s, n, endingAt: out + n)
+        for i in n..<p { out[i] = UInt8(ascii: "0") }
+        out += p
+      }
+    } else {
+      // d[.ddd]e[-]x
+      ShortestDouble.writeDigits(s, n, endingAt: out + n + 1)
+      out[0] = out[1]
+      if n > 1 {
+        out[1] = UInt8(ascii: ".")
+        out += n + 1
+      } else {
+        out += 1
+      }
+      out[0] = UInt8(ascii: "e")
+      out += 1
+      var x = p - 1
+      if x < 0 {
+        out[0] = UInt8(ascii: "-")
+        out += 1
+        x = -x
+      }
+      let xn = x >= 100 ? 3 : x >= 10 ? 2 : 1
+      ShortestDouble.writeDigits(UInt64(x), xn, endingAt: out + xn)
+      out += xn
+    }
+    count += out - start
+  }
+}
