@@ -5,11 +5,18 @@ import CJansson
 public final class JSONDocument {
   public let root: JSONValue
 
-  private init(root: UnsafeMutablePointer<json_t>) {
+  /// The parse region's chunk holding part of the tree (−1: none).
+  private let chunk: Int
+
+  private init(root: UnsafeMutablePointer<json_t>, chunk: Int) {
     self.root = JSONValue(raw: root)
+    self.chunk = chunk
   }
 
-  deinit { cj_decref(root.raw) }
+  deinit {
+    cj_decref(root.raw)
+    ParseRegion.release(chunk)
+  }
 
   /// Why a body could not be parsed.
   public struct ParseFailure: Error, Sendable {
@@ -23,12 +30,15 @@ public final class JSONDocument {
   public static func parse(_ bytes: UnsafeRawBufferPointer) throws(ParseFailure) -> JSONDocument {
     var error = json_error_t()
     let flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY
+    let chunk = ParseRegion.begin()
+    defer { ParseRegion.end() }
     guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
       let root = json_loadb(base, bytes.count, Int(flags), &error)
     else {
+      ParseRegion.release(chunk)
       throw ParseFailure(message: describe(error, empty: bytes.isEmpty))
     }
-    return JSONDocument(root: root)
+    return JSONDocument(root: root, chunk: chunk)
   }
 
   public static func parse(_ bytes: [UInt8]) throws(ParseFailure) -> JSONDocument {
@@ -49,6 +59,70 @@ public final class JSONDocument {
     }
     return "\(text) at byte \(e.position)"
   }
+}
+
+/// Where jansson's allocations go while it parses: one of 256 chunks of
+/// 8 KiB, allocated once (2 MiB in all) and reused. A parse takes a free
+/// chunk and hands out its blocks in order; they are never freed one by
+/// one, and the chunk is free again when the document parsed into it dies
+/// (or at once, when the parse fails). A parse that needs more than its
+/// chunk (a bulk request), or that finds every chunk taken (256 messages
+/// read ahead), gets the rest from malloc, as before. So a scroll frame's
+/// parse (about 40 values, keys and tables) costs no malloc or free, and
+/// memory stays bounded. Values created outside a parse always come from
+/// malloc. Single-threaded, like the server loop that parses.
+enum ParseRegion {
+  static let chunkSize = 8 << 10
+  static let chunkCount = 256
+  @exclusivity(unchecked) nonisolated(unsafe) static var base: UnsafeMutableRawPointer? = nil
+  /// Chunks not in use, as a stack of indices.
+  @exclusivity(unchecked) nonisolated(unsafe) static var free: [Int] = []
+  /// The chunk of the parse under way (−1: none: malloc), and its use.
+  @exclusivity(unchecked) nonisolated(unsafe) static var current = -1
+  @exclusivity(unchecked) nonisolated(unsafe) static var used = 0
+
+  /// Installs the allocator (once) and gives the parse a chunk, if one is
+  /// free; returns it (−1 for none). O(1).
+  static func begin() -> Int {
+    if base == nil {
+      base = UnsafeMutableRawPointer.allocate(byteCount: chunkSize * chunkCount, alignment: 16)
+      free = Array((0..<chunkCount).reversed())
+      json_set_alloc_funcs(regionMalloc, regionFree)
+    }
+    current = free.popLast() ?? -1
+    used = 0
+    return current
+  }
+
+  /// Ends the parse: later allocations come from malloc. O(1).
+  static func end() { current = -1 }
+
+  /// Gives a chunk back. O(1).
+  static func release(_ chunk: Int) {
+    if chunk >= 0 { free.append(chunk) }
+  }
+
+  static func contains(_ p: UnsafeMutableRawPointer) -> Bool {
+    guard let base else { return false }
+    return p >= base && p < base + chunkSize * chunkCount
+  }
+}
+
+private let regionMalloc: @convention(c) (Int) -> UnsafeMutableRawPointer? = { n in
+  if ParseRegion.current >= 0, let base = ParseRegion.base {
+    let size = (n + 15) & ~15
+    if ParseRegion.used + size <= ParseRegion.chunkSize {
+      let p = base + ParseRegion.current * ParseRegion.chunkSize + ParseRegion.used
+      ParseRegion.used += size
+      return p
+    }
+  }
+  return malloc(n)
+}
+
+private let regionFree: @convention(c) (UnsafeMutableRawPointer?) -> Void = { p in
+  guard let p, !ParseRegion.contains(p) else { return }
+  free(p)
 }
 
 /// A borrowed view of one jansson value.

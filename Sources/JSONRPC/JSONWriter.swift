@@ -223,7 +223,9 @@ public struct JSONWriter {
       buffer.append(literal: "null")
       return
     }
-    if d == d.rounded(.towardZero) && abs(d) < 9_007_199_254_740_992 {
+    // Integral below 2^53: an integer (the conversion truncates; no call
+    // to trunc).
+    if abs(d) < 9_007_199_254_740_992, Double(Int(d)) == d {
       appendInt(Int(d))
     } else {
       buffer.appendShortest(d)

@@ -6,6 +6,17 @@
 /// the closest to the double, as `Double.description` does, so both give
 /// the same digits.
 enum ShortestDouble {
+  /// The table's words, high then low, as a global pointer: no array
+  /// retained and released per number.
+  nonisolated(unsafe) static let pow10Words: UnsafePointer<UInt64> = {
+    let p = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * pow10.count)
+    for (i, (hi, lo)) in pow10.enumerated() {
+      p[2 * i] = hi
+      p[2 * i + 1] = lo
+    }
+    return UnsafePointer(p)
+  }()
+
   /// `digits · 10^exponent` for a finite double > 0, given its IEEE fields.
   /// The digits may end in zeros; `trimmed` removes them. O(1).
   @inline(__always)
@@ -30,7 +41,7 @@ enum ShortestDouble {
     // the usual fixed-point constants, exact over every q of a double.
     let k = lowerCloser ? (q &* 1_262_611 &- 524_031) >> 22 : (q &* 1_262_611) >> 22
     let h = q &+ (((-k) &* 1_741_647) >> 19) &+ 1
-    let (g1, g0) = pow10[-k - minK]
+    let (g1, g0) = (pow10Words[2 * (-k - minK)], pow10Words[2 * (-k - minK) + 1])
     let vbl = roundToOdd(g1, g0, cbl << UInt64(h))
     let vb = roundToOdd(g1, g0, cb << UInt64(h))
     let vbr = roundToOdd(g1, g0, cbr << UInt64(h))
@@ -67,10 +78,11 @@ enum ShortestDouble {
   }
 
   /// The digits without trailing zeros, the exponent raised to match. O(1):
-  /// at most 17 digits.
+  /// at most 17 digits, and one test when there is none (most doubles).
   @inline(__always)
   static func trimmed(_ d: (digits: UInt64, exponent: Int)) -> (digits: UInt64, exponent: Int) {
     var (s, k) = d
+    guard s % 10 == 0 else { return (s, k) }
     if s % 100_000_000 == 0 {
       s /= 100_000_000
       k += 8
@@ -90,41 +102,70 @@ enum ShortestDouble {
     return (s, k)
   }
 
-  /// The number of decimal digits of `s` (1 for 0). O(1).
+  /// The number of decimal digits of `s` (1 for 0): from the bit length,
+  /// then one comparison. O(1).
   @inline(__always)
   static func digitCount(_ s: UInt64) -> Int {
-    var n = 1
-    var p: UInt64 = 10
-    while n < 20 && s >= p {
-      n += 1
-      p = p &* 10
-    }
-    return n
+    // t = ⌊b · log10 2⌋ for b bits: the count is t + 1, or t when s <
+    // 10^t.
+    let bits = 64 - (s | 1).leadingZeroBitCount
+    let t = (bits &* 1233) >> 12
+    return Swift.max(1, t + 1 - (s < powersOfTen[t] ? 1 : 0))
   }
+
+  /// 10^0 … 10^19, as a global pointer: no array retained per call.
+  nonisolated(unsafe) static let powersOfTen: UnsafePointer<UInt64> = {
+    let p = UnsafeMutablePointer<UInt64>.allocate(capacity: 20)
+    var v: UInt64 = 1
+    for i in 0..<20 {
+      p[i] = v
+      v = v &* 10
+    }
+    return UnsafePointer(p)
+  }()
 
   /// "00" … "99", read through a pointer that needs no lazy global.
   static let pairs: StaticString =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-  /// Writes the `n` digits of `s` ending just before `end`. O(n).
+  /// Writes the `n` digits of `s` ending just before `end`: eight at a
+  /// time in 32-bit arithmetic, two per table lookup. O(n).
   @inline(__always)
   static func writeDigits(_ s: UInt64, _ n: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
-    let pairs = Self.pairs.utf8Start
     var v = s
     var p = end
     var left = n
+    while left > 8 {
+      var chunk = UInt32(truncatingIfNeeded: v % 100_000_000)
+      v /= 100_000_000
+      for _ in 0..<4 {
+        let r = Int(chunk % 100)
+        chunk /= 100
+        p -= 2
+        pair(r, at: p)
+      }
+      left -= 8
+    }
+    var w = UInt32(truncatingIfNeeded: v)
     while left >= 2 {
-      let r = Int(v % 100)
-      v /= 100
+      let r = Int(w % 100)
+      w /= 100
       p -= 2
-      p[0] = pairs[2 * r]
-      p[1] = pairs[2 * r + 1]
+      pair(r, at: p)
       left -= 2
     }
     if left == 1 {
       p -= 1
-      p[0] = UInt8(truncatingIfNeeded: v) &+ 0x30
+      p[0] = UInt8(truncatingIfNeeded: w) &+ 0x30
     }
+  }
+
+  /// Writes the two digits of `r` < 100 at `p`.
+  @inline(__always)
+  static func pair(_ r: Int, at p: UnsafeMutablePointer<UInt8>) {
+    let pairs = Self.pairs.utf8Start
+    p[0] = pairs[2 &* r]
+    p[1] = pairs[2 &* r &+ 1]
   }
 }
 
@@ -158,13 +199,10 @@ extension ByteBuffer {
         ShortestDouble.writeDigits(s, n, endingAt: out + n)
         out += n
       } else if p < n {
-        // ddd.ddd: the digits, then the fraction moved one byte for the point.
-        ShortestDouble.writeDigits(s, n, endingAt: out + n)
-        var i = n
-        while i > p {
-          out[i] = out[i - 1]
-          i -= 1
-        }
+        // ddd.ddd: the digits one byte on, then the whole part moved back
+        // over it for the point (the shorter part, usually).
+        ShortestDouble.writeDigits(s, n, endingAt: out + n + 1)
+        for i in 0..<p { out[i] = out[i + 1] }
         out[p] = UInt8(ascii: ".")
         out += n + 1
       } else {

@@ -137,3 +137,15 @@ struct SplitMix {
     return z ^ (z >> 31)
   }
 }
+
+extension ShortestDoubleTests {
+  func testDigitsOfEveryLength() {
+    // 1, 9, 10, 99, 100, … around every power of ten a UInt64 holds, as
+    // the fixed and exponent notations write them.
+    var p: Double = 1
+    for _ in 0..<22 {
+      for d in [p, p * 9, p * 1.5, p * 9.5, p / 3] { _ = check(d) }
+      p *= 10
+    }
+  }
+}

@@ -32,8 +32,9 @@ public struct ExactSum: Comparable, Sendable {
     // scaled to 63 bits, exact for every bit at or above 2^-63; the
     // conversion drops those below, as the general path does.
     if v >= 0 && v < 0x1p62 {
-      let whole = v.rounded(.towardZero)
-      self.init(hi: Int64(whole), lo: UInt64(Int64((v - whole) * 0x1p63)))
+      // The conversion truncates; no call to trunc.
+      let whole = Int64(v)
+      self.init(hi: whole, lo: UInt64(Int64((v - Double(whole)) * 0x1p63)))
       return
     }
     self.init(bits: v)

@@ -175,7 +175,11 @@ struct SectionGeometry: Sendable {
 
   /// The items of line `j`. O(1) for uniform sections, O(log lines)
   /// otherwise.
-  func itemRange(ofLine j: Int) -> Range<Int> { lineInfo(j).items }
+  func itemRange(ofLine j: Int) -> Range<Int> {
+    // A single row's lines are its items: no lookup.
+    if case .single = lines { return j..<(j + 1) }
+    return lineInfo(j).items
+  }
 
   /// Calls `body` with line `j` and each following line (index, start,
   /// thickness, items) until it returns false. O(log lines + lines
@@ -200,18 +204,31 @@ struct SectionGeometry: Sendable {
   /// Calls `body` with the lines of a leaf of a single row (its cards)
   /// from line `j` on; false when `body` stopped. O(leaf).
   private func visitRow(
-    _ before: SizeSummary, _ elements: [Size], _ first: Int, from j: Int, _ body: LineVisitor
+    _ before: SizeSummary, _ elements: [Size], _ first: Int, from j: Int,
+    endingAfter lo: Double = -.infinity, _ body: LineVisitor
   ) -> Bool {
     var p = RowPrefix(before, axes)
-    for k in 0..<elements.count {
+    var k = 0
+    // Cards before `j`, or ending by `lo`, only add to the prefix: no call
+    // to `body` for them.
+    while k < elements.count {
+      let raw = elements[k]
+      if first + k >= j
+        && position(thicknessBefore: thickness(p), line: first + k) + mainExtent(raw) > lo
+      {
+        break
+      }
+      p.add(raw, axes)
+      k += 1
+    }
+    while k < elements.count {
       let raw = elements[k]
       let i = first + k
-      if i >= j
-        && !body(i, position(thicknessBefore: thickness(p), line: i), mainExtent(raw), i..<(i + 1))
-      {
+      if !body(i, position(thicknessBefore: thickness(p), line: i), mainExtent(raw), i..<(i + 1)) {
         return false
       }
       p.add(raw, axes)
+      k += 1
     }
     return true
   }
@@ -273,7 +290,8 @@ struct SectionGeometry: Sendable {
     case .single(let sizes):
       guard let found = sizes.descend(rowEnds(after: lo)) else { return }
       leaf = (found.first, found.first + found.elements.count)
-      more = visitRow(found.before, found.elements, found.first, from: found.first, visit)
+      more = visitRow(
+        found.before, found.elements, found.first, from: found.first, endingAfter: lo, visit)
     case .variable(_, let lines):
       guard let found = lines.descend(linesEnd(after: lo)) else { return }
       leaf = (found.first, found.first + found.elements.count)
@@ -285,6 +303,31 @@ struct SectionGeometry: Sendable {
       return forEachLine(from: j, body)
     }
     if more { forEachLine(from: leaf.end, visit) }
+  }
+
+  /// The items of the lines from the first ending after `lo` through the
+  /// first ending after `hi` (or the last line). A viewport's lines are
+  /// counted on the walk from one descent; beyond 64 lines a second
+  /// descent finds the last. O(log lines + min(lines between, 64)).
+  func itemsOfLines(endingAfter lo: Double, through hi: Double) -> Int {
+    var first = -1
+    var end = 0
+    var walked = 0
+    var reachedHi = false
+    forEachLine(endingAfter: lo) { _, start, thick, items in
+      if first < 0 { first = items.lowerBound }
+      end = items.upperBound
+      walked += 1
+      if start + thick > hi {
+        reachedHi = true
+        return false
+      }
+      return walked < 64
+    }
+    guard first >= 0 else { return 0 }
+    if reachedHi || walked < 64 { return end - first }
+    let b = min(firstLine(endingAfter: hi), lineCount - 1)
+    return itemRange(ofLine: b).upperBound - first
   }
 
   /// Descent predicates: the lines of a prefix end after `lo`.
