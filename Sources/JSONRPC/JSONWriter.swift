@@ -217,6 +217,15 @@ public struct JSONWriter {
     buffer.count += n
   }
 
+  /// Appends again `count` bytes already written from `from` (a value
+  /// written twice, formatted once). O(count).
+  public mutating func rawRepeat(from: Int, count n: Int) {
+    buffer.reserve(n)
+    ByteBuffer.copySmall(
+      UnsafePointer(buffer.base + from), to: buffer.base + buffer.count, count: n)
+    buffer.count += n
+  }
+
   /// Appends a number as `number` writes it, with no separator.
   public mutating func rawNumber(_ d: Double) {
     guard d.isFinite else {

@@ -5,12 +5,13 @@ import LayoutEngine
 
 extension JSONWriter {
   mutating func point(_ p: Point) {
-    beginObject()
-    key("x")
-    number(p.x)
-    key("y")
-    number(p.y)
-    endObject()
+    // A trajectory's every sample: literal pieces, as `attributes`.
+    beginRawValue()
+    rawLiteral("{\"x\":")
+    rawNumber(p.x)
+    rawLiteral(",\"y\":")
+    rawNumber(p.y)
+    rawLiteral("}")
   }
 
   mutating func size(_ s: Size) {
@@ -136,9 +137,15 @@ extension JSONWriter {
       && m.15 == 1
     {
       rawLiteral(",\"transform\":[")
+      let from = byteCount
       rawNumber(m.0)
       rawLiteral(",0,0,0,0,")
-      rawNumber(m.5)
+      // A uniform scale: the same double twice, formatted once.
+      if m.5.bitPattern == m.0.bitPattern {
+        rawRepeat(from: from, count: byteCount - from - 9)
+      } else {
+        rawNumber(m.5)
+      }
       rawLiteral(",0,0,0,0,1,0,0,0,0,1]")
       return
     }
