@@ -198,15 +198,16 @@ extension LayoutClient {
   }
 
   /// Appends items to a section: the bulk path.
-  /// `layout/appendItems` {session: string, section: integer, itemCount?: integer, itemSizes?: Size[], widthsAndHeights?: number[], ids?: ItemID[]} → `MutationResult`; picture: delta.
+  /// `layout/appendItems` {session: string, section: integer, itemCount?: integer, itemSizes?: Size[], widthsAndHeights?: number[], widthsAndHeightsBase64?: string, ids?: ItemID[]} → `MutationResult`; picture: delta.
   @discardableResult
-  public func appendItems(session: String, section: Int, itemCount: Int? = nil, itemSizes: JSON? = nil, widthsAndHeights: JSON? = nil, ids: JSON? = nil) throws -> JSON {
+  public func appendItems(session: String, section: Int, itemCount: Int? = nil, itemSizes: JSON? = nil, widthsAndHeights: JSON? = nil, widthsAndHeightsBase64: String? = nil, ids: JSON? = nil) throws -> JSON {
     var params: [String: JSON] = [:]
     params["session"] = JSON.string(session)
     params["section"] = JSON.number(Double(section))
     if let itemCount { params["itemCount"] = JSON.number(Double(itemCount)) }
     if let itemSizes { params["itemSizes"] = itemSizes }
     if let widthsAndHeights { params["widthsAndHeights"] = widthsAndHeights }
+    if let widthsAndHeightsBase64 { params["widthsAndHeightsBase64"] = JSON.string(widthsAndHeightsBase64) }
     if let ids { params["ids"] = ids }
     return try request("layout/appendItems", .object(params))
   }

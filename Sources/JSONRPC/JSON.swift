@@ -189,6 +189,13 @@ public struct JSONValue {
     }
   }
 
+  /// Calls `body` with a string value's UTF-8 bytes, borrowed from the
+  /// document (no copy); nil for another kind. O(1) but for `body`.
+  public func withStringBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+    guard cj_is_string(raw) != 0, let p = json_string_value(raw) else { return nil }
+    return try body(UnsafeRawBufferPointer(start: p, count: json_string_length(raw)))
+  }
+
   /// The byte length of a string value. O(1).
   public var stringLength: Int { cj_is_string(raw) != 0 ? json_string_length(raw) : 0 }
 

@@ -374,7 +374,8 @@ struct SectionFormat: Sendable {
   static let waterfall = SectionFormat(
     keys: sharedSectionKeys.union(columnSectionKeys), fullSpan: true)
   /// A carousel's sections carry items only.
-  static let carousel = SectionFormat(keys: ["itemCount", "itemSizes", "ids"], fullSpan: false)
+  static let carousel = SectionFormat(
+    keys: ["itemCount", "itemSizes", packedSizesKey, "ids"], fullSpan: false)
 
   private init(keys: Set<String>, fullSpan: Bool) {
     self.keys = keys
@@ -391,7 +392,7 @@ struct SectionFormat: Sendable {
 }
 
 private let sharedSectionKeys: Set<String> = [
-  "itemCount", "itemSizes", "ids", "inset", "minimumInteritemSpacing",
+  "itemCount", "itemSizes", packedSizesKey, "ids", "inset", "minimumInteritemSpacing",
 ]
 private let columnSectionKeys: Set<String> = [
   "columnCount", "minimumColumnSpacing", "headerHeight", "footerHeight", "headerInset",
@@ -472,7 +473,8 @@ func valuesLimitError(_ path: String, _ count: Int, _ limits: Limits) -> RPCErro
 /// The sizes and ids a section object carries, counted without reading
 /// them. O(1).
 func declaredValues(_ s: Fields) -> Int {
-  (s.optional("itemSizes")?.count ?? 0) + (s.optional("ids")?.count ?? 0)
+  (s.optional("itemSizes")?.count ?? 0) + packedCount(s, packedSizesKey)
+    + (s.optional("ids")?.count ?? 0)
 }
 
 /// The item count a section object declares, read without allocating.
@@ -482,8 +484,10 @@ func declaredCount(_ s: Fields) throws(RPCError) -> Int {
   } else if let sizes = s.optional("itemSizes") {
     guard sizes.isArray else { throw .invalidParams(s.path("itemSizes"), "must be an array") }
     return sizes.count
+  } else if s.optional(packedSizesKey) != nil {
+    return packedCount(s, packedSizesKey)
   }
-  throw .invalidParams(s.path("itemCount"), "is required (or itemSizes)")
+  throw .invalidParams(s.path("itemCount"), "is required (or itemSizes, or \(packedSizesKey))")
 }
 
 /// An item id: a string or an integer.
@@ -499,13 +503,14 @@ func readSection(_ s: Fields, extra: Set<String> = [], format: SectionFormat) th
 {
   try s.rejectUnknown(format.keys.union(extra))
   var section: Section
-  if s.optional("itemCount") != nil {
-    guard s.optional("itemSizes") == nil else {
-      throw .invalidParams(s.path("itemSizes"), "cannot be given with itemCount")
-    }
-    section = .uniform(try s.integer("itemCount", in: 0...Int.max))
-  } else {
-    section = .sizes(try readSizeObjects(s, "itemSizes", format: format))
+  let given = ["itemCount", "itemSizes", packedSizesKey].filter { s.optional($0) != nil }
+  if given.count > 1 {
+    throw .invalidParams(s.path(given[1]), "cannot be given with \(given[0])")
+  }
+  switch given.first {
+  case "itemCount": section = .uniform(try s.integer("itemCount", in: 0...Int.max))
+  case packedSizesKey: section = .sizes(try readPackedSizes(s, packedSizesKey))
+  default: section = .sizes(try readSizeObjects(s, "itemSizes", format: format))
   }
   if s.optional("ids") != nil { section.ids = IDList(try readIDs(s, count: section.count)) }
   section.inset = try s.optionalInsets("inset")
@@ -616,6 +621,81 @@ func readIDs(_ f: Fields, count: Int) throws(RPCError) -> [ItemID?] {
   return list
 }
 
+/// The packed encoding of item sizes: base64 (RFC 4648, padded) of
+/// little-endian float64 (width, height) pairs, 16 bytes per item.
+let packedSizesKey = "widthsAndHeightsBase64"
+
+/// The items a packed size string at `key` holds, from its length alone
+/// (0 when absent or not a string). O(1).
+func packedCount(_ f: Fields, _ key: String) -> Int {
+  f.optional(key)?.withStringBytes { Base64.decodedCount($0) / 16 } ?? 0
+}
+
+/// Reads packed sizes (`widthsAndHeightsBase64`), decoded straight into
+/// the sizes' storage: no JSON array, no copy of the string. Malformed
+/// base64, a length that is not a whole number of items, and values that
+/// are not finite, negative or beyond 1e15 are -32602 naming the field.
+/// O(count).
+func readPackedSizes(_ f: Fields, _ key: String) throws(RPCError) -> [Size] {
+  let path = f.path(key)
+  let format = "base64 (RFC 4648, padded) of little-endian float64 (width, height) pairs"
+  guard let value = f.optional(key),
+    let result = value.withStringBytes({ text -> Result<[Size], RPCError> in
+      guard text.count % 4 == 0 else {
+        return .failure(
+          .invalidParams(path, "must be \(format): its length \(text.count) is not a multiple of 4")
+        )
+      }
+      let bytes = Base64.decodedCount(text)
+      guard bytes % 16 == 0 else {
+        return .failure(
+          .invalidParams(
+            path, "must decode to a whole number of items (16 bytes each), not \(bytes) bytes"))
+      }
+      var failure: RPCError? = nil
+      let sizes = [Size](unsafeUninitializedCapacity: bytes / 16) { buffer, count in
+        let raw = UnsafeMutableRawBufferPointer(buffer)
+        do throws(Base64.Failure) {
+          try Base64.decode(text, into: raw)
+        } catch {
+          switch error {
+          case .length(let n):
+            failure = .invalidParams(
+              path, "must be \(format): its length \(n) is not a multiple of 4")
+          case .character(let at):
+            failure = .invalidParams(path, "must be \(format): byte \(at) is not base64")
+          case .padding:
+            failure = .invalidParams(path, "must be \(format): its last bits are not zero")
+          }
+          count = 0
+          return
+        }
+        // In place: each pair read as little-endian and checked.
+        let words = raw.bindMemory(to: UInt64.self)
+        for i in 0..<(bytes / 16) {
+          let w = Double(bitPattern: UInt64(littleEndian: words[2 * i]))
+          let h = Double(bitPattern: UInt64(littleEndian: words[2 * i + 1]))
+          guard w.isFinite, h.isFinite, w >= 0, h >= 0, w <= maxCoordinate, h <= maxCoordinate
+          else {
+            let which = !(w.isFinite && w >= 0 && w <= maxCoordinate) ? "width" : "height"
+            failure = .invalidParams(
+              path, "item \(i)'s \(which) must be a finite number >= 0 and at most 1e15")
+            count = 0
+            return
+          }
+          buffer[i] = Size(width: w, height: h)
+        }
+        count = bytes / 16
+      }
+      if let failure { return .failure(failure) }
+      return .success(sizes)
+    })
+  else {
+    throw .invalidParams(path, "must be a string: \(format)")
+  }
+  return try result.get()
+}
+
 /// Reads `count` items' sizes for layout/appendItems from `itemSizes`
 /// ([{width, height}]) or `widthsAndHeights` ([w0, h0, w1, h1, …], the
 /// leaner encoding: two numbers per item, no keys). O(count).
@@ -623,6 +703,7 @@ func readAppendedSizes(_ f: Fields, key: String, format: SectionFormat) throws(R
   -> [Size]
 {
   if key == "itemSizes" { return try readSizeObjects(f, key, format: format) }
+  if key == packedSizesKey { return try readPackedSizes(f, key) }
   let (array, path) = try f.array(key)
   var list: [Size] = []
   guard array.count % 2 == 0 else {

@@ -228,7 +228,7 @@ extension LayoutServer {
   }
 
   /// layout/appendItems {session, section, itemCount | itemSizes |
-  /// widthsAndHeights, ids?} → the mutation fields. The bulk path: a
+  /// widthsAndHeights | widthsAndHeightsBase64, ids?} → the mutation fields. The bulk path: a
   /// session of many items is opened with its first chunk and grown a
   /// chunk at a time, each request small enough to leave the frames queued
   /// behind it on time. O(sections + k + log n) for k items.
@@ -239,9 +239,13 @@ extension LayoutServer {
       throw .invalidParams(
         p.path("section"), "is out of range: the session has \(old.layout.sections.count) sections")
     }
-    let given = ["itemCount", "itemSizes", "widthsAndHeights"].filter { p.optional($0) != nil }
+    let given = ["itemCount", "itemSizes", "widthsAndHeights", packedSizesKey].filter {
+      p.optional($0) != nil
+    }
     guard let key = given.first else {
-      throw .invalidParams(p.path("itemCount"), "is required (or itemSizes, or widthsAndHeights)")
+      throw .invalidParams(
+        p.path("itemCount"),
+        "is required (or itemSizes, widthsAndHeights or \(packedSizesKey))")
     }
     guard given.count == 1 else {
       throw .invalidParams(p.path(given[1]), "cannot be given with \(key)")
@@ -251,6 +255,7 @@ extension LayoutServer {
     switch key {
     case "itemCount": k = try p.integer("itemCount", in: 0...Int.max)
     case "itemSizes": k = try p.array(key).0.count
+    case packedSizesKey: k = packedCount(p, key)
     default: k = try p.array(key).0.count / 2
     }
     let section = old.layout.sections[s]

@@ -149,7 +149,8 @@ extension LayoutServer {
       "layout/appendItems", "Appends items to a section: the bulk path.",
       params: [
         session, sectionIndex, optional("itemCount", "integer"), optional("itemSizes", "Size[]"),
-        optional("widthsAndHeights", "number[]"), optional("ids", "ItemID[]"),
+        optional("widthsAndHeights", "number[]"), optional("widthsAndHeightsBase64", "string"),
+        optional("ids", "ItemID[]"),
       ], result: "MutationResult", picture: .delta
     ) { $0.appendItems },
   ]

@@ -15,7 +15,7 @@ import LayoutServer
 /// Opens a flow, a cover-flow, a waterfall and a carousel session before the
 /// fuzz input, so that the input exercises live sessions and not only the
 /// error paths, and grows each with a layout/appendItems (a uniform section
-/// that gets sizes, a section of ids that gets more).
+/// that gets sizes, a section of ids that gets more, packed sizes).
 let prelude: [UInt8] = {
   let messages = [
     #"{"jsonrpc":"2.0","id":"p1","method":"initialize","params":{}}"#,
@@ -27,6 +27,8 @@ let prelude: [UInt8] = {
     #"{"jsonrpc":"2.0","id":"p7","method":"layout/appendItems","params":{"session":"w","section":0,"itemSizes":[{"width":10,"height":30},{"width":10,"height":5,"fullSpan":true}]}}"#,
     #"{"jsonrpc":"2.0","id":"p8","method":"layout/open","params":{"session":"r","layout":{"type":"carousel","style":"rotary","itemSize":{"width":120,"height":90}},"bounds":{"x":0,"y":0,"width":375,"height":300},"sections":[{"itemSizes":[{"width":100,"height":100},{"width":150,"height":60}]},{"itemCount":5}]}}"#,
     #"{"jsonrpc":"2.0","id":"p9","method":"layout/appendItems","params":{"session":"r","section":1,"itemCount":3}}"#,
+    // Packed sizes (150×100, 60×100, 90×100), for the mutator to corrupt.
+    #"{"jsonrpc":"2.0","id":"p10","method":"layout/appendItems","params":{"session":"f","section":1,"widthsAndHeightsBase64":"AAAAAADAYkAAAAAAAABZQAAAAAAAAE5AAAAAAAAAWUAAAAAAAIBWQAAAAAAAAFlA"}}"#,
   ]
   var bytes: [UInt8] = []
   for m in messages { encodeFrame(Array(m.utf8), into: &bytes) }

@@ -410,6 +410,11 @@ export const METHODS = freeze([
         "required": false
       },
       {
+        "name": "widthsAndHeightsBase64",
+        "type": "string",
+        "required": false
+      },
+      {
         "name": "ids",
         "type": "ItemID[]",
         "required": false
@@ -602,7 +607,7 @@ export class LayoutMethods {
   /**
    * `layout/appendItems`: Appends items to a section: the bulk path.
    * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
-   * @param {{session: string, section: integer, itemCount?: integer, itemSizes?: Size[], widthsAndHeights?: number[], ids?: ItemID[]}} params
+   * @param {{session: string, section: integer, itemCount?: integer, itemSizes?: Size[], widthsAndHeights?: number[], widthsAndHeightsBase64?: string, ids?: ItemID[]}} params
    * @returns {Promise<MutationResult>}
    */
   appendItems(params) {

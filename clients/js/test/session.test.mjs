@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { DaemonError, FlowLayoutClient, Picture, RPCError } from '../flowlayout.js';
+import { DaemonError, FlowLayoutClient, packSizes, Picture, RPCError } from '../flowlayout.js';
 import { assertInSync, findDaemon } from '../testing/daemon.mjs';
 
 /*
@@ -189,6 +189,28 @@ describe('a full session against the daemon', () => {
     picture.apply(result);
     assert.deepEqual(picture.bounds, bounds(20));
     await assertInSync(client, SESSION, picture);
+  });
+
+  test('packSizes is the documented encoding, and appendItems takes it', async () => {
+    // protocol.md's example: 150×100, 60×100, 90×100.
+    assert.equal(
+      packSizes([150, 100, 60, 100, 90, 100]),
+      'AAAAAADAYkAAAAAAAABZQAAAAAAAAE5AAAAAAAAAWUAAAAAAAIBWQAAAAAAAAFlA',
+    );
+    await client.open({
+      session: 'js-packed', layout: { type: 'flow', minimumLineSpacing: 0 },
+      bounds: { x: 0, y: 0, width: 400, height: 1000 }, sections: [{ itemCount: 0 }],
+    });
+    // Doubles a decimal would round: they come back as the same doubles.
+    const sizes = [0.1, 1 / 3, 2 / 3, 123.456789, 250, 7e-3];
+    const result = await client.appendItems({ session: 'js-packed', section: 0, widthsAndHeightsBase64: packSizes(sizes) });
+    const cells = result.invalidated.sort((a, b) => a.item - b.item);
+    assert.deepEqual(cells.map((a) => [a.size.width, a.size.height]), [[0.1, 1 / 3], [2 / 3, 123.456789], [250, 7e-3]]);
+    await assert.rejects(
+      client.appendItems({ session: 'js-packed', section: 0, widthsAndHeightsBase64: 'AAA' }),
+      (e) => e instanceof RPCError && e.code === -32602 && e.field === 'params.widthsAndHeightsBase64',
+    );
+    await client.close({ session: 'js-packed' });
   });
 
   test('appendItems: the bulk path moves nothing that is visible', async () => {

@@ -10,7 +10,7 @@ layout engine that speaks JSON-RPC 2.0 over stdio.
 """
 
 from ._version import __version__
-from .client import Client, DaemonError, RPCError
+from .client import Client, DaemonError, RPCError, pack_sizes
 from .model import (
     Attributes,
     BatchResult,
@@ -36,6 +36,7 @@ __all__ = [
     "RPCError",
     "DaemonError",
     "DaemonNotFound",
+    "pack_sizes",
     "Point",
     "Size",
     "Rect",

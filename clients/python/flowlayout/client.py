@@ -6,10 +6,12 @@ so one request at a time over a lock is all the machinery needed.
 
 from __future__ import annotations
 
+import base64
 import collections
 import json
 import os
 import re
+import struct
 import subprocess
 import threading
 from types import TracebackType
@@ -55,7 +57,7 @@ from .model import _size_or_raw
 from .picture import Picture
 from .wire import ProtocolError, dumps, encode_frame, find_daemon, read_frame, spawn, write_frame
 
-__all__ = ["Client", "RPCError", "DaemonError", "find_daemon", "DEFAULT_MAX_ITEM_VALUES_PER_REQUEST"]
+__all__ = ["Client", "RPCError", "DaemonError", "find_daemon", "pack_sizes", "DEFAULT_MAX_ITEM_VALUES_PER_REQUEST"]
 
 #: ``maxItemValuesPerRequest`` of a daemon that serves ``layout/appendItems``
 #: but does not report the limit (the daemon's default).
@@ -709,13 +711,16 @@ class Client:
         item_count: Optional[int] = None,
         item_sizes: Optional[Iterable[SizeLike]] = None,
         widths_and_heights: Optional[Iterable[float]] = None,
+        widths_and_heights_base64: Optional[str] = None,
         ids: Optional[Iterable[Any]] = None,
     ) -> MutationResult:
         """``layout/appendItems``, the bulk path: appends items to the end
         of ``section``. Give exactly one of ``item_count`` (items of the
         uniform size), ``item_sizes`` (Sizes, dicts or ``(width, height)``)
-        and ``widths_and_heights`` (``[w0, h0, w1, h1, ...]``, the leaner
-        encoding); ``ids``, one per appended item, gives them ids. The
+        ``widths_and_heights`` (``[w0, h0, w1, h1, ...]``, the leaner
+        encoding) and ``widths_and_heights_base64`` (the same pairs packed,
+        the leanest: see :func:`pack_sizes`); ``ids``, one per appended
+        item, gives them ids. The
         anchor stays put and no existing item moves.
 
         Sizes and ids beyond :attr:`max_item_values_per_request` are sent in
@@ -733,6 +738,8 @@ class Client:
             params["itemSizes"] = [_size_or_raw(v) for v in item_sizes]
         if widths_and_heights is not None:
             params["widthsAndHeights"] = list(widths_and_heights)
+        if widths_and_heights_base64 is not None:
+            params["widthsAndHeightsBase64"] = widths_and_heights_base64
         if ids is not None:
             params["ids"] = list(ids)
         chunks = _split_append(params, self.max_item_values_per_request)
@@ -993,6 +1000,24 @@ def _widths_and_heights(sizes: Sequence[Any]) -> Optional[List[float]]:
     return flat
 
 
+def pack_sizes(widths_and_heights: Sequence[float]) -> str:
+    """``[w0, h0, w1, h1, ...]`` as ``widthsAndHeightsBase64`` takes them:
+    base64 of little-endian float64 pairs (protocol.md, "Packed sizes").
+    Every double arrives exactly."""
+    return base64.b64encode(struct.pack(f"<{len(widths_and_heights)}d", *widths_and_heights)).decode("ascii")
+
+
+def _packed(flat: Sequence[float]) -> Optional[str]:
+    """The packed encoding of pairs the daemon accepts (finite, >= 0, at
+    most 1e15; NaN fails every comparison); None otherwise, so that the
+    chunk goes as ``widthsAndHeights`` and the daemon names the bad value
+    exactly as for one request."""
+    for v in flat:
+        if not 0 <= v <= 1e15:
+            return None
+    return pack_sizes(flat)
+
+
 class _SectionPlan:
     """A ``layout/open`` or ``layout/reloadData`` over the values limit:
     ``first`` holds every section with its leading items, ``appends``
@@ -1012,7 +1037,10 @@ class _SectionPlan:
                 if shape.sizes is not None:
                     chunk = shape.sizes[a:b]
                     flat = _widths_and_heights(chunk)
-                    if flat is not None:
+                    packed = _packed(flat) if flat is not None else None
+                    if packed is not None:
+                        params["widthsAndHeightsBase64"] = packed
+                    elif flat is not None:
                         params["widthsAndHeights"] = flat
                     else:
                         params["itemSizes"] = list(chunk)
@@ -1075,12 +1103,22 @@ def _split_append(
     than ``limit``, or None to send it as it is."""
     if limit is None or "itemCount" in params:
         return None
-    keys = [k for k in ("itemSizes", "widthsAndHeights") if k in params]
+    keys = [k for k in ("itemSizes", "widthsAndHeights", "widthsAndHeightsBase64") if k in params]
     if len(keys) != 1:
         return None
     key = keys[0]
     values = params[key]
     per = 2 if key == "widthsAndHeights" else 1
+    if key == "widthsAndHeightsBase64":
+        # Split as 16-byte items, each chunk packed again; a string that
+        # is not well-formed goes whole, for the daemon to name the fault.
+        try:
+            raw = base64.b64decode(values, validate=True) if isinstance(values, str) else None
+        except ValueError:
+            raw = None
+        if raw is None or len(raw) % 16:
+            return None
+        values = [raw[i : i + 16] for i in range(0, len(raw), 16)]
     if len(values) % per:
         return None
     count = len(values) // per
@@ -1096,7 +1134,10 @@ def _split_append(
         for a in range(0, count, step):
             b = min(a + step, count)
             chunk: JSONDict = {"session": params["session"], "section": params["section"]}
-            chunk[key] = values[a * per : b * per]
+            if key == "widthsAndHeightsBase64":
+                chunk[key] = base64.b64encode(b"".join(values[a:b])).decode("ascii")
+            else:
+                chunk[key] = values[a * per : b * per]
             renamers = [_index_renamer(f"params.{key}", f"params.{key}", a * per)]
             if ids is not None:
                 chunk["ids"] = ids[a:b]

@@ -12,6 +12,7 @@ numbers are worked out by hand in the comments.
 
 from __future__ import annotations
 
+import base64
 import random
 import sys
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
@@ -289,8 +290,8 @@ BAD_APPENDS = [
      "params.widthsAndHeights cannot be given with itemCount"),
     ({"itemSizes": [sz(1, 1)], "widthsAndHeights": [1, 1]}, "params.widthsAndHeights",
      "params.widthsAndHeights cannot be given with itemSizes"),
-    ({}, "params.itemCount", "params.itemCount is required (or itemSizes, or widthsAndHeights)"),
-    ({"ids": ["d"]}, "params.itemCount", "params.itemCount is required (or itemSizes, or widthsAndHeights)"),
+    ({}, "params.itemCount", "params.itemCount is required (or itemSizes, widthsAndHeights or widthsAndHeightsBase64)"),
+    ({"ids": ["d"]}, "params.itemCount", "params.itemCount is required (or itemSizes, widthsAndHeights or widthsAndHeightsBase64)"),
     ({"itemCount": -1}, "params.itemCount", "params.itemCount must be an integer from 0 to 9223372036854775807"),
     ({"itemCount": 2.5}, "params.itemCount", "params.itemCount must be an integer"),
     ({"section": 1, "itemCount": 1}, "params.section", "params.section is out of range: the session has 1 sections"),
@@ -503,6 +504,11 @@ class Recorder:
         return [m for m, _ in self.sent]
 
 
+def packed_count(params: Dict[str, Any]) -> int:
+    """The items a widthsAndHeightsBase64 carries (16 bytes each)."""
+    return len(base64.b64decode(params.get("widthsAndHeightsBase64", ""))) // 16
+
+
 def values_of(method: str, params: Dict[str, Any]) -> int:
     """The sizes and ids a request carries, as the daemon counts them for a
     section without ids (what these tests append to)."""
@@ -510,7 +516,7 @@ def values_of(method: str, params: Dict[str, Any]) -> int:
         return sum(len(s.get("itemSizes", ())) + len(s.get("ids", ())) for s in params["sections"])
     if method == "layout/appendItems":
         n = len(params.get("itemSizes", ())) + len(params.get("widthsAndHeights", ())) // 2
-        return n + len(params.get("ids", ()))
+        return n + packed_count(params) + len(params.get("ids", ()))
     if method == "layout/setItemSizes":
         return len(params["sizes"])
     return 0
@@ -579,9 +585,10 @@ def test_client_open_of_10000_sizes_equals_one_request(clients, y):
     # Section 0: 1024 items (2048 values) in the open, 8976 = 8 * 1024 +
     # 784 appended; section 2 (sizes only): 2000 in one append.
     assert [p["section"] for p in appends] == [0] * 9 + [2]
-    assert all("widthsAndHeights" in p for p in appends)
+    # The client packs the sizes of its chunks (protocol.md, "Packed sizes").
+    assert all("widthsAndHeightsBase64" in p for p in appends)
     assert [len(p.get("ids", ())) for p in appends] == [1024] * 8 + [784, 0]
-    assert [len(p["widthsAndHeights"]) // 2 for p in appends] == [1024] * 8 + [784, 2000]
+    assert [packed_count(p) for p in appends] == [1024] * 8 + [784, 2000]
     assert [len(s.get("itemSizes", ())) for s in opening[0][1]["sections"]] == [1024, 0, 0]
     # Bounds beyond the first chunk's content are clamped by an append (and
     # then follow section 1's items down as section 0 grows, keeping the

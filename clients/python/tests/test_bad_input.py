@@ -580,6 +580,8 @@ def test_params_wrong_type_every_field(walker, method, base, path, bad):
             "values.carousel-visible-items",
             "values.carousel-fade-range",
             "values.carousel-section-header",
+            "values.packed-sizes-malformed",
+            "values.packed-sizes-negative",
         ]
     ],
 )

@@ -92,7 +92,7 @@ def test_initialize_result(spawn):
         "layout/appendItems",
     }
     assert [p["name"] for p in table["layout/appendItems"]["params"]] == [
-        "session", "section", "itemCount", "itemSizes", "widthsAndHeights", "ids",
+        "session", "section", "itemCount", "itemSizes", "widthsAndHeights", "widthsAndHeightsBase64", "ids",
     ]
     assert caps["limits"] == {
         "maxSessions": 7,

@@ -456,7 +456,7 @@ BAD_OPENS = [
     (dict(SEED, session="t", sections=None), bad("params.sections", "is required")),
     (dict(SEED, session="t", sections={"itemCount": 3}), bad("params.sections", "must be an array")),
     (with_section(7), bad("params.sections[1]", "must be an object")),
-    (with_section({}), bad("params.sections[1].itemCount", "is required (or itemSizes)")),
+    (with_section({}), bad("params.sections[1].itemCount", "is required (or itemSizes, or widthsAndHeightsBase64)")),
     (with_section({"itemCount": -1}), bad("params.sections[1].itemCount", "must be an integer from 0 to 9223372036854775807")),
     (with_section({"itemCount": 2.5}), bad("params.sections[1].itemCount", "must be an integer")),
     (with_section({"itemCount": "3"}), bad("params.sections[1].itemCount", "must be an integer")),

@@ -23,8 +23,10 @@ reported unshrunk; FUZZ_SHRINK=1 shrinks it (slowly).
 
 from __future__ import annotations
 
+import base64
 import itertools
 import os
+import struct
 from typing import Any, Optional
 
 import hypothesis.strategies as st
@@ -68,7 +70,7 @@ FIELD_NAMES = [
     "session", "layout", "type", "bounds", "rect", "point", "sections", "itemCount", "itemSizes", "width",
     "height", "x", "y", "updates", "insertItems", "deleteItems", "section", "item", "sizes", "size", "kind",
     "contentOffset", "velocity", "overscan", "contentInset", "scale", "ids", "itemCounts",
-    "widthsAndHeights",
+    "widthsAndHeights", "widthsAndHeightsBase64",
 ]
 
 # -- strategies ----------------------------------------------------------------------
@@ -177,19 +179,24 @@ ITEM_ID = st.integers(-5, 50) | st.sampled_from(["a", "b", "x", "\u00e9", ""])
 def append_params(draw, name: str, sections: Optional[int]) -> dict:
     """layout/appendItems: a few items (k ≤ 6, far under
     maxItemValuesPerRequest) to section 0 or, when the section count is
-    known, any section; as itemCount, itemSizes or widthsAndHeights, and now
-    and then with ids (one per appended item)."""
+    known, any section; as itemCount, itemSizes, widthsAndHeights or
+    packed (widthsAndHeightsBase64), and now and then with ids (one per
+    appended item)."""
     section = draw(st.integers(0, sections - 1) if sections else st.just(0), label="section")
     k = draw(st.integers(0, 6), label="k")
     params: dict[str, Any] = {"session": name, "section": section}
-    kind = draw(st.sampled_from(["itemCount", "itemSizes", "widthsAndHeights"]), label="kind")
+    kind = draw(st.sampled_from(["itemCount", "itemSizes", "widthsAndHeights", "packed"]), label="kind")
     if kind == "itemCount":
         params["itemCount"] = k
     elif kind == "itemSizes":
         params["itemSizes"] = draw(st.lists(SIZES, min_size=k, max_size=k), label="itemSizes")
     else:
         value = st.integers(0, 300) | st.floats(0, 300)
-        params["widthsAndHeights"] = draw(st.lists(value, min_size=2 * k, max_size=2 * k), label="widthsAndHeights")
+        flat = draw(st.lists(value, min_size=2 * k, max_size=2 * k), label="widthsAndHeights")
+        if kind == "packed":
+            params["widthsAndHeightsBase64"] = base64.b64encode(struct.pack(f"<{2 * k}d", *flat)).decode()
+        else:
+            params["widthsAndHeights"] = flat
     if draw(st.booleans(), label="with ids"):
         params["ids"] = draw(st.lists(ITEM_ID, min_size=k, max_size=k), label="ids")
     return params
@@ -210,6 +217,8 @@ def appended(params: dict) -> int:
         return params["itemCount"]
     if "itemSizes" in params:
         return len(params["itemSizes"])
+    if "widthsAndHeightsBase64" in params:
+        return len(base64.b64decode(params["widthsAndHeightsBase64"])) // 16
     return len(params["widthsAndHeights"]) // 2
 
 
