@@ -95,6 +95,42 @@ final class IncrementalTests: XCTestCase {
     }
   }
 
+  func testBulkAppendsKeepTheTreeValidAndEqualOneEdit() {
+    // Appends of 0 to 40 elements (a leaf's fill is 3 here: many leaves a
+    // call) mixed with inserts and removes anywhere, against an array; the
+    // B-tree invariants and every node's summary checked after each step.
+    var g = SplitMix(state: 23)
+    for _ in 0..<30 {
+      var model = (0..<Int.random(in: 0...20, using: &g)).map { _ in randomSize(&g) }
+      var rope = SizeList(model)
+      for _ in 0..<60 {
+        let before = rope
+        let beforeModel = model
+        switch Int.random(in: 0..<5, using: &g) {
+        case 0, 1, 2:
+          let new = (0..<Int.random(in: 0...40, using: &g)).map { _ in randomSize(&g) }
+          rope.append(contentsOf: new)
+          model.append(contentsOf: new)
+        case 3:
+          let i = Int.random(in: 0...model.count, using: &g)
+          let new = (0..<Int.random(in: 1...6, using: &g)).map { _ in randomSize(&g) }
+          rope.insert(contentsOf: new, at: i)
+          model.insert(contentsOf: new, at: i)
+        default:
+          guard !model.isEmpty else { continue }
+          let a = Int.random(in: 0..<model.count, using: &g)
+          let b = min(model.count, a + Int.random(in: 1...8, using: &g))
+          rope.removeSubrange(a..<b)
+          model.removeSubrange(a..<b)
+        }
+        XCTAssertEqual(rope.array, model)
+        XCTAssertNil(rope.invariantViolation())
+        XCTAssertEqual(before.array, beforeModel, "an append changed a copy")
+        XCTAssertNil(before.invariantViolation())
+      }
+    }
+  }
+
   func testDeepRopeHasLevelsAndStaysBalancedUnderAppends() {
     var rope = SizeList()
     for i in 0..<500 { rope.insert(Size(width: Double(i), height: 1), at: rope.count) }

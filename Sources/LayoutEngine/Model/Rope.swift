@@ -243,6 +243,10 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// Inserts `elements` at `i`. O(log n + leafCapacity) per leaf's worth.
   public mutating func insert(contentsOf elements: [Element], at i: Int) {
     precondition(i >= 0 && i <= count, "Rope index out of range")
+    if i == count {
+      append(contentsOf: elements)
+      return
+    }
     var at = i
     var start = 0
     // Pieces of a bulk-built leaf's fill: appending one to a leaf that
@@ -256,6 +260,79 @@ public struct Rope<S: RopeSummary>: Sendable {
       at += end - start
       start = end
     }
+  }
+
+  /// Appends `elements` at the end: the last leaf topped up to a
+  /// bulk-built leaf's fill, then leaves of that fill added along the right
+  /// edge, each node's summary extended by the leaf's instead of summed
+  /// again from its children (summaries are exact, so the result is the
+  /// same). A rope grown this way is as dense as one built at once.
+  /// - Complexity: O(k + log n) for k elements.
+  public mutating func append(contentsOf elements: [Element]) {
+    guard !elements.isEmpty else { return }
+    let fill = Self.leafFill
+    var last = root
+    while !last.isLeaf { last = last.children[last.children.count - 1] }
+    var start = Swift.min(elements.count, Swift.max(0, fill - last.elements.count))
+    if start > 0 {
+      Self.edit(&root, at: count, removing: 0, inserting: elements[0..<start])
+      growIfSplit()
+    }
+    while start < elements.count {
+      let end = Swift.min(start + fill, elements.count)
+      let leaf = RopeNode<S>(elements: Array(elements[start..<end]))
+      if root.isLeaf {
+        root = root.elements.isEmpty ? leaf : RopeNode(children: [root, leaf])
+      } else {
+        Self.appendLeaf(&root, leaf)
+        growIfSplit()
+      }
+      start = end
+    }
+  }
+
+  /// The B-tree's invariants, for tests: every leaf at one depth, no node
+  /// over its capacity, no empty node but an empty root, and every
+  /// summary equal to the one summed afresh from what the node holds.
+  /// Returns the first violation found, or nil.
+  /// - Complexity: O(n).
+  func invariantViolation() -> String? {
+    func check(_ node: RopeNode<S>, depth: Int, leafDepth: inout Int?) -> String? {
+      if node.isLeaf {
+        if node.elements.count > Self.leafCapacity { return "a leaf over capacity" }
+        if node.elements.isEmpty && node !== root { return "an empty leaf" }
+        if let d = leafDepth, d != depth { return "leaves at depths \(d) and \(depth)" }
+        leafDepth = depth
+        let fresh = S(node.elements[...])
+        return withUnsafeBytes(of: fresh) { a in
+          withUnsafeBytes(of: node.summary) { b in a.elementsEqual(b) }
+        } ? nil : "a leaf summary differs from its elements'"
+      }
+      if node.children.count > Self.fanout { return "a node over its fanout" }
+      for c in node.children {
+        if let v = check(c, depth: depth + 1, leafDepth: &leafDepth) { return v }
+      }
+      let fresh = node.children.reduce(S.zero) { $0 + $1.summary }
+      return withUnsafeBytes(of: fresh) { a in
+        withUnsafeBytes(of: node.summary) { b in a.elementsEqual(b) }
+      } ? nil : "a node summary differs from its children's"
+    }
+    var leafDepth: Int? = nil
+    return check(root, depth: 0, leafDepth: &leafDepth)
+  }
+
+  /// Adds `leaf` after the last leaf under `node` (an inner node), copying
+  /// shared nodes on the way down and splitting overfull ones on the way up.
+  private static func appendLeaf(_ node: inout RopeNode<S>, _ leaf: RopeNode<S>) {
+    if !isKnownUniquelyReferenced(&node) { node = RopeNode(copying: node) }
+    let k = node.children.count - 1
+    if node.children[k].isLeaf {
+      node.children.append(leaf)
+    } else {
+      appendLeaf(&node.children[k], leaf)
+      if let sibling = splitIfNeeded(node.children[k]) { node.children.append(sibling) }
+    }
+    node.summary = node.summary + leaf.summary
   }
 
   public mutating func insert(_ element: Element, at i: Int) {
