@@ -23,7 +23,9 @@ public struct Fields {
   /// A shared `{}` that absent params read as; never mutated.
   nonisolated(unsafe) private static let emptyObject = JSONValue(raw: json_object())
 
-  public func path(_ key: String) -> String { "\(path).\(key)" }
+  /// Concatenation, not interpolation: a short path stays a small string,
+  /// with nothing allocated.
+  public func path(_ key: String) -> String { path + "." + key }
 
   /// The member, or nil when absent or null. O(1).
   public func optional(_ key: String) -> JSONValue? {
@@ -54,10 +56,14 @@ public struct Fields {
     return try Self.string(v, path: path(key), maxLength: .max)
   }
 
-  static func string(_ v: JSONValue, path: String, maxLength: Int) throws(RPCError) -> String {
-    guard v.kind == .string else { throw .invalidParams(path, "must be a string") }
+  // The helpers take the path as an autoclosure: it is built only for an
+  // error, so a valid `params.bounds.height` costs no string.
+  static func string(_ v: JSONValue, path: @autoclosure () -> String, maxLength: Int)
+    throws(RPCError) -> String
+  {
+    guard v.kind == .string else { throw .invalidParams(path(), "must be a string") }
     guard v.stringLength <= maxLength else {
-      throw .invalidParams(path, "must be at most \(maxLength) bytes long")
+      throw .invalidParams(path(), "must be at most \(maxLength) bytes long")
     }
     return v.string ?? ""
   }
@@ -79,14 +85,15 @@ public struct Fields {
   }
 
   public static func number(
-    _ v: JSONValue, path: String, min: Double?, maxMagnitude: Double = .infinity
+    _ v: JSONValue, path: @autoclosure () -> String, min: Double?,
+    maxMagnitude: Double = .infinity
   ) throws(RPCError) -> Double {
     guard let d = v.number, d.isFinite, min.map({ d >= $0 }) ?? true else {
-      if let min { throw .invalidParams(path, "must be a finite number >= \(format(min))") }
-      throw .invalidParams(path, "must be a finite number")
+      if let min { throw .invalidParams(path(), "must be a finite number >= \(format(min))") }
+      throw .invalidParams(path(), "must be a finite number")
     }
     guard abs(d) <= maxMagnitude else {
-      throw .invalidParams(path, "must not exceed \(format(maxMagnitude)) in magnitude")
+      throw .invalidParams(path(), "must not exceed \(format(maxMagnitude)) in magnitude")
     }
     return d
   }
@@ -98,7 +105,9 @@ public struct Fields {
     try Self.integer(required(key), path: path(key), in: range)
   }
 
-  public static func integer(_ v: JSONValue, path: String, in range: ClosedRange<Int>)
+  public static func integer(
+    _ v: JSONValue, path: @autoclosure () -> String, in range: ClosedRange<Int>
+  )
     throws(RPCError) -> Int
   {
     let value: Int?
@@ -109,10 +118,10 @@ public struct Fields {
     } else {
       value = nil
     }
-    guard let value else { throw .invalidParams(path, "must be an integer") }
+    guard let value else { throw .invalidParams(path(), "must be an integer") }
     guard range.contains(value) else {
       throw .invalidParams(
-        path, "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        path(), "must be an integer from \(range.lowerBound) to \(range.upperBound)")
     }
     return value
   }
@@ -143,9 +152,15 @@ public struct Fields {
   /// Rejects members not in `known`, so that a misspelt field is an error
   /// instead of a silently ignored default. O(members).
   public func rejectUnknown(_ known: Set<String>) throws(RPCError) {
-    for k in value.keys where !known.contains(k) {
-      throw .invalidParams(path(k), "is not a known field")
+    // Keys up to 15 bytes become small strings: no allocation per key.
+    var unknown: String? = nil
+    value.forEachKey { bytes in
+      let k = String(decoding: bytes, as: UTF8.self)
+      if known.contains(k) { return true }
+      unknown = k
+      return false
     }
+    if let unknown { throw .invalidParams(path(unknown), "is not a known field") }
   }
 }
 

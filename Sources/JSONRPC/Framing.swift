@@ -135,6 +135,13 @@ public struct FrameReader {
       {
         lineEnd += 1
       }
+      // Nearly every header is a plain Content-Length: read from the bytes,
+      // with no String per frame. Anything else takes the general path.
+      if let n = plainContentLength(lineStart, lineEnd) {
+        length = n
+        lineStart = lineEnd + 2
+        continue
+      }
       guard let colon = buffer[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: ":")) else {
         return .failure("header line without a colon")
       }
@@ -161,6 +168,31 @@ public struct FrameReader {
     }
     guard let length else { return .failure("no Content-Length header") }
     return .success(length)
+  }
+
+  /// The value of a `Content-Length` line (any case) of 1 to 18 digits
+  /// between optional spaces and tabs, or nil for any other line. O(line).
+  private func plainContentLength(_ start: Int, _ end: Int) -> Int? {
+    let name = "content-length:".utf8
+    guard end - start > name.count else { return nil }
+    var i = start
+    for c in name {
+      // ASCII letters compare case-insensitively through bit 5.
+      let b = buffer[i]
+      guard b == c || (c >= 0x61 && c <= 0x7A && b | 0x20 == c) else { return nil }
+      i += 1
+    }
+    while i < end && (buffer[i] == 0x20 || buffer[i] == 0x09) { i += 1 }
+    var j = end
+    while j > i && (buffer[j - 1] == 0x20 || buffer[j - 1] == 0x09) { j -= 1 }
+    guard j > i, j - i <= 18 else { return nil }
+    var n = 0
+    for k in i..<j {
+      let d = buffer[k] &- 0x30
+      guard d <= 9 else { return nil }
+      n = n * 10 + Int(d)
+    }
+    return n
   }
 
   private func charset(of contentType: String) -> String? {

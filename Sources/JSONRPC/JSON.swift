@@ -154,8 +154,35 @@ public struct JSONValue {
 
   /// The member `key` of an object, or nil. O(1) expected (jansson hashes keys).
   public subscript(key: String) -> JSONValue? {
-    guard cj_is_object(raw) != 0, let v = json_object_get(raw, key) else { return nil }
-    return JSONValue(raw: v)
+    guard cj_is_object(raw) != 0 else { return nil }
+    // The key's own UTF-8, by length: no NUL-terminated copy per lookup.
+    var key = key
+    let v = key.withUTF8 { json_object_getn(raw, $0.baseAddress, $0.count) }
+    return v.map { JSONValue(raw: $0) }
+  }
+
+  /// Calls `body` with each key of an object as UTF-8 bytes borrowed from
+  /// the document, until it returns false. O(members).
+  public func forEachKey(_ body: (UnsafeRawBufferPointer) throws -> Bool) rethrows {
+    var it = json_object_iter(raw)
+    while let i = it {
+      let k = json_object_iter_key(i)
+      if try !body(UnsafeRawBufferPointer(start: k, count: json_object_iter_key_len(i))) { return }
+      it = json_object_iter_next(raw, i)
+    }
+  }
+
+  /// A string value equal to one of `names`, returned as that String (no
+  /// copy of the bytes); another string as a new String; nil for another
+  /// kind. O(names) byte comparisons.
+  public func string(interningIn names: [String]) -> String? {
+    guard cj_is_string(raw) != 0, let p = json_string_value(raw) else { return nil }
+    let n = json_string_length(raw)
+    let bytes = UnsafeRawBufferPointer(start: p, count: n)
+    for var name in names where name.utf8.count == n {
+      if name.withUTF8({ $0.elementsEqual(bytes) }) { return name }
+    }
+    return string
   }
 
   /// The keys of an object, in jansson's iteration order. O(members).

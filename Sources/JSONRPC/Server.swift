@@ -41,6 +41,14 @@ public protocol RPCHandler: AnyObject {
   func handleNotification(method: String, params: JSONValue?)
   /// Called on `shutdown`: release what the handler holds.
   func shutdown()
+  /// The method names the handler serves, so that the server can hand
+  /// the same String to every request instead of building one from each
+  /// message (a name over 15 bytes would be an allocation per request).
+  var methodNames: [String] { get }
+}
+
+extension RPCHandler {
+  public var methodNames: [String] { [] }
 }
 
 /// Where diagnostics go: stderr or the `--log` file, never stdout.
@@ -62,6 +70,8 @@ public final class Server {
 
   public private(set) var state = State.uninitialized
   private let handler: RPCHandler
+  /// The lifecycle's and the handler's method names, interned.
+  private let methodNames: [String]
   private let logger: Logger?
   private let input: Int32
   private let output: Int32
@@ -91,6 +101,7 @@ public final class Server {
     handler: RPCHandler, input: Int32, output: Int32, maxMessageBytes: Int, logger: Logger? = nil
   ) {
     self.handler = handler
+    self.methodNames = ["initialize", "initialized", "shutdown", "exit"] + handler.methodNames
     self.input = input
     self.output = output
     self.logger = logger
@@ -321,7 +332,8 @@ public final class Server {
       writeError(.invalidRequest("method is required"), id: id, into: &w)
       return true
     }
-    guard let method = methodValue.string, methodValue.kind == .string else {
+    guard let method = methodValue.string(interningIn: methodNames), methodValue.kind == .string
+    else {
       writeError(.invalidRequest("method must be a string"), id: id, into: &w)
       return true
     }

@@ -175,6 +175,9 @@ public final class LayoutServer: RPCHandler {
     try? spec.handler(self)(fields, &discard)
   }
 
+  /// The method table's names, for the server to intern.
+  public var methodNames: [String] { Self.methodTable.map(\.name) }
+
   public func shutdown() {
     sessions.removeAll()
     totalItems = 0

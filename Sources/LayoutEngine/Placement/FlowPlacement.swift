@@ -93,6 +93,18 @@ public struct FlowGeometry: Placement {
     var cursor: RopeCursor<SizeSummary>? = nil
     var cursorSection = -1
 
+    /// The (cross, main) size of item `i` of section `s` of `g`, read on
+    /// from where the last read ended.
+    mutating func readOne(_ i: Int, section s: Int, _ g: SectionGeometry, _ list: SizeList)
+      -> Size
+    {
+      if cursorSection != s || cursor?.index != i {
+        cursor = RopeCursor(list, at: i)
+        cursorSection = s
+      }
+      return g.neutral(cursor!.next()!)
+    }
+
     /// The (cross, main) sizes of `range` in section `s` of `g`, into `sizes`.
     mutating func read(_ range: Range<Int>, section s: Int, _ g: SectionGeometry, _ list: SizeList)
     {
@@ -137,6 +149,23 @@ public struct FlowGeometry: Placement {
         body(
           i, axes.rect(main: main, cross: cross, mainExtent: size.height, crossExtent: size.width))
       }
+    case .single(let sizes) where range.count == 1:
+      // A single row's line is one card: its size read straight from the
+      // cursor, no array (the cover-flow frame's every line).
+      let size = scratch.readOne(range.lowerBound, section: s, g, sizes)
+      let total = size.width
+      let x: Double
+      if policy.crossAlignment == .centered {
+        x = g.crossLead + (g.avail - total) / 2
+      } else if j == g.lineCount - 1 {
+        x = g.crossLead
+      } else {
+        x = total > g.avail ? g.crossLead : g.crossLead + (g.avail - total) / 2
+      }
+      let main = lineStart + (thick - size.height) / 2
+      body(
+        range.lowerBound,
+        axes.rect(main: main, cross: x, mainExtent: size.height, crossExtent: size.width))
     case .single(let sizes), .variable(let sizes, _):
       scratch.read(range, section: s, g, sizes)
       let n = range.count
