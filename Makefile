@@ -79,8 +79,9 @@ test-embed: build
 test-js: build
 	FLOWLAYOUTD=$(CURDIR)/$(DAEMON_DEBUG) node --test clients/js/
 
-test-python: build deps-python deps-editors
-	FLOWLAYOUTD=$(DAEMON_DEBUG) $(PYTHON) -m pytest -q -p no:cacheprovider clients/python/tests \
+test-python: build dist deps-python deps-editors
+	FLOWLAYOUTD=$(DAEMON_DEBUG) FLOWLAYOUT_DIST=$(CURDIR)/$(DIST) \
+	  $(PYTHON) -m pytest -q -p no:cacheprovider clients/python/tests \
 	  --ignore=clients/python/tests/test_web.py
 
 # The web client in headless Chromium, through `flowlayout web`; saves

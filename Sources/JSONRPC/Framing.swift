@@ -261,7 +261,16 @@ public func encodeFrame(_ body: [UInt8], into out: inout [UInt8]) {
 }
 
 public func encodeFrame(_ body: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-  out.append(contentsOf: "Content-Length: \(body.count)\r\n\r\n".utf8)
+  // The header's bytes written directly: no String per frame.
+  out.append(contentsOf: "Content-Length: ".utf8)
+  let n = body.count
+  var power = 1
+  while power <= n / 10 { power *= 10 }
+  while power > 0 {
+    out.append(UInt8(ascii: "0") + UInt8(n / power % 10))
+    power /= 10
+  }
+  out.append(contentsOf: "\r\n\r\n".utf8)
   out.append(contentsOf: body)
 }
 

@@ -172,6 +172,17 @@ public struct JSONValue {
     }
   }
 
+  /// Whether this is a string value equal to `s`, compared as bytes
+  /// without building a String. O(length).
+  public func isString(_ s: String) -> Bool {
+    guard cj_is_string(raw) != 0, let p = json_string_value(raw) else { return false }
+    var s = s
+    let n = json_string_length(raw)
+    return s.withUTF8 {
+      $0.count == n && $0.elementsEqual(UnsafeRawBufferPointer(start: p, count: n))
+    }
+  }
+
   /// A string value equal to one of `names`, returned as that String (no
   /// copy of the bytes); another string as a new String; nil for another
   /// kind. O(names) byte comparisons.

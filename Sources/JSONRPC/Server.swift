@@ -203,7 +203,7 @@ public final class Server {
   /// it) is answered with -32800 when its turn comes. Ids that are not
   /// pending are ignored when the request is long answered.
   private func noteCancellation(_ root: JSONValue) {
-    guard root.isObject, root["method"]?.string == "$/cancelRequest",
+    guard root.isObject, root["method"]?.isString("$/cancelRequest") == true,
       root["id"] == nil, let idValue = root["params"]?["id"], let id = RequestID(idValue)
     else { return }
     if isPending(id) { cancelled.insert(id) }

@@ -85,37 +85,33 @@ public struct FlowGeometry: Placement {
 
   // MARK: Element frames
 
-  /// Scratch space one query reuses across lines.
+  /// What one query carries from line to line.
   struct Scratch {
-    var sizes: [Size] = []
-    /// Reads the sizes on from where the last line's ended, so that a walk
+    /// Reads sizes on from where the last line's ended, so that a walk
     /// along lines descends the rope once, not once per line.
     var cursor: RopeCursor<SizeSummary>? = nil
     var cursorSection = -1
+
+    /// A cursor at item `i` of section `s`: the parked one when it is
+    /// there, else a new descent. O(1) or O(log n).
+    mutating func cursor(at i: Int, section s: Int, _ list: SizeList) -> RopeCursor<SizeSummary> {
+      if cursorSection == s, let c = cursor, c.index == i { return c }
+      cursorSection = s
+      return RopeCursor(list, at: i)
+    }
+
+    /// Keeps `c` for the next line.
+    mutating func park(_ c: RopeCursor<SizeSummary>) { cursor = c }
 
     /// The (cross, main) size of item `i` of section `s` of `g`, read on
     /// from where the last read ended.
     mutating func readOne(_ i: Int, section s: Int, _ g: SectionGeometry, _ list: SizeList)
       -> Size
     {
-      if cursorSection != s || cursor?.index != i {
-        cursor = RopeCursor(list, at: i)
-        cursorSection = s
-      }
-      return g.neutral(cursor!.next()!)
-    }
-
-    /// The (cross, main) sizes of `range` in section `s` of `g`, into `sizes`.
-    mutating func read(_ range: Range<Int>, section s: Int, _ g: SectionGeometry, _ list: SizeList)
-    {
-      sizes.removeAll(keepingCapacity: true)
-      if cursorSection != s || cursor?.index != range.lowerBound {
-        cursor = RopeCursor(list, at: range.lowerBound)
-        cursorSection = s
-      }
-      while sizes.count < range.count, let raw = cursor!.next() {
-        sizes.append(g.neutral(raw))
-      }
+      var c = cursor(at: i, section: s, list)
+      let size = g.neutral(c.next()!)
+      park(c)
+      return size
     }
   }
 
@@ -167,10 +163,13 @@ public struct FlowGeometry: Placement {
         range.lowerBound,
         axes.rect(main: main, cross: x, mainExtent: size.height, crossExtent: size.width))
     case .single(let sizes), .variable(let sizes, _):
-      scratch.read(range, section: s, g, sizes)
+      // Two passes over a cursor, its copy kept for the second: the line's
+      // width first (justification needs it), then each item. No array.
+      var ahead = scratch.cursor(at: range.lowerBound, section: s, sizes)
+      var items = ahead
       let n = range.count
       var total = 0.0
-      for size in scratch.sizes { total += size.width }
+      for _ in 0..<n { total += g.neutral(ahead.next()!).width }
       let isLast = j == g.lineCount - 1
       var x: Double
       var gap = g.interitem
@@ -185,13 +184,14 @@ public struct FlowGeometry: Placement {
         gap = (g.avail - total) / Double(n - 1)
       }
       for k in 0..<n {
-        let size = scratch.sizes[k]
+        let size = g.neutral(items.next()!)
         let main = lineStart + (thick - size.height) / 2
         body(
           range.lowerBound + k,
           axes.rect(main: main, cross: x, mainExtent: size.height, crossExtent: size.width))
         x += size.width + gap
       }
+      scratch.park(ahead)
     }
   }
 
