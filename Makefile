@@ -162,6 +162,8 @@ dist: deps-system
 bench: deps-system dist
 	$(SWIFT) build -c release --product flowlayoutd $(SWIFTFLAGS)
 	$(SWIFT) build -c release --product flowlayout-bench $(SWIFTFLAGS)
+	@# The number-formatting property test runs at 10^7 doubles here.
+	$(SWIFT) build --build-tests $(SWIFTFLAGS)
 	@mkdir -p $(dir $(BENCH_FLOOR))
 	$(CC) -O2 -Wall -o $(BENCH_FLOOR) bench/floor.c $$(pkg-config --cflags --libs jansson)
 	BENCH_N="$(BENCH_N)" $(PYTHON) bench/run.py

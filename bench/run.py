@@ -29,6 +29,8 @@ conditions.
 
 from __future__ import annotations
 
+import array
+import base64
 import datetime
 import gc
 import json
@@ -37,6 +39,7 @@ import os
 import platform
 import random
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -388,10 +391,23 @@ def open_frame(id_, session, layout, bounds, ws, hs) -> bytes:
     )
 
 
-def append_frame(id_, session, ws, hs, objects: bool = False) -> bytes:
-    """layout/appendItems to section 0: the flat widthsAndHeights (the
-    leaner encoding, the bulk path's), or itemSizes objects."""
-    if objects:
+def packed(ws, hs) -> str:
+    """widthsAndHeightsBase64: base64 of little-endian float64 pairs."""
+    flat = array.array("d", bytes(16 * len(ws)))
+    flat[0::2] = array.array("d", ws)
+    flat[1::2] = array.array("d", hs)
+    if sys.byteorder != "little":
+        flat.byteswap()
+    return base64.b64encode(flat.tobytes()).decode("ascii")
+
+
+def append_frame(id_, session, ws, hs, objects: bool | str = False) -> bytes:
+    """layout/appendItems to section 0: packed (widthsAndHeightsBase64, the
+    Python client's bulk path), the flat widthsAndHeights, or itemSizes
+    objects (objects=True)."""
+    if objects == "packed":
+        values = f'"widthsAndHeightsBase64":"{packed(ws, hs)}"'
+    elif objects is True:
         values = '"itemSizes":[' + ",".join(
             [f'{{"width":{w},"height":{h}}}' for w, h in zip(ws, hs)]) + "]"
     else:
@@ -405,9 +421,11 @@ def append_frame(id_, session, ws, hs, objects: bool = False) -> bytes:
     )
 
 
-def load_bulk(server: Server, ids, session: str, layout: dict, bounds: dict, chunks) -> dict:
+def load_bulk(server: Server, ids, session: str, layout: dict, bounds: dict, chunks,
+              encoding: bool | str = "packed") -> dict:
     """The documented bulk path: layout/open with the first chunk of sizes,
-    then one layout/appendItems (widthsAndHeights) per further chunk, each
+    then one layout/appendItems (packed: widthsAndHeightsBase64, as the
+    Python client sends them) per further chunk, each
     written once the previous one is answered, as a client does. `chunks`
     yields (widths, heights), at most maxItemValuesPerRequest items each.
 
@@ -425,7 +443,7 @@ def load_bulk(server: Server, ids, session: str, layout: dict, bounds: dict, chu
         if requests == 0:
             f = open_frame(ids(), session, layout, bounds, ws, hs)
         else:
-            f = append_frame(ids(), session, ws, hs)
+            f = append_frame(ids(), session, ws, hs, encoding)
         t0 = clock()
         server.send(f)
         answer = server.recv()
@@ -526,30 +544,37 @@ def machine() -> dict:
     }
 
 
-def cold_start() -> dict:
-    """Spawn to the first `initialize` answer, COLD_RUNS times each."""
-    out = {}
+def cold_samples(argv: list[str]) -> list[int]:
+    """Spawn to the first `initialize` answer, COLD_RUNS times, in ns."""
     init = request(1, "initialize", {})
-    for name, argv in (("daemon", [DAEMON]), ("floor", [FLOOR])):
-        samples = []
-        for _ in range(COLD_RUNS):
-            t0 = time.perf_counter_ns()
-            p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-            os.write(p.stdin.fileno(), init)
-            buf = b""
-            while b"\r\n\r\n" not in buf or len(buf) < buf.index(b"\r\n\r\n") + 4 + int(
-                buf[16 : buf.index(b"\r\n\r\n")]
-            ):
-                chunk = os.read(p.stdout.fileno(), 65536)
-                if not chunk:
-                    break
-                buf += chunk
-            t1 = time.perf_counter_ns()
-            samples.append(t1 - t0)
-            p.stdin.close()
-            p.wait(timeout=30)
-            p.stdout.close()
-        out[name] = summary(samples)
+    samples = []
+    for _ in range(COLD_RUNS):
+        t0 = time.perf_counter_ns()
+        p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        os.write(p.stdin.fileno(), init)
+        buf = b""
+        while b"\r\n\r\n" not in buf or len(buf) < buf.index(b"\r\n\r\n") + 4 + int(
+            buf[16 : buf.index(b"\r\n\r\n")]
+        ):
+            chunk = os.read(p.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            buf += chunk
+        samples.append(time.perf_counter_ns() - t0)
+        p.stdin.close()
+        p.wait(timeout=30)
+        p.stdout.close()
+    return samples
+
+
+def cold_start() -> dict:
+    """Spawn to the first `initialize` answer: the release daemon, make
+    dist's static executable (when built) and the floor."""
+    out = {name: summary(cold_samples(argv)) for name, argv in (("daemon", [DAEMON]), ("floor", [FLOOR]))}
+    if os.access(DIST, os.X_OK):
+        r = subprocess.run(["ldd", DIST], capture_output=True, text=True)
+        ldd = (r.stdout + r.stderr).strip()
+        out["dist"] = summary(cold_samples([DIST])) | {"ldd": ldd, "libswift": "libswift" in ldd}
     return out
 
 
@@ -749,16 +774,16 @@ class Wire:
     def queued_set_bounds(self) -> dict:
         d, ids, chunk = self.d, self.ids, self.chunk
         reps = QUEUED_WARMUP + QUEUED_REPS
-        gen = size_chunks(2 * reps * chunk, self.rng, CF_W, CF_H, chunk)
+        gen = size_chunks(3 * reps * chunk, self.rng, CF_W, CF_H, chunk)
         blobs = []
         for _ in range(reps):
-            for objects in (False, True):
+            for objects in (False, True, "packed"):
                 ws, hs = next(gen)
                 a = append_frame(ids(), "cf", ws, hs, objects)
                 b = set_bounds_frames(ids, self.scroller, 1)[0]
                 blobs.append((objects, len(a), a + b))
         clock = time.perf_counter_ns
-        out = {False: ([], []), True: ([], [])}
+        out = {False: ([], []), True: ([], []), "packed": ([], [])}
         for k, (objects, chunk_bytes, blob) in enumerate(blobs):
             t0 = clock()
             d.send(blob)
@@ -768,11 +793,12 @@ class Wire:
             t2 = clock()
             if not (is_result(first) and is_result(second)):
                 raise RuntimeError(f"{d.name}: queued setBounds: {first[:200]!r} / {second[:200]!r}")
-            if k >= 2 * QUEUED_WARMUP:
+            if k >= 3 * QUEUED_WARMUP:
                 out[objects][0].append(t2 - t0)
                 out[objects][1].append(t1 - t0)
         result = {}
-        for objects, key in ((False, "widthsAndHeights"), (True, "itemSizes")):
+        for objects, key in ((False, "widthsAndHeights"), (True, "itemSizes"),
+                             ("packed", "widthsAndHeightsBase64")):
             sb, ap = out[objects]
             result[key] = summary(sb) | {
                 "chunk_items": chunk,
@@ -781,7 +807,8 @@ class Wire:
             }
         log(f"  queued setBounds behind a {chunk}-item chunk: p50 "
             f"{result['widthsAndHeights']['p50_us'] / 1e3:.2f} ms (widthsAndHeights), "
-            f"{result['itemSizes']['p50_us'] / 1e3:.2f} ms (itemSizes)")
+            f"{result['itemSizes']['p50_us'] / 1e3:.2f} ms (itemSizes), "
+            f"{result['widthsAndHeightsBase64']['p50_us'] / 1e3:.2f} ms (packed)")
         return result
 
     def close(self) -> None:
@@ -974,6 +1001,201 @@ def bench_bulk_answers() -> dict:
         log(f"  bulk {kind}: {count:,} attributes, {len(answer):,} B, {p50 / count:.3f} µs/attribute, "
             f"{(three - one) / (2 * count):,.0f} instructions/attribute")
     return rows
+
+
+#: Issue #16's counted rows: a cover flow of this many cards.
+COUNT_N = 10**5
+DIST = os.environ.get("BENCH_DIST", os.path.join(BUILD, "dist", "flowlayoutd"))
+SHIM_SRC = os.path.join(ROOT, "bench", "malloc_count.c")
+
+
+def counted_session(server: Server, ids) -> float:
+    """Opens the cover flow `cf` of COUNT_N cards (packed sizes); returns
+    its content width."""
+    rng = random.Random(SEED)
+    ws, hs = zip(*sizes(COUNT_N, rng, CF_W, CF_H))
+    body = json.dumps({"jsonrpc": "2.0", "id": ids(), "method": "layout/open", "params": {
+        "session": "cf", "layout": CF_LAYOUT, "bounds": {"x": 0, "y": 0, "width": CF_VIEW_W, "height": CF_VIEW_H},
+        "sections": [{"widthsAndHeightsBase64": packed(ws, hs)}]}}, separators=(",", ":"))
+    server.send(_frame_body(body))
+    answer = json.loads(server.recv())
+    return answer.get("result", {}).get("contentSize", {}).get("width", 0.0)
+
+
+def counted_frames(kind: str, k: int, ids, width: float) -> list[bytes]:
+    """k setBounds frames (13.7 pt apart, mid-content) or k scrollEnded
+    flings (FLING pt/ms, alternating direction, from offsets across the
+    content)."""
+    if kind == "setBounds":
+        sc = Scroller(width / 2, width * 0.1, width * 0.9, CF_STEP)
+        return set_bounds_frames(ids, sc, k)
+    rng = random.Random(SEED + 1)
+    out = []
+    for j in range(k):
+        x = round(rng.uniform(width * 0.1, width * 0.8), 2)
+        out.append(request(ids(), "layout/scrollEnded", {
+            "session": "cf", "contentOffset": {"x": x, "y": 0},
+            "velocity": {"x": FLING if j % 2 == 0 else -FLING, "y": 0}}))
+    return out
+
+
+def callgrind_pingpong(argv: list[str], kind: str, k: int) -> tuple[int, bytes]:
+    """The instructions `argv` executes, under callgrind, for initialize,
+    the counted session's open and k frames of `kind` sent one at a time
+    (each once the previous is answered), then shutdown and exit; and the
+    last answer."""
+    os.makedirs(LOG_DIR, exist_ok=True)
+    out = os.path.join(LOG_DIR, f"callgrind-pp.{os.getpid()}.out")
+    s = Server(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *argv], f"callgrind-{kind}")
+    ids = Ids()
+    last = b""
+    try:
+        s.call("initialize", {})
+        width = counted_session(s, ids) or 9e6
+        for f in counted_frames(kind, k, ids, width):
+            s.send(f)
+            last = s.recv()
+    finally:
+        s.close()
+    with open(out) as f:
+        total = next(int(line.split()[1]) for line in f if line.startswith(("summary:", "totals:")))
+    os.remove(out)
+    return total, last
+
+
+def bench_counted() -> dict:
+    """Issue #16 rows 1 and 2: instructions per frame, the difference
+    between ping-pongs of 1,500 and 500 frames over 1,000 (callgrind counts
+    the same for the same binary and input whatever else the machine
+    does), for the release daemon and the floor; and the heap allocations
+    per frame (bench/malloc_count.c)."""
+    res: dict = {}
+    a, b = 500, 1500
+    for kind in ("setBounds", "scrollEnded"):
+        d1, _ = callgrind_pingpong([DAEMON], kind, a)
+        d2, last = callgrind_pingpong([DAEMON], kind, b)
+        row = {"daemon": (d2 - d1) / (b - a)}
+        result = json.loads(last).get("result", {})
+        if kind == "setBounds":
+            row["cards"] = len(result.get("invalidated", []))
+            row["answer_bytes"] = len(last)
+            f1, _ = callgrind_pingpong([FLOOR], kind, a)
+            f2, _ = callgrind_pingpong([FLOOR], kind, b)
+            row["floor"] = (f2 - f1) / (b - a)
+        else:
+            row["samples"] = len(result.get("trajectory", []))
+        res[kind] = row
+        log(f"  counted {kind}: {row['daemon']:,.0f} instructions per frame"
+            + (f", floor {row['floor']:,.0f}" if "floor" in row else ""))
+    res["allocations"] = allocations_per_frame()
+    return res
+
+
+def allocations_per_frame() -> dict:
+    """Heap allocations per request of the release daemon, counted by
+    bench/malloc_count.c (LD_PRELOAD), over 1,000 requests after 200."""
+    shim = os.path.join(LOG_DIR, "malloc_count.so")
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", shim, SHIM_SRC, "-ldl"], check=True, timeout=120)
+    count_file = os.path.join(LOG_DIR, "malloc_count.txt")
+    out = {}
+    for kind in ("setBounds", "scrollEnded"):
+        env = dict(os.environ, LD_PRELOAD=shim, FLOWLAYOUT_MALLOC_COUNT_FILE=count_file)
+        p = subprocess.Popen([DAEMON], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
+        s = Server.__new__(Server)
+        s.name, s.proc, s.w, s.r, s.buf, s.next_id = "malloc-count", p, p.stdin.fileno(), p.stdout.fileno(), b"", 1
+        s.err = open(os.devnull, "wb")
+
+        def count() -> int:
+            if os.path.exists(count_file):
+                os.remove(count_file)
+            p.send_signal(signal.SIGUSR2)
+            for _ in range(1000):
+                if os.path.exists(count_file):
+                    with open(count_file) as f:
+                        text = f.read()
+                    if text.endswith("\n"):
+                        return int(text)
+                time.sleep(0.005)
+            raise RuntimeError("malloc_count did not report")
+
+        ids = Ids()
+        try:
+            s.call("initialize", {})
+            width = counted_session(s, ids)
+            frames = counted_frames(kind, 1200, ids, width)
+            for f in frames[:200]:
+                s.send(f)
+                s.recv()
+            c0 = count()
+            for f in frames[200:]:
+                s.send(f)
+                s.recv()
+            out[kind] = (count() - c0) / 1000
+        finally:
+            s.close()
+    log(f"  allocations per frame: {out}")
+    return out
+
+
+def bench_packed_load() -> dict:
+    """Issue #16 row 5: 1e7 variable sizes through the bulk path in packed
+    chunks of 1e6 (layout/open with the first), each sent once the
+    previous is answered: the wall time summed over requests, the peak
+    RSS against the RSS after, and the bytes retained per item."""
+    n, chunk = 10**7, 10**6
+    rng = random.Random(SEED)
+    s = daemon("packed-load")
+    ids = Ids()
+    try:
+        before = s.status()["VmRSS"]
+        clock = time.perf_counter_ns
+        total = slowest = 0
+        sent = 0
+        for start in range(0, n, chunk):
+            # Draws as bytes: 1e7 sizes in a second, not in random.randint's minute.
+            raw = rng.randbytes(2 * chunk)
+            ws = [CF_W[0] + b % (CF_W[1] - CF_W[0] + 1) for b in raw[:chunk]]
+            hs = [CF_H[0] + b % (CF_H[1] - CF_H[0] + 1) for b in raw[chunk:]]
+            if start == 0:
+                body = json.dumps({"jsonrpc": "2.0", "id": ids(), "method": "layout/open", "params": {
+                    "session": "cf", "layout": CF_LAYOUT,
+                    "bounds": {"x": 0, "y": 0, "width": CF_VIEW_W, "height": CF_VIEW_H},
+                    "sections": [{"widthsAndHeightsBase64": packed(ws, hs)}]}}, separators=(",", ":"))
+                f = _frame_body(body)
+            else:
+                f = append_frame(ids(), "cf", ws, hs, "packed")
+            t0 = clock()
+            s.send(f)
+            answer = s.recv()
+            t1 = clock()
+            if not is_result(answer):
+                raise RuntimeError(f"packed load: {answer[:300]!r}")
+            total += t1 - t0
+            slowest = max(slowest, t1 - t0)
+            sent += len(f)
+        st = s.status()
+    finally:
+        s.close()
+    res = {"items": n, "chunk_items": chunk, "wall_ms": total / 1e6, "ns_per_item": total / n,
+           "slowest_request_ms": slowest / 1e6, "bytes": sent, "rss_after": st["VmRSS"],
+           "rss_peak": st["VmHWM"], "peak_over_after": st["VmHWM"] / st["VmRSS"],
+           "bytes_per_item": (st["VmRSS"] - before) / n}
+    log(f"  packed load of 1e7: {res['wall_ms']:,.0f} ms ({res['ns_per_item']:.0f} ns/item), "
+        f"peak {res['peak_over_after']:.2f}x after, {res['bytes_per_item']:.1f} B/item")
+    return res
+
+
+def bench_doubles(count: int = 10**7) -> dict:
+    """The number-formatting property test at 10^7 doubles (make test runs
+    200,000): ShortestDoubleTests.testRandomDoubles, built by make bench."""
+    t0 = time.perf_counter()
+    r = subprocess.run(["swift", "test", "--skip-build", "--filter", "ShortestDoubleTests/testRandomDoubles"],
+                       cwd=ROOT, env=dict(os.environ, FLOWLAYOUT_DOUBLES=str(count)), capture_output=True,
+                       text=True, timeout=1800)
+    seconds = time.perf_counter() - t0
+    passed = r.returncode == 0 and "testRandomDoubles' passed" in r.stdout + r.stderr
+    log(f"  {count:,} doubles: {'passed' if passed else 'FAILED'} in {seconds:.0f} s")
+    return {"count": count, "passed": passed, "seconds": seconds}
 
 
 #: Issue #18: no accepted request may hold the loop longer than this.
@@ -1285,7 +1507,9 @@ def bench_peers(ns: list[int]) -> dict:
 
 def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, cold: dict,
                  elapsed: float, waterfall: dict | None = None,
-                 bulk: dict | None = None, stalls: list | None = None) -> tuple[str, list[dict]]:
+                 bulk: dict | None = None, stalls: list | None = None,
+                 counted: dict | None = None, packed_load: dict | None = None,
+                 doubles: dict | None = None) -> tuple[str, list[dict]]:
     big, small = max(ns), min(ns)
     cols = [label(n) for n in ns]
     rows: list[list[str]] = []
@@ -1371,8 +1595,8 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
     row("5c", "engine: flow open", "ns/item p50 / p99", eng_cell("flow open", per_item=True),
         "flowlayout-bench, variable sizes")
     row("5d", "handler: layout/setBounds in process (JSON in and out, no pipes)", "µs p50 / p99",
-        eng_cell("layout/setBounds handler", upto=10**6),
-        "flowlayout-bench, for reference; measured at n ≤ 1e6 only")
+        eng_cell("layout/setBounds handler"),
+        "flowlayout-bench; the session opened over JSON (packed sizes beyond 1e6); target ≤ 5 µs")
     b0 = wire[big]["insert0_rt"]
     row("5e", "insert at 0: performBatchUpdates round trip", "µs p50 / p99", lat("insert0_rt"),
         f"over the wire, for reference (the target is engine-only: row 5h); single-row coverFlow "
@@ -1431,10 +1655,20 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
         qlat("itemSizes"),
         f"the same with the chunk as {{width, height}} objects "
         f"(≈{q0['itemSizes']['chunk_bytes'] / 1024:.0f} KiB), the slower encoding; for reference")
+    row("8d", "setBounds queued behind a bulk chunk (packed, the Python client's)", "ms p50 / p99 / max",
+        qlat("widthsAndHeightsBase64"),
+        f"the same with the chunk packed as widthsAndHeightsBase64 "
+        f"(≈{q0['widthsAndHeightsBase64']['chunk_bytes'] / 1024:.0f} KiB), as the Python client sends "
+        "its chunks; target ≤ 8.3 ms")
     cells = [fmt(cold["daemon"]["p50_us"] / 1e3)] + ["·"] * (len(ns) - 1)
     row("9", "cold start: spawn to first initialize answer", "ms median", cells,
         f"n-independent, median of {COLD_RUNS} (p99 {fmt(cold['daemon']['p99_us'] / 1e3)} ms); "
-        f"the floor: {fmt(cold['floor']['p50_us'] / 1e3)} ms")
+        f"the floor: {fmt(cold['floor']['p50_us'] / 1e3)} ms; the release build, dynamically linked")
+    if "dist" in cold:
+        cells = [fmt(cold["dist"]["p50_us"] / 1e3)] + ["·"] * (len(ns) - 1)
+        row("9a", "cold start: make dist's static executable", "ms median", cells,
+            f"median of {COLD_RUNS} (p99 {fmt(cold['dist']['p99_us'] / 1e3)} ms); "
+            f"ldd: {cold['dist']['ldd']}")
 
     # 10: peers, side by side with flowlayoutd's figures of the same run.
     def peer_cells(key, f):
@@ -1598,13 +1832,78 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
                {r["method"] + " (" + r["what"].split(",")[0] + ")": r["ms"] for r in stalls if r["ms"] > STALL_MS},
                all(r["ms"] <= STALL_MS for r in stalls if r["accepted"]),
                f"the worst: {worst['method']}, {fmt(worst['ms'])} ms")
+    if counted is not None:
+        sb, se = counted["setBounds"], counted["scrollEnded"]
+        al = counted["allocations"]
+        lines += [
+            "",
+            f"Counted (issue #16): instructions per request under callgrind, a ping-pong of 1,500 "
+            f"requests less one of 500, over 1,000 (the same count for the same binary and input, "
+            f"whatever else the machine does); a cover flow of {COUNT_N:,} cards in a "
+            f"{CF_VIEW_W:g}×{CF_VIEW_H:g} viewport; heap allocations per request counted by "
+            f"bench/malloc_count.c:",
+            "",
+            "| # | measurement | flowlayoutd | floor | ratio | allocations |",
+            "|---|---|---:|---:|---:|---:|",
+            f"| X1 | setBounds frame ({sb['cards']} cards, {sb['answer_bytes']:,} B) | {sb['daemon']:,.0f} | "
+            f"{sb['floor']:,.0f} | {sb['daemon'] / sb['floor']:.3f} | {fmt(al['setBounds'])} |",
+            f"| X2 | scrollEnded, fling at {FLING:g} pt/ms ({se['samples']} samples) | {se['daemon']:,.0f} | — | — | "
+            f"{fmt(al['scrollEnded'])} |",
+        ]
+        target("setBounds ≤ 100,000 instructions per frame (callgrind)", 100000,
+               {"instructions": sb["daemon"]}, sb["daemon"] <= 100000, "row X1")
+        target("setBounds ≤ 0.1 × the floor's instructions", 0.1, {"ratio": sb["daemon"] / sb["floor"]},
+               sb["daemon"] / sb["floor"] <= 0.1, f"row X1; the floor: {sb['floor']:,.0f}")
+        target("scrollEnded ≤ 150,000 instructions", 150000, {"instructions": se["daemon"]},
+               se["daemon"] <= 150000, f"row X2, {se['samples']} trajectory samples")
+        target("allocations per setBounds frame ≤ 5 (make test's bound)", 5, {"per frame": al["setBounds"]},
+               al["setBounds"] <= 5, "row X1; clients/python/tests/test_allocations.py")
+    vals = {}
+    for n in ns:
+        v = engine_line(eng[n], "layout/setBounds handler")
+        vals[label(n)] = None if v is None else v["p50_us"]
+    target("in-process setBounds handler ≤ 5 µs (p50, every n)", 5.0, vals,
+           None if None in vals.values() else all(v <= 5 for v in vals.values()), "row 5d")
+    if doubles is not None:
+        target(f"number formatting: {doubles['count']:,} random doubles read back as themselves, "
+               "never longer than Double.description", None, {"seconds": doubles["seconds"]},
+               doubles["passed"], "ShortestDoubleTests.testRandomDoubles with FLOWLAYOUT_DOUBLES")
+    if packed_load is not None:
+        pl = packed_load
+        lines += [
+            "",
+            f"Packed load (issue #16): {pl['items']:,} variable sizes in chunks of {pl['chunk_items']:,} as "
+            "widthsAndHeightsBase64 (layout/open with the first), each sent once the previous is answered:",
+            "",
+            "| # | measurement | value |",
+            "|---|---|---:|",
+            f"| L1 | wall, summed over requests | {pl['wall_ms']:,.0f} ms ({pl['ns_per_item']:.0f} ns/item) |",
+            f"| L2 | slowest request | {pl['slowest_request_ms']:,.0f} ms |",
+            f"| L3 | peak RSS / RSS after | {pl['peak_over_after']:.2f} ({pl['rss_peak'] / 2**20:,.0f} / "
+            f"{pl['rss_after'] / 2**20:,.0f} MiB) |",
+            f"| L4 | retained per item | {pl['bytes_per_item']:.1f} B |",
+        ]
+        target("1e7 packed sizes load in ≤ 0.75 s (≤ 75 ns/item)", 750, {"ms": pl["wall_ms"]},
+               pl["wall_ms"] <= 750, "row L1")
+        target("peak RSS during the load ≤ 1.5 × RSS after", 1.5, {"ratio": pl["peak_over_after"]},
+               pl["peak_over_after"] <= 1.5, "row L3")
+        target("retained ≤ 24 B/item", 24, {"B/item": pl["bytes_per_item"]}, pl["bytes_per_item"] <= 24,
+               "row L4")
+    if "dist" in cold:
+        v = cold["dist"]["p50_us"] / 1e3
+        target("make dist: cold start ≤ 1.5 ms (median) and no libswift in ldd", 1.5, {"ms": v},
+               v <= 1.5 and not cold["dist"]["libswift"], "row 9a")
+    vals = {label(n): W(n)["queued"]["widthsAndHeightsBase64"]["p99_us"] / 1e3 for n in ns}
+    target(f"setBounds queued behind the Python client's packed {chunk:,}-item chunk ≤ 8.3 ms (p99, every n)",
+           8.3, vals, all(v <= 8.3 for v in vals.values()), "ms, row 8d")
     vals = {label(n): W(n)["queued"]["widthsAndHeights"]["p99_us"] / 1e3 for n in ns}
     mx = max(W(n)["queued"]["widthsAndHeights"]["max_us"] / 1e3 for n in ns)
     target(f"setBounds queued behind a {chunk:,}-item bulk chunk ≤ 8.3 ms (p99, every n)", 8.3, vals,
            all(v <= 8.3 for v in vals.values()),
            f"ms, row 8b; the largest single wait: {fmt(mx)} ms")
     lines.append("")
-    lines.append("Targets of issues #7, #13, #14 and #18 (performance, waterfall, carousel, bulk answers):")
+    lines.append("Targets of issues #7, #13, #14, #16 and #18 (performance, waterfall, carousel, counted "
+                 "performance, bulk answers):")
     lines.append("")
     for t in targets:
         status = "n/a" if t["pass"] is None else "PASS" if t["pass"] else "FAIL"
@@ -1612,6 +1911,119 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
         note = f" ({t['note']})" if t["note"] else ""
         lines.append(f"- **{status}** {t['target']}: {vals or '—'}{note}")
     return "\n".join(lines) + "\n", targets
+
+
+SVG_PATH = os.path.join(ROOT, "docs", "bench.svg")
+
+
+def write_svg(ns: list[int], wire: dict, eng: dict, peers: dict, counted: dict | None,
+              packed_load: dict | None, m: dict) -> None:
+    """docs/bench.svg, drawn with the standard library: per-change cost
+    against n (log scales) for the daemon over the pipe, the floor, the
+    engine and the peers; then the load, memory and instruction rows as
+    bars."""
+    W, H = 960, 560
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
+           'font-family="Helvetica, Arial, sans-serif" font-size="12">',
+           f'<rect width="{W}" height="{H}" fill="white"/>',
+           f'<text x="20" y="24" font-size="15" font-weight="bold">flowlayoutd make bench — {m["date"]}, '
+           f'{m["nproc"]} cores</text>']
+
+    def esc(t: str) -> str:
+        return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+    # Panel 1: µs per frame or change against n, log-log.
+    px, py, pw, ph = 70, 60, 520, 420
+    series = []
+
+    def add(name, color, pts, dash=""):
+        pts = [(n, v) for n, v in pts if v is not None and v > 0]
+        if pts:
+            series.append((name, color, pts, dash))
+
+    def eng_p50(n, prefix):
+        v = engine_line(eng[n], prefix)
+        return None if v is None else v["p50_us"]
+
+    add("setBounds round trip (daemon, pipe)", "#d62728", [(n, wire[n]["setbounds_rt"]["p50_us"]) for n in ns])
+    add("floor round trip (C + jansson)", "#7f7f7f", [(n, wire[n]["floor_rt"]["p50_us"]) for n in ns], "6,4")
+    add("setBounds handler in process", "#ff7f0e", [(n, eng_p50(n, "layout/setBounds handler")) for n in ns])
+    add("engine bounds update", "#2ca02c", [(n, eng_p50(n, "coverFlow bounds update")) for n in ns])
+    add("engine insert at 0", "#1f77b4", [(n, eng_p50(n, "coverFlow (single row) insert at 0")) for n in ns])
+    for key, name, color in (("taffy", "Taffy insert at 0 + relayout", "#9467bd"),
+                             ("yoga", "Yoga insert at 0 + relayout", "#8c564b")):
+        p = peers.get(key, {})
+        add(name, color, [(n, p.get(str(n), {}).get("insert0", {}).get("p50_us")) for n in ns], "2,3")
+    allv = [v for _, _, pts, _ in series for _, v in pts]
+    if allv:
+        lo = math.floor(math.log10(min(allv)))
+        hi = math.ceil(math.log10(max(allv)))
+        hi = max(hi, lo + 1)
+        nlo, nhi = math.log10(min(ns)), math.log10(max(ns))
+        if nhi == nlo:
+            nlo, nhi = nlo - 1, nhi + 1
+
+        def X(n):
+            return px + (math.log10(n) - nlo) / (nhi - nlo) * pw
+
+        def Y(v):
+            return py + ph - (math.log10(v) - lo) / (hi - lo) * ph
+
+        out.append(f'<rect x="{px}" y="{py}" width="{pw}" height="{ph}" fill="none" stroke="#333"/>')
+        for e in range(lo, hi + 1):
+            y = Y(10**e)
+            out.append(f'<line x1="{px}" y1="{y:.1f}" x2="{px + pw}" y2="{y:.1f}" stroke="#ddd"/>')
+            out.append(f'<text x="{px - 6}" y="{y + 4:.1f}" text-anchor="end">{fmt(10.0**e)}</text>')
+        for n in ns:
+            x = X(n)
+            out.append(f'<line x1="{x:.1f}" y1="{py}" x2="{x:.1f}" y2="{py + ph}" stroke="#eee"/>')
+            out.append(f'<text x="{x:.1f}" y="{py + ph + 16}" text-anchor="middle">{label(n)}</text>')
+        out.append(f'<text x="{px + pw / 2}" y="{py + ph + 34}" text-anchor="middle">items in the session (n)</text>')
+        out.append(f'<text x="18" y="{py + ph / 2}" transform="rotate(-90 18 {py + ph / 2})" '
+                   'text-anchor="middle">µs per frame or change (p50)</text>')
+        for k, (name, color, pts, dash) in enumerate(series):
+            d = " ".join(f"{X(n):.1f},{Y(v):.1f}" for n, v in pts)
+            extra = f' stroke-dasharray="{dash}"' if dash else ""
+            out.append(f'<polyline points="{d}" fill="none" stroke="{color}" stroke-width="2"{extra}/>')
+            for n, v in pts:
+                out.append(f'<circle cx="{X(n):.1f}" cy="{Y(v):.1f}" r="3" fill="{color}"/>')
+            ly = py + 14 + 16 * k
+            out.append(f'<line x1="{px + 10}" y1="{ly - 4}" x2="{px + 30}" y2="{ly - 4}" stroke="{color}" '
+                       f'stroke-width="2"{extra}/>')
+            out.append(f'<text x="{px + 36}" y="{ly}">{esc(name)}</text>')
+
+    # Panel 2: bars, each labelled with its value.
+    bx, bw = 640, 300
+    y = 60
+    bars = []
+    big = max(ns)
+    if packed_load:
+        bars.append(("load, ns per item", [
+            ("1e7 packed, 1e6 a chunk", packed_load["ns_per_item"], "#1f77b4"),
+            (f"{label(big)} packed, 2,048 a chunk", wire[big]["load"]["ns_per_item"], "#aec7e8")]))
+        bars.append(("memory, bytes per item", [
+            ("1e7 packed load, retained", packed_load["bytes_per_item"], "#2ca02c"),
+            (f"{label(big)} bulk path (row 7)", wire[big]["memory"]["bytes_per_item"], "#98df8a")]))
+    if counted:
+        bars.append(("instructions per setBounds frame", [
+            ("flowlayoutd", counted["setBounds"]["daemon"], "#d62728"),
+            ("floor (C + jansson)", counted["setBounds"]["floor"], "#7f7f7f")]))
+        bars.append(("instructions per scrollEnded", [
+            ("flowlayoutd", counted["scrollEnded"]["daemon"], "#d62728")]))
+    for title, items in bars:
+        out.append(f'<text x="{bx}" y="{y}" font-weight="bold">{esc(title)}</text>')
+        y += 8
+        top = max(v for _, v, _ in items) or 1
+        for name, v, color in items:
+            w = max(1.0, v / top * (bw - 10))
+            out.append(f'<rect x="{bx}" y="{y}" width="{w:.1f}" height="16" fill="{color}"/>')
+            out.append(f'<text x="{bx + 4}" y="{y + 28}">{esc(name)}: {v:,.0f}</text>')
+            y += 36
+        y += 16
+    out.append("</svg>")
+    os.makedirs(os.path.dirname(SVG_PATH), exist_ok=True)
+    with open(SVG_PATH, "w") as f:
+        f.write("\n".join(out) + "\n")
 
 
 def main() -> int:
@@ -1644,11 +2056,19 @@ def main() -> int:
     log("worst accepted requests (stalls)")
     stalls = bench_stalls()
 
+    log("counted: callgrind ping-pongs and allocations")
+    counted = bench_counted()
+    log("packed load of 1e7")
+    packed_load = bench_packed_load()
+    log("number formatting: 1e7 random doubles")
+    doubles = bench_doubles()
+
     log("peers")
     peers = bench_peers([n for n in ns if n in (1000, 100000)])
 
     elapsed = time.perf_counter() - t_start
-    table, targets = build_report(m, ns, wire, eng, peers, cold, elapsed, waterfall, bulk, stalls)
+    table, targets = build_report(m, ns, wire, eng, peers, cold, elapsed, waterfall, bulk, stalls,
+                                  counted, packed_load, doubles)
     print(table, end="")
 
     def clean(x):
@@ -1682,6 +2102,9 @@ def main() -> int:
         "waterfall": waterfall["lines"],
         "bulk_answers": bulk,
         "stalls": stalls,
+        "counted": counted,
+        "packed_load": packed_load,
+        "doubles": doubles,
         "peers": peers,
         "targets": targets,
         "table_markdown": table,
@@ -1691,8 +2114,9 @@ def main() -> int:
         f.write("\n")
     with open(RESULTS_MD, "w") as f:
         f.write(table)
-    log(f"bench: {elapsed:.0f} s; wrote {os.path.relpath(RESULTS_JSON, ROOT)} and "
-        f"{os.path.relpath(RESULTS_MD, ROOT)}")
+    write_svg(ns, wire, eng, peers, counted, packed_load, m)
+    log(f"bench: {elapsed:.0f} s; wrote {os.path.relpath(RESULTS_JSON, ROOT)}, "
+        f"{os.path.relpath(RESULTS_MD, ROOT)} and {os.path.relpath(SVG_PATH, ROOT)}")
     return 0
 
 

@@ -372,6 +372,33 @@ final class PropertyTests: XCTestCase {
     XCTAssertEqual(ring.elementCountBound(in: all, bounds: b), 12)  // its visible items
   }
 
+  /// A single row's bound over a viewport comes from its thinnest card,
+  /// without a descent (cover flow's rows): never below the cards a rect
+  /// meets, and within a factor of them; over the whole row, exact.
+  func testSingleRowBoundFromTheThinnestCard() {
+    var g = SplitMix(state: 31)
+    var cf = CoverFlowConfiguration()
+    cf.flow.minimumLineSpacing = 7
+    let sizes = (0..<20_000).map { _ in
+      Size(width: Double(Int.random(in: 40...90, using: &g)), height: 150)
+    }
+    let layout = Layout(
+      type: .coverFlow(cf), sections: [.sizes(sizes)], viewportSize: Size(width: 375, height: 200))
+    for _ in 0..<200 {
+      let x = Double.random(in: -100...(layout.contentSize.width), using: &g)
+      let w = Double.random(in: 0...2000, using: &g)
+      let r = Rect(x: x, y: 0, width: w, height: 200)
+      let b = Rect(x: x, y: 0, width: 375, height: 200)
+      let met = layout.attributes(in: r, bounds: b).count
+      let bound = layout.elementCountBound(in: r, bounds: b)
+      XCTAssertGreaterThanOrEqual(bound, met)
+      // Thinnest cards everywhere: within a factor of the cards met.
+      XCTAssertLessThanOrEqual(bound, 2 * met + 16, "x \(x), width \(w)")
+    }
+    let all = Rect(x: -1000, y: 0, width: layout.contentSize.width + 2000, height: 200)
+    XCTAssertEqual(layout.elementCountBound(in: all, bounds: all), 20_000 + 2)
+  }
+
   /// Walks `rect` page by page and returns the concatenation.
   func paged(_ layout: Layout, _ rect: Rect, _ bounds: Rect, limit: Int) -> [LayoutAttributes] {
     var all: [LayoutAttributes] = []

@@ -305,11 +305,34 @@ struct SectionGeometry: Sendable {
     if more { forEachLine(from: leaf.end, visit) }
   }
 
+  /// At least as many items as a main-axis span of `span` points can
+  /// meet in a single row, from its thinnest card (the rope's summary):
+  /// nil for other lines, or when a card may be 0 thick. O(1).
+  func quickLineBound(span: Double) -> Int? {
+    guard case .single(let sizes) = lines, count > 0 else { return nil }
+    let summary = sizes.summary
+    var thinnest = axes.direction == .vertical ? summary.minHeight : summary.minWidth
+    if summary.unset > 0 { thinnest = min(thinnest, axes.main(itemSize)) }
+    let pitch = thinnest + lineSpacing
+    guard lineSpacing >= 0, pitch > 0, span.isFinite, span >= 0 else { return nil }
+    // Cards met: those starting in the span (one per pitch), the one
+    // reaching into it, and one more for positions rounded at the edges.
+    let k = (span / pitch).rounded(.down) + 3
+    return k > Double(count) ? count : Int(k)
+  }
+
   /// The items of the lines from the first ending after `lo` through the
-  /// first ending after `hi` (or the last line). A viewport's lines are
-  /// counted on the walk from one descent; beyond 64 lines a second
-  /// descent finds the last. O(log lines + min(lines between, 64)).
+  /// first ending after `hi` (or the last line). A single row's are two
+  /// descents; other lines are counted on the walk from one descent, and
+  /// beyond 64 lines a second descent finds the last. O(log lines +
+  /// min(lines between, 64)).
   func itemsOfLines(endingAfter lo: Double, through hi: Double) -> Int {
+    if case .single = lines {
+      // Lines are items: two descents, whatever the span.
+      let a = firstLine(endingAfter: lo)
+      guard a < lineCount else { return 0 }
+      return min(firstLine(endingAfter: hi), lineCount - 1) + 1 - a
+    }
     var first = -1
     var end = 0
     var walked = 0

@@ -330,9 +330,11 @@ public struct FlowGeometry: Placement {
 
   /// At least as many elements as `forEachElement(in: rect)` visits,
   /// counted from the lines without visiting them: a section wholly inside
-  /// the rect's main span by its item count, one it crosses by the items of
-  /// the lines from the first ending after the span's start to the first
-  /// ending after its end (the rect's extent across is not used).
+  /// the rect's main span by its item count; a single row the span crosses
+  /// by how many of its thinnest cards fit in the span, when that is a
+  /// viewport's worth (at most 1,024); otherwise by the items of the lines
+  /// from the first ending after the span's start to the first ending
+  /// after its end (the rect's extent across is not used).
   /// O(sections met · log n).
   public func elementCountBound(in rect: Rect, pin: Pinning?) -> Int {
     let (lo, hi, _, _) = axes.spans(rect)
@@ -345,12 +347,13 @@ public struct FlowGeometry: Placement {
       if g.count > 0 && lines > 0 {
         if g.start >= lo && g.end <= hi {
           n += g.count
+        } else if let quick = g.quickLineBound(span: hi - lo), quick <= 1024 {
+          // A viewport's worth, bounded from the section's thinnest line
+          // with no descent: the exact count only matters near the
+          // answer limit, hundreds of thousands of elements away.
+          n += quick
         } else {
-          let a = g.firstLine(endingAfter: lo)
-          if a < lines {
-            let b = min(g.firstLine(endingAfter: hi), lines - 1)
-            n += g.itemRange(ofLine: b).upperBound - g.itemRange(ofLine: a).lowerBound
-          }
+          n += g.itemsOfLines(endingAfter: lo, through: hi)
         }
       }
       s += 1
@@ -381,6 +384,17 @@ public struct FlowGeometry: Placement {
       // item centre in the line: centres lie within its main-axis span.
       let bound = pm < start ? start - pm : (pm > start + thick ? pm - start - thick : 0)
       if let b = best, bound > b.dist { return false }
+      if mainAxisOnly, items.count == 1, case .single = sections[s].lines {
+        // A single row's line is its one card, as thick as the card: the
+        // card's centre is the line's middle (forEachItem's frame gives the
+        // same double: start + (thick − thick) / 2 + thick / 2), with no
+        // size to read.
+        let d = abs(start + thick / 2 - pm)
+        let path = IndexPath(section: s, item: items.lowerBound)
+        if let b = best, b.dist < d || (b.dist == d && b.path < path) { return true }
+        best = (d, path)
+        return true
+      }
       forEachItem(
         of: sections[s], section: s, line: j, start: start, thickness: thick, items: items,
         scratch: &scratch
