@@ -1,6 +1,9 @@
 #ifndef FLOWLAYOUTD_CJANSSON_SHIM_H
 #define FLOWLAYOUTD_CJANSSON_SHIM_H
 #include <jansson.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 // jansson exposes its type tests and reference counting as macros or
 // static inline functions; Swift cannot import the macros, so wrap them.
@@ -17,4 +20,11 @@ static inline int cj_is_boolean(const json_t *json) { return json_is_boolean(jso
 static inline int cj_is_null(const json_t *json) { return json_is_null(json); }
 static inline int cj_is_true(const json_t *json) { return json_is_true(json); }
 static inline int cj_error_code(const json_error_t *e) { return (int)json_error_code(e); }
+// After a bulk request, the server gives freed heap memory back (glibc
+// keeps it otherwise); elsewhere there is nothing to do.
+static inline void cj_release_free_memory(void) {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 #endif

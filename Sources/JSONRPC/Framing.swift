@@ -44,7 +44,10 @@ public struct FrameReader {
       bytes = UnsafeRawBufferPointer(rebasing: bytes[n...])
     }
     if start > 0 && start == buffer.count {
-      buffer.removeAll(keepingCapacity: true)
+      // Everything read: keep the memory of ordinary frames, but give back
+      // what one bulk request grew (tens of MB a loaded session must not
+      // keep).
+      buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
       start = 0
     } else if start > 65536 && start * 2 > buffer.count {
       buffer.removeSubrange(0..<start)
