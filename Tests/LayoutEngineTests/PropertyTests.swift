@@ -337,6 +337,48 @@ final class PropertyTests: XCTestCase {
     }
   }
 
+  /// A cover flow's centred card (one walk from a card's reach behind the
+  /// centre) against every card: the nearest centre along the axis, ties
+  /// to the earlier index path, in rows of one and several sections.
+  func testCoverFlowCentredCardIsTheNearestCentre() {
+    var g = SplitMix(state: 77)
+    for trial in 0..<40 {
+      var cf = CoverFlowConfiguration()
+      cf.flow.minimumLineSpacing = Double(Int.random(in: 0...30, using: &g))
+      if trial % 3 == 1 { cf.flow.scrollDirection = .vertical }
+      let sections: [Section] = (0..<Int.random(in: 1...3, using: &g)).map { _ in
+        .sizes(
+          (0..<Int.random(in: 0...40, using: &g)).map { _ in
+            // Some equal sizes, so that centres tie.
+            let w = Double(Int.random(in: 1...4, using: &g) * 25)
+            return Size(width: w, height: w)
+          })
+      }
+      let layout = Layout(
+        type: .coverFlow(cf), sections: sections, viewportSize: Size(width: 300, height: 300))
+      guard layout.itemCount > 0 else { continue }
+      let vertical = layout.scrollDirection == .vertical
+      let extent = vertical ? layout.contentSize.height : layout.contentSize.width
+      for _ in 0..<30 {
+        let o = Double.random(in: -200...(extent + 200), using: &g).rounded()
+        let bounds =
+          vertical
+          ? Rect(x: 0, y: o, width: 300, height: 300) : Rect(x: o, y: 0, width: 300, height: 300)
+        let centre = vertical ? bounds.midY : bounds.midX
+        var best: (Double, IndexPath)? = nil
+        for s in 0..<layout.sections.count {
+          for i in 0..<layout.sections[s].count {
+            let path = IndexPath(section: s, item: i)
+            let c = layout.geometry.frameForItem(path).center
+            let d = abs((vertical ? c.y : c.x) - centre)
+            if best == nil || d < best!.0 || (d == best!.0 && path < best!.1) { best = (d, path) }
+          }
+        }
+        XCTAssertEqual(layout.centeredCard(in: bounds)?.path, best?.1, "\(bounds)")
+      }
+    }
+  }
+
   func testSectionOfEqualSizesMatchesUniformSection() {
     var c = FlowConfiguration()
     c.itemSize = Size(width: 70, height: 30)

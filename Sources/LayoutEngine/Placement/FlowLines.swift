@@ -321,6 +321,18 @@ struct SectionGeometry: Sendable {
     return k > Double(count) ? count : Int(k)
   }
 
+  /// A single row's thickest card plus its gap: no card centre is farther
+  /// than half of it from the middle of the card or gap a point lies in.
+  /// Nil for other lines, or when it is not positive and finite. O(1).
+  var singleRowReach: Double? {
+    guard case .single(let sizes) = lines, count > 0 else { return nil }
+    let summary = sizes.summary
+    var thickest = axes.direction == .vertical ? summary.maxHeight : summary.maxWidth
+    if summary.unset > 0 { thickest = max(thickest, axes.main(itemSize)) }
+    let reach = thickest + max(0, lineSpacing)
+    return reach.isFinite && reach > 0 ? reach : nil
+  }
+
   /// The items of the lines from the first ending after `lo` through the
   /// first ending after `hi` (or the last line). A single row's are two
   /// descents; other lines are counted on the walk from one descent, and

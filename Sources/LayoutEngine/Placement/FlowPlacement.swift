@@ -417,7 +417,11 @@ public struct FlowGeometry: Placement {
     // The first line walked forward; the backward walk starts before it.
     var j = sections[s].lineCount
     var stopped = false
-    sections[s].forEachLine(endingAfter: pm) { line, start, thick, items in
+    // A single row along the axis: its thickest card and a gap behind the
+    // point, every card that can be nearest is ahead of that, so one walk
+    // forward finds it and the walk back (a lookup per line) is skipped.
+    let reach = mainAxisOnly ? sections[s].singleRowReach : nil
+    sections[s].forEachLine(endingAfter: pm - (reach ?? 0)) { line, start, thick, items in
       if line < j { j = line }
       stopped = !visitIfNearer(s, line, start, thick, items)
       return !stopped
@@ -430,6 +434,9 @@ public struct FlowGeometry: Placement {
       }
       fs += 1
     }
+    // Lines before j end at or before pm − reach: their centres are more
+    // than reach away, twice the best distance (the half absorbs rounding).
+    if let reach, let b = best, j > 0, b.dist <= reach / 2 { return b.path }
     j -= 1
     while s >= 0 {
       if j < 0 {
