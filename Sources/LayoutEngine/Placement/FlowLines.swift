@@ -189,7 +189,7 @@ struct SectionGeometry: Sendable {
     case .uniform(_, _, _, let n):
       for j in j..<max(j, n) {
         let l = lineInfo(j)
-        if !body(j, l.start, l.thickness, l.items) { return }
+        if !body(j, l.start, l.thickness, l.items, nil) { return }
       }
     case .single(let sizes):
       sizes.forEachLeaf(from: j) { visitRow($0, $1, $2, from: j, body) }
@@ -198,8 +198,10 @@ struct SectionGeometry: Sendable {
     }
   }
 
-  /// A line's index, start, thickness and items; false stops a walk.
-  typealias LineVisitor = (Int, Double, Double, Range<Int>) -> Bool
+  /// A line's index, start, thickness and items, and for a single row the
+  /// size its one item has stored (nil otherwise), so that a walk that
+  /// draws the card needs no second read; false stops a walk.
+  typealias LineVisitor = (Int, Double, Double, Range<Int>, Size?) -> Bool
 
   /// Calls `body` with the lines of a leaf of a single row (its cards)
   /// from line `j` on; false when `body` stopped. O(leaf).
@@ -224,7 +226,9 @@ struct SectionGeometry: Sendable {
     while k < elements.count {
       let raw = elements[k]
       let i = first + k
-      if !body(i, position(thicknessBefore: thickness(p), line: i), mainExtent(raw), i..<(i + 1)) {
+      if !body(
+        i, position(thicknessBefore: thickness(p), line: i), mainExtent(raw), i..<(i + 1), raw)
+      {
         return false
       }
       p.add(raw, axes)
@@ -246,7 +250,7 @@ struct SectionGeometry: Sendable {
       if first + k >= j
         && !body(
           first + k, position(thicknessBefore: t.value, line: first + k), r.thickness,
-          item..<(item + r.items))
+          item..<(item + r.items), nil)
       {
         return false
       }
@@ -269,7 +273,9 @@ struct SectionGeometry: Sendable {
     var leaf = (first: 0, end: 0)
     var firstShown = -1
     var stepBackFrom = -1
-    func visit(_ j: Int, _ start: Double, _ thick: Double, _ items: Range<Int>) -> Bool {
+    func visit(_ j: Int, _ start: Double, _ thick: Double, _ items: Range<Int>, _ raw: Size?)
+      -> Bool
+    {
       if firstShown < 0 {
         guard start + thick > lo else { return true }
         // A descent's summed prefix may round differently from the walk's:
@@ -281,7 +287,7 @@ struct SectionGeometry: Sendable {
         }
         firstShown = j
       }
-      return body(j, start, thick, items)
+      return body(j, start, thick, items, raw)
     }
     var more: Bool
     switch lines {
@@ -349,7 +355,7 @@ struct SectionGeometry: Sendable {
     var end = 0
     var walked = 0
     var reachedHi = false
-    forEachLine(endingAfter: lo) { _, start, thick, items in
+    forEachLine(endingAfter: lo) { _, start, thick, items, _ in
       if first < 0 { first = items.lowerBound }
       end = items.upperBound
       walked += 1
@@ -408,7 +414,7 @@ struct SectionGeometry: Sendable {
       return j
     case .single, .variable:
       var first = lineCount
-      forEachLine(endingAfter: lo) { j, _, _, _ in
+      forEachLine(endingAfter: lo) { j, _, _, _, _ in
         first = j
         return false
       }

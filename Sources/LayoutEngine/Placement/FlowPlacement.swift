@@ -147,21 +147,11 @@ public struct FlowGeometry: Placement {
       }
     case .single(let sizes) where range.count == 1:
       // A single row's line is one card: its size read straight from the
-      // cursor, no array (the cover-flow frame's every line).
+      // cursor, no array.
       let size = scratch.readOne(range.lowerBound, section: s, g, sizes)
-      let total = size.width
-      let x: Double
-      if policy.crossAlignment == .centered {
-        x = g.crossLead + (g.avail - total) / 2
-      } else if j == g.lineCount - 1 {
-        x = g.crossLead
-      } else {
-        x = total > g.avail ? g.crossLead : g.crossLead + (g.avail - total) / 2
-      }
-      let main = lineStart + (thick - size.height) / 2
       body(
         range.lowerBound,
-        axes.rect(main: main, cross: x, mainExtent: size.height, crossExtent: size.width))
+        singleFrame(of: g, line: j, start: lineStart, thickness: thick, size: size))
     case .single(let sizes), .variable(let sizes, _):
       // Two passes over a cursor, its copy kept for the second: the line's
       // width first (justification needs it), then each item. No array.
@@ -197,6 +187,27 @@ public struct FlowGeometry: Placement {
 
   /// `forEachItem` for line `j`, found by index. O(items in the line), plus
   /// O(log lines) for sections of varied sizes.
+  /// The frame of a single row's card `j` (its line), of (cross, main)
+  /// size `size`: rule 4's lone item, the same arithmetic as a line of
+  /// several items with n = 1. O(1).
+  @inline(__always)
+  func singleFrame(
+    of g: SectionGeometry, line j: Int, start lineStart: Double, thickness thick: Double,
+    size: Size
+  ) -> Rect {
+    let total = size.width
+    let x: Double
+    if policy.crossAlignment == .centered {
+      x = g.crossLead + (g.avail - total) / 2
+    } else if j == g.lineCount - 1 {
+      x = g.crossLead
+    } else {
+      x = total > g.avail ? g.crossLead : g.crossLead + (g.avail - total) / 2
+    }
+    let main = lineStart + (thick - size.height) / 2
+    return axes.rect(main: main, cross: x, mainExtent: size.height, crossExtent: size.width)
+  }
+
   func forEachItem(
     section s: Int, line j: Int, scratch: inout Scratch, _ body: (Int, Rect) -> Void
   ) {
@@ -270,8 +281,14 @@ public struct FlowGeometry: Placement {
       if let h = frameForSupplementary(.header, section: s, pin: pin), h.intersects(rect) {
         body(.header, s, 0, h)
       }
-      g.forEachLine(endingAfter: lo) { j, start, thick, range in
+      g.forEachLine(endingAfter: lo) { j, start, thick, range, raw in
         guard start < hi else { return false }
+        if let raw {
+          // A single row's card, from the size the walk read.
+          let r = singleFrame(of: g, line: j, start: start, thickness: thick, size: g.neutral(raw))
+          if r.intersects(rect) { body(.cell, s, j, r) }
+          return true
+        }
         forEachItem(
           of: g, section: s, line: j, start: start, thickness: thick, items: range,
           scratch: &scratch
@@ -307,7 +324,7 @@ public struct FlowGeometry: Placement {
       if rest.fromItem < g.count {
         var stop = false
         let from = max(g.firstLine(endingAfter: lo), g.lineIndex(ofItem: rest.fromItem))
-        g.forEachLine(from: from) { j, start, thick, range in
+        g.forEachLine(from: from) { j, start, thick, range, _ in
           guard start < hi else { return false }
           forEachItem(
             of: g, section: s, line: j, start: start, thickness: thick, items: range,
@@ -421,14 +438,14 @@ public struct FlowGeometry: Placement {
     // point, every card that can be nearest is ahead of that, so one walk
     // forward finds it and the walk back (a lookup per line) is skipped.
     let reach = mainAxisOnly ? sections[s].singleRowReach : nil
-    sections[s].forEachLine(endingAfter: pm - (reach ?? 0)) { line, start, thick, items in
+    sections[s].forEachLine(endingAfter: pm - (reach ?? 0)) { line, start, thick, items, _ in
       if line < j { j = line }
       stopped = !visitIfNearer(s, line, start, thick, items)
       return !stopped
     }
     var fs = s + 1
     while fs < sections.count && !stopped {
-      sections[fs].forEachLine(from: 0) { line, start, thick, items in
+      sections[fs].forEachLine(from: 0) { line, start, thick, items, _ in
         stopped = !visitIfNearer(fs, line, start, thick, items)
         return !stopped
       }
