@@ -6,7 +6,7 @@ public struct JSONWriter {
   /// no uniqueness or bounds check per byte, which an Array's append does.
   /// A writer is used in place (inout) and never copied to be written to
   /// twice: copies share the buffer.
-  private let buffer = ByteBuffer(capacity: 1024)
+  @usableFromInline let buffer = ByteBuffer(capacity: 1024)
   /// For each open container, whether the next element is its first: bit
   /// d of `firstBits` for the containers at depth d < 64 (every answer of
   /// this protocol), `deeper` for any beyond. Bits rather than an array:
@@ -210,6 +210,8 @@ public struct JSONWriter {
   public mutating func beginRawValue() { prefix() }
 
   /// Appends literal JSON bytes (keys, punctuation) as they are.
+  // Inlinable: a card's dozen literal pieces cost a copy each, not a call.
+  @inlinable @inline(__always)
   public mutating func rawLiteral(_ s: StaticString) {
     let n = s.utf8CodeUnitCount
     buffer.reserve(n)
@@ -227,9 +229,10 @@ public struct JSONWriter {
   }
 
   /// Appends a number as `number` writes it, with no separator.
+  @inlinable @inline(__always)
   public mutating func rawNumber(_ d: Double) {
     guard d.isFinite else {
-      buffer.append(literal: "null")
+      rawLiteral("null")
       return
     }
     // Integral below 2^53: an integer (the conversion truncates; no call
@@ -242,6 +245,7 @@ public struct JSONWriter {
   }
 
   /// Appends an integer, with no separator.
+  @inlinable @inline(__always)
   public mutating func rawInt(_ i: Int) { appendInt(i) }
 
   /// Appends an already-encoded JSON value verbatim.
@@ -250,49 +254,23 @@ public struct JSONWriter {
     json.withUnsafeBytes { buffer.append($0) }
   }
 
-  private mutating func appendInt(_ value: Int) {
-    if value == 0 {
-      buffer.append(UInt8(ascii: "0"))
-      return
+  @usableFromInline
+  mutating func appendInt(_ value: Int) {
+    // In place: the digit count first, then the digits written back to
+    // front, two per table lookup; no stack buffer to copy from.
+    buffer.reserve(21)
+    var out = buffer.base + buffer.count
+    if value < 0 {
+      out[0] = UInt8(ascii: "-")
+      out += 1
     }
-    var v = value.magnitude
-    if value < 0 { buffer.append(UInt8(ascii: "-")) }
-    var digits:
-      (
-        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-      ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    // Written backwards from the end of a stack buffer, two digits a
-    // division, then appended at once.
-    var n = 20
-    withUnsafeMutableBytes(of: &digits) { buf in
-      Self.pairs.withUnsafeBufferPointer { pairs in
-        while v >= 100 {
-          let r = Int(v % 100)
-          v /= 100
-          n -= 2
-          buf[n] = pairs[2 * r]
-          buf[n + 1] = pairs[2 * r + 1]
-        }
-        if v >= 10 {
-          n -= 2
-          buf[n] = pairs[2 * Int(v)]
-          buf[n + 1] = pairs[2 * Int(v) + 1]
-        } else {
-          n -= 1
-          buf[n] = UInt8(v) + UInt8(ascii: "0")
-        }
-      }
-      buffer.append(UnsafeRawBufferPointer(rebasing: buf[n..<20]))
-    }
+    let v = UInt64(value.magnitude)
+    let n = ShortestDouble.digitCount(v)
+    ShortestDouble.writeDigits(v, n, endingAt: out + n)
+    buffer.count = out + n - buffer.base
   }
 
   private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-  /// "00", "01", …, "99".
-  private static let pairs: [UInt8] = (0..<100).flatMap { i in
-    [UInt8(ascii: "0") + UInt8(i / 10), UInt8(ascii: "0") + UInt8(i % 10)]
-  }
-
   private mutating func appendString(_ s: String) {
     buffer.append(UInt8(ascii: "\""))
     for c in s.utf8 {
@@ -315,10 +293,11 @@ public struct JSONWriter {
 
 /// The bytes of a JSONWriter: a growable buffer whose appends check only
 /// its capacity. O(1) amortised per byte.
+@usableFromInline
 final class ByteBuffer {
-  @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
-  @exclusivity(unchecked) var count = 0
-  @exclusivity(unchecked) private(set) var capacity: Int
+  @usableFromInline @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
+  @usableFromInline @exclusivity(unchecked) var count = 0
+  @usableFromInline @exclusivity(unchecked) private(set) var capacity: Int
 
   init(capacity: Int) {
     self.capacity = capacity
@@ -328,11 +307,11 @@ final class ByteBuffer {
   deinit { base.deallocate() }
 
   /// Room for `n` more bytes. O(1), or O(count) when it grows.
-  @inline(__always) func reserve(_ n: Int) {
+  @inlinable @inline(__always) func reserve(_ n: Int) {
     if count + n > capacity { grow(count + n) }
   }
 
-  @inline(never) private func grow(_ needed: Int) {
+  @usableFromInline @inline(never) func grow(_ needed: Int) {
     let size = Swift.max(needed, capacity * 2)
     let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
     bigger.update(from: base, count: count)
@@ -380,7 +359,7 @@ final class ByteBuffer {
   /// bytes (keys, literal pieces, numbers) go eight at a time, the last
   /// word overlapping the one before, which beats a call to memcpy and a
   /// loop over bytes; reads and writes stay within the `n` bytes.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func copySmall(
     _ from: UnsafePointer<UInt8>, to out: UnsafeMutablePointer<UInt8>, count n: Int
   ) {

@@ -204,6 +204,7 @@ extension ByteBuffer {
   /// 2^53, scientific otherwise, but with no "+" and no padding in the
   /// exponent ("1e-5", "1.5e300"), so never longer. Writes at most 25
   /// bytes in place (and scratch digits past them): no allocation. O(1).
+  @usableFromInline
   func appendShortest(_ d: Double) {
     reserve(64)
     var out = base + count

@@ -149,3 +149,19 @@ extension ShortestDoubleTests {
     }
   }
 }
+
+extension ShortestDoubleTests {
+  func testIntegersOfEveryLength() {
+    var values: [Int] = [0, -1, Int.min, Int.max, Int.min + 1]
+    var p = 1
+    for _ in 0..<18 {
+      values += [p - 1, p, p + 1, -p, -(p - 1)]
+      p *= 10
+    }
+    for v in values {
+      var w = JSONWriter()
+      w.int(v)
+      XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), String(v))
+    }
+  }
+}
