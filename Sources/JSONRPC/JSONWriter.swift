@@ -11,10 +11,10 @@ public struct JSONWriter {
   /// d of `firstBits` for the containers at depth d < 64 (every answer of
   /// this protocol), `deeper` for any beyond. Bits rather than an array:
   /// flipping one needs no uniqueness check.
-  private var firstBits: UInt64 = 0
-  private var depth = 0
-  private var deeper: [Bool] = []
-  private var afterKey = false
+  @usableFromInline var firstBits: UInt64 = 0
+  @usableFromInline var depth = 0
+  @usableFromInline var deeper: [Bool] = []
+  @usableFromInline var afterKey = false
 
   public init() {}
 
@@ -73,8 +73,8 @@ public struct JSONWriter {
 
   /// Whether the innermost open container has had no element yet, and
   /// marks it as having one. O(1).
-  @inline(__always)
-  private mutating func takeFirst() -> Bool {
+  @inlinable @inline(__always)
+  mutating func takeFirst() -> Bool {
     let d = depth - 1
     if d < 64 {
       let bit: UInt64 = 1 << UInt64(d)
@@ -103,8 +103,8 @@ public struct JSONWriter {
     if depth >= 64 { deeper.removeLast() }
   }
 
-  @inline(__always)
-  private mutating func prefix() {
+  @inlinable @inline(__always)
+  mutating func prefix() {
     if afterKey {
       afterKey = false
       return
@@ -207,6 +207,7 @@ public struct JSONWriter {
 
   /// Starts a value written by the raw calls below: the comma before it,
   /// if any. The caller writes one complete JSON value.
+  @inlinable @inline(__always)
   public mutating func beginRawValue() { prefix() }
 
   /// Appends literal JSON bytes (keys, punctuation) as they are.
@@ -328,7 +329,7 @@ final class ByteBuffer {
     capacity = size
   }
 
-  @inline(__always) func append(_ b: UInt8) {
+  @inlinable @inline(__always) func append(_ b: UInt8) {
     reserve(1)
     appendUnchecked(b)
   }
@@ -343,7 +344,7 @@ final class ByteBuffer {
   }
 
   /// After `reserve`.
-  @inline(__always) func appendUnchecked(_ b: UInt8) {
+  @inlinable @inline(__always) func appendUnchecked(_ b: UInt8) {
     base[count] = b
     count += 1
   }
