@@ -1631,7 +1631,8 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
     row("8", "load over JSON: n variable sizes through the bulk path", "ms wall",
         per_n(lambda n: W(n)["load"]["wall_ms"]),
         f"layout/open with the first {chunk:,} sizes, then layout/appendItems chunks of {chunk:,} "
-        "(widthsAndHeights), each sent once the previous is answered, the daemon's default limits; "
+        "(packed, widthsAndHeightsBase64, as the Python client sends them), each sent once the "
+        "previous is answered, the daemon's default limits; "
         "each request's write to its answer, summed (the driver's encoding left out); " + ", ".join(
             f"{label(n)}: {W(n)['load']['ns_per_item']:,.0f} ns/item, {W(n)['load']['requests']:,} "
             f"request{'s' if W(n)['load']['requests'] != 1 else ''} "

@@ -143,6 +143,8 @@ public final class Server {
       process(item)
       if out.count > 1 << 16 && output >= 0 { flush() }
       if bytes >= 1 << 20 {
+        // The answer goes out first: the trim must not delay it.
+        if output >= 0 { flush() }
         item = .parseError("")
         releaseFreedMemory()
       }
