@@ -1977,7 +1977,8 @@ def write_svg(ns: list[int], wire: dict, eng: dict, peers: dict, counted: dict |
         for e in range(lo, hi + 1):
             y = Y(10**e)
             out.append(f'<line x1="{px}" y1="{y:.1f}" x2="{px + pw}" y2="{y:.1f}" stroke="#ddd"/>')
-            out.append(f'<text x="{px - 6}" y="{y + 4:.1f}" text-anchor="end">{fmt(10.0**e)}</text>')
+            tick = f"{10.0**e:,.0f}" if e >= 0 else f"{10.0**e:g}"
+            out.append(f'<text x="{px - 6}" y="{y + 4:.1f}" text-anchor="end">{tick}</text>')
         for n in ns:
             x = X(n)
             out.append(f'<line x1="{x:.1f}" y1="{py}" x2="{x:.1f}" y2="{py + ph}" stroke="#eee"/>')
@@ -2030,7 +2031,20 @@ def write_svg(ns: list[int], wire: dict, eng: dict, peers: dict, counted: dict |
         f.write("\n".join(out) + "\n")
 
 
+def redraw_svg() -> int:
+    """`bench/run.py --svg`: docs/bench.svg again from bench/results.json,
+    without running anything."""
+    with open(RESULTS_JSON) as f:
+        r = json.load(f)
+    ns = r["sizes"]
+    write_svg(ns, {n: r["wire"][label(n)] for n in ns}, {n: {"lines": r["engine"][label(n)]} for n in ns},
+              r["peers"], r.get("counted"), r.get("packed_load"), r["machine"])
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--svg"]:
+        return redraw_svg()
     ns = [int(float(x)) for x in (sys.argv[1:] or os.environ.get("BENCH_N", "1000 100000 10000000").split())]
     ns = sorted(set(ns))
     for path, what in ((DAEMON, "flowlayoutd"), (ENGINE, "flowlayout-bench"), (FLOOR, "the floor")):
