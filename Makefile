@@ -62,7 +62,7 @@ release: deps-system
 demo: build
 	@FLOWLAYOUTD=$(DAEMON_DEBUG) $(PYTHON) -m flowlayout demo
 
-test: deps lint test-swift test-embed test-js test-python test-web test-asan fuzz
+test: deps lint test-swift test-embed test-js test-python test-web test-asan fuzz dist
 
 test-swift: deps-system
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
@@ -79,8 +79,8 @@ test-embed: build
 test-js: build
 	FLOWLAYOUTD=$(CURDIR)/$(DAEMON_DEBUG) node --test clients/js/
 
-test-python: build dist deps-python deps-editors
-	FLOWLAYOUTD=$(DAEMON_DEBUG) FLOWLAYOUT_DIST=$(CURDIR)/$(DIST) \
+test-python: build release deps-python deps-editors
+	FLOWLAYOUTD=$(DAEMON_DEBUG) FLOWLAYOUT_RELEASE=$(CURDIR)/.build/release/flowlayoutd \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider clients/python/tests \
 	  --ignore=clients/python/tests/test_web.py
 

@@ -1,6 +1,7 @@
-"""Heap allocations per frame (issue #16): the release daemon (`make dist`'s
-static executable, named by FLOWLAYOUT_DIST) under bench/malloc_count.c,
-an LD_PRELOAD shim that counts every malloc, calloc, realloc and aligned
+"""Heap allocations per frame (issue #16): the release daemon (the
+dynamically linked build, named by FLOWLAYOUT_RELEASE: LD_PRELOAD cannot
+reach into `make dist`'s static executable) under bench/malloc_count.c, an
+LD_PRELOAD shim that counts every malloc, calloc, realloc and aligned
 allocation and reports the count on SIGUSR2.
 
 A frame's cost is the difference between two counts 1,000 frames apart,
@@ -10,7 +11,7 @@ daemon needs today: what remains per frame is documented in README.md
 
 The debug daemon of the other tests allocates far more (no optimisation
 removes its temporaries), so this file needs the release build; without
-FLOWLAYOUT_DIST it is skipped, and `make test` always sets it.
+FLOWLAYOUT_RELEASE it is skipped, and `make test` always sets it.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ import json
 
 from conftest import REPO, frame
 
-DIST = os.environ.get("FLOWLAYOUT_DIST")
+RELEASE = os.environ.get("FLOWLAYOUT_RELEASE")
 
-pytestmark = pytest.mark.skipif(not DIST, reason="needs FLOWLAYOUT_DIST (make test sets it)")
+pytestmark = pytest.mark.skipif(not RELEASE, reason="needs FLOWLAYOUT_RELEASE (make test sets it)")
 
 
 @pytest.fixture(scope="module")
@@ -45,10 +46,10 @@ class Counted:
     """The release daemon with the shim, spoken to over its pipes."""
 
     def __init__(self, shim: Path, tmp: Path):
-        assert DIST and Path(DIST).exists(), f"FLOWLAYOUT_DIST={DIST!r} does not exist: run make dist"
+        assert RELEASE and Path(RELEASE).exists(), f"FLOWLAYOUT_RELEASE={RELEASE!r} does not exist: run make release"
         self.file = tmp / "count.txt"
         env = dict(os.environ, LD_PRELOAD=str(shim), FLOWLAYOUT_MALLOC_COUNT_FILE=str(self.file))
-        self.p = subprocess.Popen([DIST], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        self.p = subprocess.Popen([RELEASE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
         self.ids = 0
 
     def call(self, method: str, params: dict) -> dict:
