@@ -163,12 +163,12 @@ def is_result(body: bytes) -> bool:
 class Server:
     """A server on the other end of two pipes: flowlayoutd or the floor."""
 
-    def __init__(self, argv: list[str], name: str):
+    def __init__(self, argv: list[str], name: str, env: dict | None = None):
         os.makedirs(LOG_DIR, exist_ok=True)
         self.name = name
         self.err = open(os.path.join(LOG_DIR, f"{name}.stderr"), "ab")
         self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err, bufsize=0
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err, bufsize=0, env=env
         )
         self.w = self.proc.stdin.fileno()
         self.r = self.proc.stdout.fileno()
@@ -1009,15 +1009,19 @@ DIST = os.environ.get("BENCH_DIST", os.path.join(BUILD, "dist", "flowlayoutd"))
 SHIM_SRC = os.path.join(ROOT, "bench", "malloc_count.c")
 
 
+def packed_open_frame(id_, ws, hs) -> bytes:
+    """layout/open of the cover flow `cf` with these sizes packed."""
+    return frame({"jsonrpc": "2.0", "id": id_, "method": "layout/open", "params": {
+        "session": "cf", "layout": CF_LAYOUT, "bounds": {"x": 0, "y": 0, "width": CF_VIEW_W, "height": CF_VIEW_H},
+        "sections": [{"widthsAndHeightsBase64": packed(ws, hs)}]}})
+
+
 def counted_session(server: Server, ids) -> float:
     """Opens the cover flow `cf` of COUNT_N cards (packed sizes); returns
     its content width."""
     rng = random.Random(SEED)
     ws, hs = zip(*sizes(COUNT_N, rng, CF_W, CF_H))
-    body = json.dumps({"jsonrpc": "2.0", "id": ids(), "method": "layout/open", "params": {
-        "session": "cf", "layout": CF_LAYOUT, "bounds": {"x": 0, "y": 0, "width": CF_VIEW_W, "height": CF_VIEW_H},
-        "sections": [{"widthsAndHeightsBase64": packed(ws, hs)}]}}, separators=(",", ":"))
-    server.send(_frame_body(body))
+    server.send(packed_open_frame(ids(), ws, hs))
     answer = json.loads(server.recv())
     return answer.get("result", {}).get("contentSize", {}).get("width", 0.0)
 
@@ -1099,11 +1103,9 @@ def allocations_per_frame() -> dict:
     count_file = os.path.join(LOG_DIR, "malloc_count.txt")
     out = {}
     for kind in ("setBounds", "scrollEnded"):
-        env = dict(os.environ, LD_PRELOAD=shim, FLOWLAYOUT_MALLOC_COUNT_FILE=count_file)
-        p = subprocess.Popen([DAEMON], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
-        s = Server.__new__(Server)
-        s.name, s.proc, s.w, s.r, s.buf, s.next_id = "malloc-count", p, p.stdin.fileno(), p.stdout.fileno(), b"", 1
-        s.err = open(os.devnull, "wb")
+        s = Server([DAEMON], f"malloc-count-{kind}",
+                   env=dict(os.environ, LD_PRELOAD=shim, FLOWLAYOUT_MALLOC_COUNT_FILE=count_file))
+        p = s.proc
 
         def count() -> int:
             if os.path.exists(count_file):
@@ -1156,14 +1158,7 @@ def bench_packed_load() -> dict:
             raw = rng.randbytes(2 * chunk)
             ws = [CF_W[0] + b % (CF_W[1] - CF_W[0] + 1) for b in raw[:chunk]]
             hs = [CF_H[0] + b % (CF_H[1] - CF_H[0] + 1) for b in raw[chunk:]]
-            if start == 0:
-                body = json.dumps({"jsonrpc": "2.0", "id": ids(), "method": "layout/open", "params": {
-                    "session": "cf", "layout": CF_LAYOUT,
-                    "bounds": {"x": 0, "y": 0, "width": CF_VIEW_W, "height": CF_VIEW_H},
-                    "sections": [{"widthsAndHeightsBase64": packed(ws, hs)}]}}, separators=(",", ":"))
-                f = _frame_body(body)
-            else:
-                f = append_frame(ids(), "cf", ws, hs, "packed")
+            f = packed_open_frame(ids(), ws, hs) if start == 0 else append_frame(ids(), "cf", ws, hs, "packed")
             t0 = clock()
             s.send(f)
             answer = s.recv()

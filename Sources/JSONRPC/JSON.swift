@@ -187,22 +187,18 @@ public struct JSONValue {
   /// copy of the bytes); another string as a new String; nil for another
   /// kind. O(names) byte comparisons.
   public func string(interningIn names: [String]) -> String? {
-    guard cj_is_string(raw) != 0, let p = json_string_value(raw) else { return nil }
+    guard cj_is_string(raw) != 0 else { return nil }
     let n = json_string_length(raw)
-    let bytes = UnsafeRawBufferPointer(start: p, count: n)
-    for var name in names where name.utf8.count == n {
-      if name.withUTF8({ $0.elementsEqual(bytes) }) { return name }
-    }
+    for name in names where name.utf8.count == n && isString(name) { return name }
     return string
   }
 
   /// The keys of an object, in jansson's iteration order. O(members).
   public var keys: [String] {
     var result: [String] = []
-    var it = json_object_iter(raw)
-    while let i = it {
-      result.append(String(cString: json_object_iter_key(i)))
-      it = json_object_iter_next(raw, i)
+    forEachKey {
+      result.append(String(decoding: $0, as: UTF8.self))
+      return true
     }
     return result
   }

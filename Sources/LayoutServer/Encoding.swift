@@ -129,6 +129,7 @@ extension JSONWriter {
   /// `,"transform":[16 numbers]`, row by row.
   private mutating func transform(_ t: Transform3D) {
     let m = t.m
+    rawLiteral(",\"transform\":[")
     // Cover flow's every card: a scale in the plane and nothing else,
     // written as two numbers between literal pieces instead of sixteen
     // (the same bytes: rawNumber writes 0 and 1, and -0 as 0).
@@ -136,20 +137,19 @@ extension JSONWriter {
       && m.9 == 0 && m.10 == 1 && m.11 == 0 && m.12 == 0 && m.13 == 0 && m.14 == 0
       && m.15 == 1
     {
-      rawLiteral(",\"transform\":[")
       let from = byteCount
       rawNumber(m.0)
+      let scaleBytes = byteCount - from
       rawLiteral(",0,0,0,0,")
       // A uniform scale: the same double twice, formatted once.
       if m.5.bitPattern == m.0.bitPattern {
-        rawRepeat(from: from, count: byteCount - from - 9)
+        rawRepeat(from: from, count: scaleBytes)
       } else {
         rawNumber(m.5)
       }
       rawLiteral(",0,0,0,0,1,0,0,0,0,1]")
       return
     }
-    rawLiteral(",\"transform\":[")
     // Straight from the tuple: no array per element on the per-frame path.
     withUnsafeBytes(of: m) { raw in
       for (k, v) in raw.bindMemory(to: Double.self).enumerated() {

@@ -311,14 +311,27 @@ struct SectionGeometry: Sendable {
     if more { forEachLine(from: leaf.end, visit) }
   }
 
+  /// A single row's thinnest and thickest card along the axis, from the
+  /// rope's summary (items without a size count as `itemSize`); nil for
+  /// other lines or an empty row. O(1).
+  private var singleRowExtents: (thinnest: Double, thickest: Double)? {
+    guard case .single(let sizes) = lines, count > 0 else { return nil }
+    let summary = sizes.summary
+    let vertical = axes.direction == .vertical
+    var lo = vertical ? summary.minHeight : summary.minWidth
+    var hi = vertical ? summary.maxHeight : summary.maxWidth
+    if summary.unset > 0 {
+      lo = min(lo, axes.main(itemSize))
+      hi = max(hi, axes.main(itemSize))
+    }
+    return (lo, hi)
+  }
+
   /// At least as many items as a main-axis span of `span` points can
   /// meet in a single row, from its thinnest card (the rope's summary):
   /// nil for other lines, or when a card may be 0 thick. O(1).
   func quickLineBound(span: Double) -> Int? {
-    guard case .single(let sizes) = lines, count > 0 else { return nil }
-    let summary = sizes.summary
-    var thinnest = axes.direction == .vertical ? summary.minHeight : summary.minWidth
-    if summary.unset > 0 { thinnest = min(thinnest, axes.main(itemSize)) }
+    guard let thinnest = singleRowExtents?.thinnest else { return nil }
     let pitch = thinnest + lineSpacing
     guard lineSpacing >= 0, pitch > 0, span.isFinite, span >= 0 else { return nil }
     // Cards met: those starting in the span (one per pitch), the one
@@ -331,10 +344,7 @@ struct SectionGeometry: Sendable {
   /// than half of it from the middle of the card or gap a point lies in.
   /// Nil for other lines, or when it is not positive and finite. O(1).
   var singleRowReach: Double? {
-    guard case .single(let sizes) = lines, count > 0 else { return nil }
-    let summary = sizes.summary
-    var thickest = axes.direction == .vertical ? summary.maxHeight : summary.maxWidth
-    if summary.unset > 0 { thickest = max(thickest, axes.main(itemSize)) }
+    guard let thickest = singleRowExtents?.thickest else { return nil }
     let reach = thickest + max(0, lineSpacing)
     return reach.isFinite && reach > 0 ? reach : nil
   }
