@@ -21,6 +21,7 @@ extension LayoutClient {
     "layout/configure",
     "layout/setItemSizes",
     "layout/appendItems",
+    "layout/scrollSection",
   ]
 
   /// What each method's answer does to a `Picture`: "open", "delta" or "none".
@@ -40,6 +41,7 @@ extension LayoutClient {
     "layout/configure": "delta",
     "layout/setItemSizes": "delta",
     "layout/appendItems": "delta",
+    "layout/scrollSection": "delta",
   ]
 
   /// Opens a session and answers its first viewport.
@@ -67,15 +69,16 @@ extension LayoutClient {
   }
 
   /// Where a scroll released with this velocity comes to rest.
-  /// `layout/scrollEnded` {session: string, contentOffset: Point, velocity: Point, proposedContentOffset?: Point, frameInterval?: number} → `ScrollPlan`; picture: none.
+  /// `layout/scrollEnded` {session: string, contentOffset: Point, velocity: Point, proposedContentOffset?: Point, frameInterval?: number, section?: integer} → `ScrollPlan`; picture: none.
   @discardableResult
-  public func scrollEnded(session: String, contentOffset: Point, velocity: Point, proposedContentOffset: Point? = nil, frameInterval: Double? = nil) throws -> JSON {
+  public func scrollEnded(session: String, contentOffset: Point, velocity: Point, proposedContentOffset: Point? = nil, frameInterval: Double? = nil, section: Int? = nil) throws -> JSON {
     var params: [String: JSON] = [:]
     params["session"] = JSON.string(session)
     params["contentOffset"] = contentOffset.json
     params["velocity"] = velocity.json
     if let proposedContentOffset { params["proposedContentOffset"] = proposedContentOffset.json }
     if let frameInterval { params["frameInterval"] = JSON.number(frameInterval) }
+    if let section { params["section"] = JSON.number(Double(section)) }
     return try request("layout/scrollEnded", .object(params))
   }
 
@@ -210,5 +213,16 @@ extension LayoutClient {
     if let widthsAndHeightsBase64 { params["widthsAndHeightsBase64"] = JSON.string(widthsAndHeightsBase64) }
     if let ids { params["ids"] = ids }
     return try request("layout/appendItems", .object(params))
+  }
+
+  /// Scrolls an orthogonal row: the delta of the viewport.
+  /// `layout/scrollSection` {session: string, section: integer, offset: number} → `RowScrollResult`; picture: delta.
+  @discardableResult
+  public func scrollSection(session: String, section: Int, offset: Double) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    params["section"] = JSON.number(Double(section))
+    params["offset"] = JSON.number(offset)
+    return try request("layout/scrollSection", .object(params))
   }
 }

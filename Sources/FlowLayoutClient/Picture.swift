@@ -90,10 +90,13 @@ public struct ElementKey: Hashable, Comparable, Sendable {
     self.init(kind: kind, section: section, item: item, lap: j["lap"].int ?? 0)
   }
 
-  /// The daemon's document order: by lap, section, then header, cells by
-  /// item, footer.
+  /// The daemon's document order: by lap, section, then a decoration
+  /// (a compositional section's background), header, cells by item,
+  /// footer.
   public static func < (a: ElementKey, b: ElementKey) -> Bool {
-    func rank(_ k: String) -> Int { k == "header" ? 0 : k == "cell" ? 1 : k == "footer" ? 2 : 3 }
+    func rank(_ k: String) -> Int {
+      k == "decoration" ? -1 : k == "header" ? 0 : k == "cell" ? 1 : k == "footer" ? 2 : 3
+    }
     return (a.lap, a.section, rank(a.kind), a.item) < (b.lap, b.section, rank(b.kind), b.item)
   }
 }

@@ -17,9 +17,12 @@ public enum LayoutType: Equatable, Sendable {
   /// iCarousel: one slot per item a constant pitch apart, every item drawn
   /// at the viewport's centre by one of iCarousel's 3D styles.
   case carousel(CarouselConfiguration)
+  /// UICollectionViewCompositionalLayout: sections of groups, some of them
+  /// rows that scroll on their own, with row effects and row snapping.
+  case compositional(CompositionalConfiguration)
 
   /// Every type's name, as `type` takes it.
-  public static let names = ["flow", "coverFlow", "waterfall", "carousel"]
+  public static let names = ["flow", "coverFlow", "waterfall", "carousel", "compositional"]
 
   public var name: String {
     switch self {
@@ -27,6 +30,7 @@ public enum LayoutType: Equatable, Sendable {
     case .coverFlow: return "coverFlow"
     case .waterfall: return "waterfall"
     case .carousel: return "carousel"
+    case .compositional: return "compositional"
     }
   }
 
@@ -35,7 +39,7 @@ public enum LayoutType: Equatable, Sendable {
     switch self {
     case .flow(let c): return c
     case .coverFlow(let c): return c.flow
-    case .waterfall, .carousel: return nil
+    case .waterfall, .carousel, .compositional: return nil
     }
   }
 
@@ -47,6 +51,7 @@ public enum LayoutType: Equatable, Sendable {
     case .coverFlow(let c): return c.flow.scrollDirection
     case .waterfall(let c): return c.scrollDirection
     case .carousel(let c): return c.scrollDirection
+    case .compositional(let c): return c.scrollDirection
     }
   }
 
@@ -56,6 +61,7 @@ public enum LayoutType: Equatable, Sendable {
     case .coverFlow(let c): return c.flow.layoutDirection
     case .waterfall(let c): return c.layoutDirection
     case .carousel: return .ltr
+    case .compositional(let c): return c.layoutDirection
     }
   }
 
@@ -69,6 +75,8 @@ public enum LayoutType: Equatable, Sendable {
     case .waterfall(let c):
       return (c.sectionHeadersPinToVisibleBounds, c.sectionFootersPinToVisibleBounds)
     case .carousel: return (false, false)
+    // Each boundary item says whether it pins; the placement reads it.
+    case .compositional: return (true, true)
     }
   }
 
@@ -80,6 +88,8 @@ public enum LayoutType: Equatable, Sendable {
     case .coverFlow(let c): return c.snap
     case .waterfall(let c): return c.snap
     case .carousel(let c): return c.snap
+    // The main scroll is free; rows snap by their behaviour.
+    case .compositional: return nil
     }
   }
 
@@ -90,6 +100,8 @@ public enum LayoutType: Equatable, Sendable {
     case .coverFlow(let c): return c.flow.uniformItemSize
     case .waterfall(let c): return c.uniformItemSize
     case .carousel(let c): return c.itemSize
+    // Sizes come from the section layouts; items carry measured sizes only.
+    case .compositional: return .zero
     }
   }
 
@@ -107,7 +119,8 @@ public enum LayoutType: Equatable, Sendable {
   /// depend only on the cross extent).
   var dependsOnMainExtent: Bool {
     switch self {
-    case .coverFlow, .carousel: return true
+    // Fractional heights resolve against the viewport's height.
+    case .coverFlow, .carousel, .compositional: return true
     case .flow, .waterfall: return false
     }
   }
@@ -124,7 +137,7 @@ public struct Layout: Sendable {
   public private(set) var contentInset: Insets
   public private(set) var viewportSize: Size
   /// The placement layer: every element's untransformed frame.
-  public private(set) var placement: AnyPlacement
+  public internal(set) var placement: AnyPlacement
   /// The largest card extent, which bounds how far a scaled-up card can
   /// grow beyond its untransformed frame.
   private(set) var maxItemExtent: Double
@@ -231,7 +244,11 @@ public struct Layout: Sendable {
       o.map { (old: $0, edit: result.edits[s]) }
     }
     sections = result.sections
-    relayout(continuity: Continuity(sections: reuse, survivors: result.survivors(section:)))
+    let old = placement
+    relayout(
+      continuity: Continuity(sections: reuse, survivors: result.survivors(section:)),
+      rowOffsets: [:])
+    if case .compositional(let before) = old { anchorRows(before, result) }
   }
 
   /// Appends `count` items to the end of section `s`, the bulk path:
@@ -299,10 +316,10 @@ public struct Layout: Sendable {
   /// Recomputes the placement (keeping what `continuity` says continues
   /// of the current one; nothing without it) and what the data implies
   /// beyond it.
-  private mutating func relayout(continuity: Continuity? = nil) {
+  private mutating func relayout(continuity: Continuity? = nil, rowOffsets: RowOffsets? = nil) {
     placement = Self.makePlacement(
       type, sections, contentInset, viewportSize, previous: continuity == nil ? nil : placement,
-      continuity: continuity)
+      continuity: continuity, rowOffsets: rowOffsets ?? self.rowOffsets)
     (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
   }
 
@@ -310,7 +327,7 @@ public struct Layout: Sendable {
   /// placements.
   private static func makePlacement(
     _ type: LayoutType, _ sections: [Section], _ inset: Insets, _ viewport: Size,
-    previous: AnyPlacement? = nil, continuity: Continuity? = nil
+    previous: AnyPlacement? = nil, continuity: Continuity? = nil, rowOffsets: RowOffsets = [:]
   ) -> AnyPlacement {
     let D = max(
       0,
@@ -343,6 +360,16 @@ public struct Layout: Sendable {
           continuity: continuity))
     case .carousel(let c):
       return .carousel(CarouselGeometry(configuration: c, sections: sections, viewport: viewport))
+    case .compositional(let c):
+      var before: CompositionalGeometry? = nil
+      if case .compositional(let g)? = previous { before = g }
+      let visible = Size(
+        width: max(0, viewport.width - inset.left - inset.right),
+        height: max(0, viewport.height - inset.top - inset.bottom))
+      return .compositional(
+        CompositionalGeometry(
+          configuration: c, sections: sections, visible: visible, rowOffsets: rowOffsets,
+          previous: before, continuity: continuity))
     }
   }
 
@@ -472,6 +499,18 @@ public struct Layout: Sendable {
       placement.forEachElement(in: rect, pin: pin) { kind, s, i, frame in
         result.append(Self.plain(kind, s, i, frame, pinned: pin))
       }
+    case .compositional:
+      guard case .compositional(let g) = placement else { break }
+      // A row effect's scale can grow a cell beyond its frame.
+      let r = g.effectReach
+      let search =
+        r > 0
+        ? Rect(x: rect.x - r, y: rect.y - r, width: rect.width + 2 * r, height: rect.height + 2 * r)
+        : rect
+      placement.forEachElement(in: search, pin: pin) { kind, s, i, frame in
+        let a = rowAttributes(g, kind, s, i, frame)
+        if a.frame.intersects(rect) { result.append(a) }
+      }
     case .coverFlow(let cf):
       let search = coverSearch(cf, rect: rect, bounds: bounds)
       let centerMain = axes.main(bounds.center)
@@ -570,6 +609,9 @@ public struct Layout: Sendable {
     }
     var a = LayoutAttributes(
       kind: .cell, section: path.section, item: path.item, frame: placement.frameForItem(path))
+    if case .compositional(let g) = placement {
+      a = rowAttributes(g, .cell, path.section, path.item, a.frame)
+    }
     if case .coverFlow(let cf) = type {
       let b = toLTR(bounds)
       cf.apply(
@@ -601,6 +643,7 @@ public struct Layout: Sendable {
       let frame = placement.frameForSupplementary(kind, section: section, pin: pin)
     else { return nil }
     var a = Self.plain(kind, section, 0, frame, pinned: pin)
+    if case .compositional(let g) = placement { a = rowAttributes(g, kind, section, 0, frame) }
     fromLTR(&a)
     return a
   }

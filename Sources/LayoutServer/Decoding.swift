@@ -94,7 +94,7 @@ private func readFlowFields(_ f: Fields, into c: inout FlowConfiguration) throws
   }
 }
 
-private func readCurve(_ f: Fields, default d: Curve) throws(RPCError) -> Curve {
+func readCurve(_ f: Fields, default d: Curve) throws(RPCError) -> Curve {
   try f.rejectUnknown(["curve", "peak", "factor", "minimum", "maximum"])
   var c = d
   if let s = try f.optionalChoice("curve", Curve.Shape.allCases.map(\.rawValue)) {
@@ -236,6 +236,12 @@ func readLayoutType(_ f: Fields, base: LayoutType? = nil) throws(RPCError) -> La
     if case .carousel(let b)? = start { c = b }
     try readCarouselFields(f, into: &c)
     return .carousel(c)
+  case "compositional":
+    try f.rejectUnknown(compositionalKeys)
+    var c = CompositionalConfiguration()
+    if case .compositional(let b)? = start { c = b }
+    try readCompositionalFields(f, into: &c)
+    return .compositional(c)
   default:
     throw .invalidParams(
       f.path("type"),
@@ -376,6 +382,10 @@ struct SectionFormat: Sendable {
   /// A carousel's sections carry items only.
   static let carousel = SectionFormat(
     keys: ["itemCount", "itemSizes", packedSizesKey, "ids"], fullSpan: false)
+  /// A compositional section's items (sizes are measured sizes) and its
+  /// own section layout.
+  static let compositional = SectionFormat(
+    keys: ["itemCount", "itemSizes", packedSizesKey, "ids", "layout"], fullSpan: false)
 
   private init(keys: Set<String>, fullSpan: Bool) {
     self.keys = keys
@@ -386,6 +396,7 @@ struct SectionFormat: Sendable {
     switch type {
     case .waterfall: self = .waterfall
     case .carousel: self = .carousel
+    case .compositional: self = .compositional
     case .flow, .coverFlow: self = .flow
     }
   }
@@ -519,6 +530,9 @@ func readSection(_ s: Fields, extra: Set<String> = [], format: SectionFormat) th
   section.headerSize = try s.optionalSize("headerSize")
   section.footerSize = try s.optionalSize("footerSize")
   if format.fullSpan { section.columns = try readColumnOverrides(s) }
+  if format.keys.contains("layout"), let l = try s.optionalObject("layout") {
+    section.sectionLayout = try readSectionLayout(l)
+  }
   return section
 }
 

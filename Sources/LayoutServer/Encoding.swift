@@ -92,6 +92,9 @@ extension JSONWriter {
     case .cell: rawLiteral("{\"kind\":\"cell\",\"section\":")
     case .header: rawLiteral("{\"kind\":\"header\",\"section\":")
     case .footer: rawLiteral("{\"kind\":\"footer\",\"section\":")
+    // The only decoration compositional sections have.
+    case .decoration:
+      rawLiteral("{\"kind\":\"decoration\",\"elementKind\":\"background\",\"section\":")
     }
     rawInt(a.section)
     rawLiteral(",\"item\":")

@@ -113,6 +113,8 @@ public final class LayoutServer: RPCHandler {
     strings(ColumnPlacement.allCases.map(\.rawValue), &w)
     w.key("carouselStyles")
     strings(CarouselStyle.allCases.map(\.rawValue), &w)
+    w.key("orthogonalScrollingBehaviors")
+    strings(OrthogonalScrollingBehavior.allCases.map(\.rawValue), &w)
     w.key("loop")
     w.bool(true)
     w.key("methods")
@@ -381,6 +383,15 @@ public final class LayoutServer: RPCHandler {
     let velocity = try p.point("velocity")
     let proposed = try p.optionalPoint("proposedContentOffset")
     let frame = try p.optionalNumber("frameInterval", min: 1, maxMagnitude: 1000) ?? 1000.0 / 60
+    if p.optional("section") != nil {
+      // A row's release: its own offset and velocity, its behaviour's rests.
+      let s = try rowSection(p, session.layout)
+      w.plan(
+        session.layout.rowScrollPlan(
+          section: s, contentOffset: offset, velocity: velocity, proposed: proposed,
+          frameInterval: frame)!)
+      return
+    }
     w.plan(
       session.layout.scrollPlan(
         contentOffset: offset, velocity: velocity, proposed: proposed, frameInterval: frame))
@@ -402,6 +413,13 @@ public final class LayoutServer: RPCHandler {
     if let lap = target.lap {
       w.key("lap")
       w.int(lap)
+    }
+    if let row = session.layout.rowTarget(
+      for: path, position: ItemPosition(rawValue: position ?? "center")!)
+    {
+      // The item's row scrolls on its own: the row's offset that shows it.
+      w.key("rowOffset")
+      w.number(row)
     }
     w.endObject()
   }
@@ -459,6 +477,26 @@ public final class LayoutServer: RPCHandler {
     }
   }
 
+  /// The `section` of a row method: in range, and a section that scrolls
+  /// on its own.
+  func rowSection(_ p: Fields, _ layout: Layout) throws(RPCError) -> Int {
+    let s = try p.integer("section", in: 0...Int.max)
+    guard s < layout.sections.count else {
+      throw .invalidParams(
+        p.path("section"), "is out of range: the session has \(layout.sections.count) sections")
+    }
+    guard layout.scrollsOrthogonally(section: s) else {
+      guard case .compositional = layout.type else {
+        throw .invalidParams(
+          p.path("section"), "names a row, which only a compositional layout has")
+      }
+      throw .invalidParams(
+        p.path("section"),
+        "does not scroll on its own (its orthogonalScrollingBehavior is \"none\")")
+    }
+    return s
+  }
+
   private func indexPath(_ p: Fields, _ layout: Layout) throws(RPCError) -> IndexPath {
     let section = try p.integer("section", in: 0...Int.max)
     guard section < layout.sections.count else {
@@ -478,7 +516,7 @@ public final class LayoutServer: RPCHandler {
   private func pageStart(_ p: Fields, _ layout: Layout) throws(RPCError) -> PageStart? {
     guard let f = try p.optionalObject("after") else { return nil }
     try f.rejectUnknown(["kind", "section", "item", "lap"])
-    let kind = try f.optionalChoice("kind", ["header", "cell", "footer"])
+    let kind = try f.optionalChoice("kind", ["decoration", "header", "cell", "footer"])
     guard let kind else { throw .invalidParams(f.path("kind"), "is required") }
     let position = ElementPosition(
       kind: ElementKind(rawValue: kind)!, section: try f.integer("section", in: 0...Int.max),

@@ -294,6 +294,26 @@ extension LayoutServer {
     try respond(id, &session, &w, field: p.path(key))
   }
 
+  /// layout/scrollSection {session, section, offset} → the mutation fields
+  /// plus `offset`, the row's offset clamped to its range. A row's scroll
+  /// frame: O(log n + k) for k visible elements.
+  func scrollSection(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    let (id, old) = try existing(p)
+    let s = try rowSection(p, old.layout)
+    let offset = try p.coordinate("offset")
+    var session = old
+    session.pendingAnchor = nil
+    session.layout.setRowOffset(offset, section: s)
+    try checkAnswer(session.layout, session.visibleRect, session.bounds, field: p.path("offset"))
+    let delta = session.refresh()
+    store(id, session)
+    w.beginObject()
+    w.mutation(session, delta)
+    w.key("offset")
+    w.number(session.layout.rowOffsets[s] ?? 0)
+    w.endObject()
+  }
+
   /// Answers a change with the delta, unless the viewport's answer would
   /// be too large (then nothing changes). `field` names the request's
   /// change.

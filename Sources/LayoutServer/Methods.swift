@@ -87,6 +87,7 @@ extension LayoutServer {
       params: [
         session, required("contentOffset", "Point"), required("velocity", "Point"),
         optional("proposedContentOffset", "Point"), optional("frameInterval", "number"),
+        optional("section", "integer"),
       ], result: "ScrollPlan"
     ) { $0.scrollEnded },
     MethodSpec(
@@ -153,6 +154,11 @@ extension LayoutServer {
         optional("ids", "ItemID[]"),
       ], result: "MutationResult", picture: .delta
     ) { $0.appendItems },
+    MethodSpec(
+      "layout/scrollSection", "Scrolls an orthogonal row: the delta of the viewport.",
+      params: [session, sectionIndex, required("offset", "number")], result: "RowScrollResult",
+      picture: .delta
+    ) { $0.scrollSection },
   ]
 
   static let methodsByName = Dictionary(uniqueKeysWithValues: methodTable.map { ($0.name, $0) })

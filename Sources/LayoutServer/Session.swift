@@ -32,9 +32,11 @@ extension Array where Element == LayoutAttributes {
 }
 
 extension ElementKind {
-  /// Document order within a section: header, cells, footer.
+  /// Document order within a section: a background, the header, cells,
+  /// footer.
   var order: Int {
     switch self {
+    case .decoration: return -1
     case .header: return 0
     case .cell: return 1
     case .footer: return 2

@@ -45,7 +45,7 @@ export { LayoutMethods, METHODS, WRAPPERS };
 /** An item, with its `lap` when the layout loops. @typedef {{section: number, item: number, lap?: number}} ItemRef */
 /** A stable item id. @typedef {string | number} ItemID */
 /** @typedef {"center" | "leading" | "trailing"} ItemPosition */
-/** @typedef {"cell" | "header" | "footer"} ElementKind */
+/** A compositional section's background is a "decoration" (its `elementKind` is "background"). @typedef {"cell" | "header" | "footer" | "decoration"} ElementKind */
 
 /**
  * An element's identity in the picture: `item` is 0 for headers and
@@ -237,6 +237,12 @@ export { LayoutMethods, METHODS, WRAPPERS };
  */
 
 /**
+ * `layout/scrollSection`: the delta, and the row's offset as the daemon
+ * clamped it to the row's range.
+ * @typedef {MutationResult & {offset: number}} RowScrollResult
+ */
+
+/**
  * `layout/performBatchUpdates`: the delta, plus what to animate.
  * @typedef {MutationResult & {appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[]}} BatchUpdatesResult
  */
@@ -252,7 +258,7 @@ export { LayoutMethods, METHODS, WRAPPERS };
  * @property {Point[]} trajectory
  */
 
-/** `layout/scrollToItem`. @typedef {{contentOffset: Point, lap?: number}} ScrollTarget */
+/** `layout/scrollToItem`: `rowOffset` when the item's row scrolls on its own. @typedef {{contentOffset: Point, lap?: number, rowOffset?: number}} ScrollTarget */
 /** @typedef {{attributes: Attributes[]}} AttributesList */
 /**
  * `layout/attributesInRect`: the elements, or with `limit` a page of them
@@ -528,7 +534,7 @@ export function packSizes(widthsAndHeights) {
 
 // MARK: the picture
 
-const KIND_ORDER = /** @type {Record<string, number>} */ ({ header: 0, cell: 1, footer: 2 });
+const KIND_ORDER = /** @type {Record<string, number>} */ ({ decoration: -1, header: 0, cell: 1, footer: 2 });
 
 /**
  * An element's key as a string: `kind/section/item`, plus `/lap` for a lap
@@ -1059,8 +1065,10 @@ const MAX_RESTARTS_IN_A_ROW = 3;
 
 /**
  * One request of a session's log: the method and a deep copy of the
- * params as sent. `scroll`: a setBounds that kept the session's size.
- * @typedef {{method: string, params: any, scroll?: boolean}} LogEntry
+ * params as sent. `scroll`: which scroll the entry is, `"bounds"` for a
+ * setBounds that kept the session's size, `"row:<section>"` for a row's
+ * scrollSection.
+ * @typedef {{method: string, params: any, scroll?: string}} LogEntry
  */
 
 /**
@@ -1499,12 +1507,23 @@ export class FlowLayoutClient extends LayoutMethods {
     const log = this.#logs.get(session);
     if (!log) return;
     const b = params.bounds;
+    let scroll;
     if (method === 'layout/setBounds' && b && b.width === log.width && b.height === log.height) {
-      // A scroll: the viewport moved and nothing else changed, so only
-      // where the last of a run of scroll frames went matters.
-      const last = log.entries[log.entries.length - 1];
-      if (last.scroll) log.entries.pop();
-      log.entries.push({ method, params, scroll: true });
+      scroll = 'bounds';
+    } else if (method === 'layout/scrollSection') {
+      scroll = `row:${params.section}`;
+    }
+    if (scroll) {
+      // A scroll: the viewport (or a row) moved and nothing else changed,
+      // so of a run of scroll frames only where each scroll went last
+      // matters: the same scroll earlier in the run is dropped.
+      for (let i = log.entries.length - 1; i >= 0 && log.entries[i].scroll; i--) {
+        if (log.entries[i].scroll === scroll) {
+          log.entries.splice(i, 1);
+          break;
+        }
+      }
+      log.entries.push({ method, params, scroll });
     } else {
       log.entries.push({ method, params });
     }

@@ -27,6 +27,7 @@
 /** @typedef {import('./flowlayout.js').OptionalElementAttributes} OptionalElementAttributes */
 /** @typedef {import('./flowlayout.js').Point} Point */
 /** @typedef {import('./flowlayout.js').Rect} Rect */
+/** @typedef {import('./flowlayout.js').RowScrollResult} RowScrollResult */
 /** @typedef {import('./flowlayout.js').ScrollPlan} ScrollPlan */
 /** @typedef {import('./flowlayout.js').ScrollTarget} ScrollTarget */
 /** @typedef {import('./flowlayout.js').Section} Section */
@@ -136,6 +137,11 @@ export const METHODS = freeze([
       {
         "name": "frameInterval",
         "type": "number",
+        "required": false
+      },
+      {
+        "name": "section",
+        "type": "integer",
         "required": false
       }
     ],
@@ -422,6 +428,29 @@ export const METHODS = freeze([
     ],
     "result": "MutationResult",
     "picture": "delta"
+  },
+  {
+    "name": "layout/scrollSection",
+    "summary": "Scrolls an orthogonal row: the delta of the viewport.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "section",
+        "type": "integer",
+        "required": true
+      },
+      {
+        "name": "offset",
+        "type": "number",
+        "required": true
+      }
+    ],
+    "result": "RowScrollResult",
+    "picture": "delta"
   }
 ]);
 
@@ -446,7 +475,8 @@ export const WRAPPERS = freeze({
   "layout/reloadData": "reloadData",
   "layout/configure": "configure",
   "layout/setItemSizes": "setItemSizes",
-  "layout/appendItems": "appendItems"
+  "layout/appendItems": "appendItems",
+  "layout/scrollSection": "scrollSection"
 });
 
 /**
@@ -487,7 +517,7 @@ export class LayoutMethods {
   /**
    * `layout/scrollEnded`: Where a scroll released with this velocity comes to rest.
    * The answer leaves the picture as it is (picture: "none").
-   * @param {{session: string, contentOffset: Point, velocity: Point, proposedContentOffset?: Point, frameInterval?: number}} params
+   * @param {{session: string, contentOffset: Point, velocity: Point, proposedContentOffset?: Point, frameInterval?: number, section?: integer}} params
    * @returns {Promise<ScrollPlan>}
    */
   scrollEnded(params) {
@@ -612,5 +642,15 @@ export class LayoutMethods {
    */
   appendItems(params) {
     return this.request("layout/appendItems", params);
+  }
+
+  /**
+   * `layout/scrollSection`: Scrolls an orthogonal row: the delta of the viewport.
+   * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
+   * @param {{session: string, section: integer, offset: number}} params
+   * @returns {Promise<RowScrollResult>}
+   */
+  scrollSection(params) {
+    return this.request("layout/scrollSection", params);
   }
 }

@@ -4,6 +4,8 @@ public enum ElementKind: String, Sendable, CaseIterable {
   case cell
   case header
   case footer
+  /// A decoration view: a compositional section's background.
+  case decoration
 }
 
 /// UICollectionViewLayoutAttributes.

@@ -125,6 +125,8 @@ public struct BatchResult: Sendable {
   /// For each new section continuing an old one: the span of its items
   /// that changed, or nil when none did (see `Layout.apply`).
   var edits: [ItemEdit?]
+  /// The items the batch deleted, by old path.
+  public var deletedItems: Set<IndexPath> = []
 
   /// The old index path of the element now at `path`, or nil when it was
   /// inserted (with its section, or on its own). O(ops in its section).
@@ -461,7 +463,7 @@ extension BatchUpdate {
     }
     return BatchResult(
       sections: result, sectionSource: source, sectionTarget: target, shuffles: shuffles,
-      arrivals: arrivals, departures: departures, edits: edits)
+      arrivals: arrivals, departures: departures, edits: edits, deletedItems: Set(deleteItems))
   }
 
   private func checkOld(_ p: IndexPath, _ old: [Section], verb: String) throws(BatchUpdateError) {

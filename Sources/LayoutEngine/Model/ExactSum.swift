@@ -83,6 +83,16 @@ public struct ExactSum: Comparable, Sendable {
 
   @inline(__always) public static func - (a: ExactSum, b: ExactSum) -> ExactSum { a + -b }
 
+  /// k copies summed, exactly (k ≥ 0): the same sum as adding them one by
+  /// one, in O(1). Wraps as addition does.
+  @inline(__always) public func times(_ k: Int) -> ExactSum {
+    let (high, low) = lo.multipliedFullWidth(by: UInt64(k))
+    // The fraction's product in units of 2^-63: its integer part is
+    // (high · 2^64 + low) >> 63.
+    let carry = Int64(bitPattern: (high &<< 1) | (low &>> 63))
+    return ExactSum(hi: hi &* Int64(k) &+ carry, lo: low & Self.mask)
+  }
+
   @inline(__always) public static func += (a: inout ExactSum, b: ExactSum) { a = a + b }
 
   @inline(__always) public static func += (a: inout ExactSum, v: Double) { a = a + ExactSum(v) }

@@ -60,6 +60,9 @@ public struct Section: Equatable, Sendable {
   public var footerSize: Size?
   /// A waterfall's per-section values (columnCount and relatives).
   public var columns: ColumnOverrides? = nil
+  /// A compositional layout's section layout for this section (a section
+  /// provider's answer); nil uses the layout's default.
+  public var sectionLayout: SectionLayout? = nil
 
   public init(
     items: Items, inset: Insets? = nil, minimumLineSpacing: Double? = nil,

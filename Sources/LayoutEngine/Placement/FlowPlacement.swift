@@ -256,7 +256,7 @@ public struct FlowGeometry: Placement {
       }
       return axes.rect(
         main: main, cross: 0, mainExtent: g.footerThickness, crossExtent: crossExtent)
-    case .cell:
+    case .cell, .decoration:
       return nil
     }
   }

@@ -61,12 +61,14 @@ public enum AnyPlacement: Placement {
   case flow(FlowGeometry)
   case waterfall(WaterfallGeometry)
   case carousel(CarouselGeometry)
+  case compositional(CompositionalGeometry)
 
   public var contentSize: Size {
     switch self {
     case .flow(let g): return g.contentSize
     case .waterfall(let g): return g.contentSize
     case .carousel(let g): return g.contentSize
+    case .compositional(let g): return g.contentSize
     }
   }
   public var sectionCount: Int {
@@ -74,6 +76,7 @@ public enum AnyPlacement: Placement {
     case .flow(let g): return g.sectionCount
     case .waterfall(let g): return g.sectionCount
     case .carousel(let g): return g.sectionCount
+    case .compositional(let g): return g.sectionCount
     }
   }
   public func itemCount(inSection s: Int) -> Int {
@@ -81,6 +84,7 @@ public enum AnyPlacement: Placement {
     case .flow(let g): return g.itemCount(inSection: s)
     case .waterfall(let g): return g.itemCount(inSection: s)
     case .carousel(let g): return g.itemCount(inSection: s)
+    case .compositional(let g): return g.itemCount(inSection: s)
     }
   }
   public var elementSpan: (lo: Double, hi: Double) {
@@ -88,6 +92,7 @@ public enum AnyPlacement: Placement {
     case .flow(let g): return g.elementSpan
     case .waterfall(let g): return g.elementSpan
     case .carousel(let g): return g.elementSpan
+    case .compositional(let g): return g.elementSpan
     }
   }
   public func frameForItem(_ path: IndexPath) -> Rect {
@@ -95,6 +100,7 @@ public enum AnyPlacement: Placement {
     case .flow(let g): return g.frameForItem(path)
     case .waterfall(let g): return g.frameForItem(path)
     case .carousel(let g): return g.frameForItem(path)
+    case .compositional(let g): return g.frameForItem(path)
     }
   }
   public func frameForSupplementary(_ kind: ElementKind, section s: Int, pin: Pinning?) -> Rect? {
@@ -102,6 +108,7 @@ public enum AnyPlacement: Placement {
     case .flow(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
     case .waterfall(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
     case .carousel(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
+    case .compositional(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
     }
   }
   public func forEachElement(
@@ -111,6 +118,7 @@ public enum AnyPlacement: Placement {
     case .flow(let g): g.forEachElement(in: rect, pin: pin, body)
     case .waterfall(let g): g.forEachElement(in: rect, pin: pin, body)
     case .carousel(let g): g.forEachElement(in: rect, pin: pin, body)
+    case .compositional(let g): g.forEachElement(in: rect, pin: pin, body)
     }
   }
   public func forEachElement(
@@ -121,6 +129,7 @@ public enum AnyPlacement: Placement {
     case .flow(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
     case .waterfall(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
     case .carousel(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
+    case .compositional(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
     }
   }
   public func elementCountBound(in rect: Rect, pin: Pinning?) -> Int {
@@ -128,6 +137,7 @@ public enum AnyPlacement: Placement {
     case .flow(let g): return g.elementCountBound(in: rect, pin: pin)
     case .waterfall(let g): return g.elementCountBound(in: rect, pin: pin)
     case .carousel(let g): return g.elementCountBound(in: rect, pin: pin)
+    case .compositional(let g): return g.elementCountBound(in: rect, pin: pin)
     }
   }
   public func restOffset(global g: Int) -> Double? {
@@ -139,6 +149,7 @@ public enum AnyPlacement: Placement {
     case .flow(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
     case .waterfall(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
     case .carousel(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
+    case .compositional(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
     }
   }
 }
@@ -272,6 +283,7 @@ public struct ElementPosition: Equatable, Sendable {
     if s > section { return (true, 0, true) }
     if s < section { return (false, Int.max, false) }
     switch kind {
+    case .decoration: return (true, 0, true)
     case .header: return (false, 0, true)
     case .cell: return (false, item &+ 1, true)
     case .footer: return (false, Int.max, false)

@@ -49,7 +49,7 @@ extension Layout {
     switch type {
     case .coverFlow(let cf): return cf.loop
     case .carousel(let c): return c.resolvedWrap
-    case .flow, .waterfall: return false
+    case .flow, .waterfall, .compositional: return false
     }
   }
 

@@ -179,7 +179,7 @@ extension Layout {
   public var centresCards: Bool {
     switch type {
     case .coverFlow, .carousel: return true
-    case .flow, .waterfall: return false
+    case .flow, .waterfall, .compositional: return false
     }
   }
 

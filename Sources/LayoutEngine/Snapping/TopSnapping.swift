@@ -58,13 +58,28 @@ extension Layout {
       rests = topRests(from: from - widen, to: to + widen)
     }
     guard !rests.isEmpty else { return (nil, min(max(p, lo), hi)) }
+    let (k, offset) = Self.snap(
+      snap, over: rests.map(\.offset), offset: o, projected: p, velocity: v, range: (lo, hi))
+    return (rests[k].item, offset)
+  }
+
+  /// A snap policy over sorted, distinct rest offsets `rests` (not empty):
+  /// the index of the rest chosen and the offset to end at, clamped to
+  /// `range` (the projection itself for `free`, and for `edges: free`
+  /// beyond the range). The rules of `snapTarget`, with the rests as the
+  /// cards. O(rests).
+  static func snap(
+    _ snap: SnapConfiguration, over rests: [Double], offset o: Double, projected p: Double,
+    velocity v: Double, range: (lo: Double, hi: Double)
+  ) -> (index: Int, offset: Double) {
+    let (lo, hi) = range
     let n = rests.count
     func fractional(_ u: Double) -> Double {
-      let a = upperBound(n) { rests[$0].offset > u } - 1
+      let a = upperBound(n) { rests[$0] > u } - 1
       if a < 0 { return 0 }
       if a >= n - 1 { return Double(n - 1) }
-      let t0 = rests[a].offset
-      let t1 = rests[a + 1].offset
+      let t0 = rests[a]
+      let t1 = rests[a + 1]
       return Double(a) + (u - t0) / (t1 - t0)
     }
     func round(_ x: Double) -> Int { Int(min(max((x - 0.5).rounded(.up), 0), Double(n - 1))) }
@@ -72,7 +87,7 @@ extension Layout {
       var best = 0
       var key = (Double.infinity, Double.infinity)
       for (k, r) in rests.enumerated() {
-        let c = (abs(min(max(r.offset, lo), hi) - u), abs(r.offset - u))
+        let c = (abs(min(max(r, lo), hi) - u), abs(r - u))
         if c < key {
           key = c
           best = k
@@ -86,7 +101,7 @@ extension Layout {
     case .nearest:
       k = nearest(p)
     case .free:
-      return (rests[nearest(p)].item, p)
+      return (nearest(p), p)
     case .directional:
       k = round(fractional(p) + (fast ? (v > 0 ? snap.bias : -snap.bias) : 0))
     case .paging:
@@ -102,7 +117,7 @@ extension Layout {
         k = round(min(max(fractional(p), base - m), base - 1))
       }
     }
-    if snap.edges == .free && (p < lo || p > hi) { return (rests[k].item, p) }
-    return (rests[k].item, min(max(rests[k].offset, lo), hi))
+    if snap.edges == .free && (p < lo || p > hi) { return (k, p) }
+    return (k, min(max(rests[k], lo), hi))
   }
 }

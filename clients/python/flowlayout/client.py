@@ -44,6 +44,7 @@ from .model import (
     Point,
     PointLike,
     RectLike,
+    RowScrollResult,
     Size,
     SizeLike,
     SnapPlan,
@@ -163,8 +164,9 @@ class Client:
         #: that made it what it is (see ``_record``).
         self._logs: Dict[str, List[Tuple[str, str]]] = {}
         self._bounds_size: Dict[str, Tuple[Any, Any]] = {}
-        #: The sessions whose log ends with a scroll.
-        self._scroll_ends: set = set()
+        #: Per session, the scrolls that end its log, oldest first: the
+        #: main scroll's and each row's, at most one of each.
+        self._scroll_ends: Dict[str, List[Tuple[str, Any]]] = {}
         self.process: Optional[subprocess.Popen[bytes]] = None
         self._stderr: Deque[str] = collections.deque(maxlen=_STDERR_LINES)
         self._stderr_thread: Optional[threading.Thread] = None
@@ -236,7 +238,8 @@ class Client:
         (the method table's ``picture``) is appended, ``layout/close``
         drops it. A scroll (a ``setBounds`` of the size in force) replaces
         a scroll that ends the log, so the log grows with the data changes
-        and rotations, not with the frames."""
+        and rotations, not with the frames; so does a row's scroll
+        (``scrollSection``) replace the one before it of the same row."""
         if not isinstance(params, Mapping) or not isinstance(params.get("session"), str):
             return
         name = params["session"]
@@ -244,7 +247,7 @@ class Client:
         if method == "layout/close":
             self._logs.pop(name, None)
             self._bounds_size.pop(name, None)
-            self._scroll_ends.discard(name)
+            self._scroll_ends.pop(name, None)
             return
         if effect == "none" or (effect == "delta" and name not in self._logs):
             return
@@ -252,24 +255,31 @@ class Client:
         if effect == "open":
             self._logs.pop(name, None)  # a re-open goes to the end
             self._logs[name] = [entry]
-            self._scroll_ends.discard(name)
+            self._scroll_ends.pop(name, None)
         else:
             log = self._logs[name]
-            scroll = False
+            scroll: Optional[Tuple[str, Any]] = None
             if method == "layout/setBounds":
                 b = params.get("bounds") or {}
                 size = (b.get("width"), b.get("height")) if isinstance(b, Mapping) else None
-                scroll = size == self._bounds_size.get(name)
-            # Only a scroll replaces the entry before it, and only a scroll:
-            # a rotation anchors from where the view was, so it stays.
-            if scroll and name in self._scroll_ends:
-                log[-1] = entry
-            else:
-                log.append(entry)
-            if scroll:
-                self._scroll_ends.add(name)
-            else:
-                self._scroll_ends.discard(name)
+                if size == self._bounds_size.get(name):
+                    scroll = ("bounds", None)
+            elif method == "layout/scrollSection":
+                scroll = ("row", params.get("section"))
+            # A scroll replaces the scroll of the same kind among those
+            # that end the log (the main scroll, or the same row's): a
+            # rotation anchors from where the view was, so it stays, and a
+            # data change ends the run.
+            trailing = self._scroll_ends.setdefault(name, [])
+            if scroll is None:
+                trailing.clear()
+            elif scroll in trailing:
+                k = trailing.index(scroll)
+                del log[len(log) - len(trailing) + k]
+                del trailing[k]
+            log.append(entry)
+            if scroll is not None:
+                trailing.append(scroll)
         b = params.get("bounds")
         if isinstance(b, Mapping):
             self._bounds_size[name] = (b.get("width"), b.get("height"))
@@ -581,12 +591,15 @@ class Client:
         velocity: PointLike,
         proposed_content_offset: Optional[PointLike] = None,
         frame_interval: Optional[float] = None,
+        section: Optional[int] = None,
     ) -> SnapPlan:
         """Asks where a scroll should settle, and how. ``velocity`` is in
         points per millisecond (UIKit's unit); ``proposed_content_offset``,
         when given, replaces the daemon's own projection of the release;
         ``frame_interval`` is the time in ms between the plan's trajectory
-        samples (the daemon's default is 1000/60)."""
+        samples (the daemon's default is 1000/60). With ``section``, the
+        release is that orthogonal row's: offsets and velocity along the
+        row, and the plan's offsets are the row's."""
         params: JSONDict = {
             "session": session,
             "contentOffset": point_json(content_offset),
@@ -596,7 +609,32 @@ class Client:
             params["proposedContentOffset"] = point_json(proposed_content_offset)
         if frame_interval is not None:
             params["frameInterval"] = frame_interval
+        if section is not None:
+            params["section"] = section
         return SnapPlan.from_json(self.request("layout/scrollEnded", params))
+
+    def scroll_section(self, session: str, section: int, offset: float) -> RowScrollResult:
+        """Scrolls an orthogonal row of a compositional layout to
+        ``offset`` (along the cross axis, left to right): a row's scroll
+        frame. The answer is the delta and the offset the daemon clamped
+        to the row's range."""
+        return RowScrollResult.from_json(
+            self.request(
+                "layout/scrollSection", {"session": session, "section": section, "offset": offset}
+            )
+        )
+
+    def row_offset_for_item(
+        self, session: str, section: int, item: int, position: Optional[str] = "center"
+    ) -> Optional[float]:
+        """The offset of the item's orthogonal row that shows it at
+        ``position`` (``layout/scrollToItem``'s ``rowOffset``), or None when
+        its section does not scroll on its own."""
+        params: JSONDict = {"session": session, "section": section, "item": item}
+        if position is not None:
+            params["position"] = position
+        v = self.request("layout/scrollToItem", params).get("rowOffset")
+        return None if v is None else float(v)
 
     def scroll_to_item(
         self, session: str, section: int, item: int, position: Optional[str] = "center"

@@ -138,7 +138,7 @@ class IndexPath:
         return {"section": self.section, "item": self.item}
 
 
-_KIND_ORDER = {"header": 0, "cell": 1, "footer": 2}
+_KIND_ORDER = {"decoration": -1, "header": 0, "cell": 1, "footer": 2}
 
 
 def _lap(d: JSON) -> int:
@@ -227,6 +227,8 @@ class Attributes:
     #: A carousel card facing away or reaching the eye; only
     #: ``attributes_for_item`` answers hidden cards.
     hidden: bool = False
+    #: A decoration's kind (``"background"``); None for other elements.
+    element_kind: Optional[str] = None
 
     @classmethod
     def from_json(cls, d: JSON) -> "Attributes":
@@ -243,6 +245,7 @@ class Attributes:
             z_index=int(d["zIndex"]),
             lap=_lap(d),
             hidden=bool(d.get("hidden", False)),
+            element_kind=d.get("elementKind"),
         )
 
     @property
@@ -339,6 +342,18 @@ class MutationResult:
 
 #: ``layout/setBounds``'s answer (the name this package first used).
 BoundsResult = MutationResult
+
+
+@dataclass(frozen=True)
+class RowScrollResult(MutationResult):
+    """``layout/scrollSection``'s answer: the delta, and the row's offset
+    as the daemon clamped it to the row's range."""
+
+    offset: float = 0.0
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "RowScrollResult":
+        return cls(*_mutation_fields(d), offset=float(d["offset"]))
 
 
 def _mutation_fields(d: JSON) -> Tuple[Any, ...]:

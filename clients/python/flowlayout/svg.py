@@ -66,6 +66,8 @@ _STYLE = """
 .element text { fill: #1f2933; font-family: sans-serif; text-anchor: middle;
   dominant-baseline: central; }
 .element.header text, .element.footer text { fill: #52606d; font-style: italic; }
+.element.decoration rect { fill: #f5f7fa; stroke: #cbd2d9; stroke-dasharray: none; }
+.element.decoration text { fill: #9aa5b1; font-size: 10px; }
 .element.centered text { font-weight: bold; }
 """
 
@@ -81,9 +83,13 @@ def _n(v: float) -> str:
 
 def element_label(a: Attributes) -> str:
     """``4`` for item 4 of section 0, ``1-4`` past section 0; ``header``,
-    ``footer``, or ``header 1`` past section 0."""
+    ``footer``, or ``header 1`` past section 0; a decoration by its
+    element kind (``background``)."""
     if a.kind == "cell":
         return str(a.item) if a.section == 0 else f"{a.section}-{a.item}"
+    if a.kind == "decoration":
+        name = a.element_kind or "decoration"
+        return name if a.section == 0 else f"{name} {a.section}"
     return a.kind if a.section == 0 else f"{a.kind} {a.section}"
 
 

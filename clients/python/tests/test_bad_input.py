@@ -405,20 +405,78 @@ WATERFALL_SECTIONS = [
      **WATERFALL_EXTRAS},
 ]
 
-#: Sessions the walk's daemon opens first (walk-flow, walk-cover, walk-batch, walk-waterfall).
+#: A compositional section layout with every field: a nested group with
+#: `count`, flexible and fixed spacing, insets at every level, boundary
+#: items, a background, a row behaviour and a row effect.
+ROW_LAYOUT = {
+    "group": {
+        "direction": "horizontal",
+        "size": {"width": {"absolute": 150}, "height": {"estimated": 60}},
+        "subitems": [
+            {"size": {"width": {"fractionalWidth": 0.5}, "height": {"fractionalHeight": 1}},
+             "contentInsets": {"top": 1, "leading": 2, "bottom": 3, "trailing": 4}},
+            {"direction": "vertical", "size": {"width": {"fractionalWidth": 0.5}, "height": {"fractionalHeight": 1}},
+             "subitems": [{"size": {"width": {"fractionalWidth": 1}, "height": {"estimated": 20}}}],
+             "count": 2, "interItemSpacing": {"fixed": 2}, "contentInsets": {"top": 1}},
+        ],
+        "interItemSpacing": {"flexible": 4},
+        "contentInsets": {"leading": 3, "trailing": 3},
+    },
+    "interGroupSpacing": 8,
+    "contentInsets": {"top": 5, "leading": 6, "bottom": 7, "trailing": 8},
+    "orthogonalScrollingBehavior": "groupPaging",
+    "boundarySupplementaryItems": [
+        {"kind": "header", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 20}}, "pinToVisibleBounds": True},
+        {"kind": "footer", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 10}}},
+    ],
+    "decorationItems": [{"kind": "background", "contentInsets": {"top": 1, "leading": 1, "bottom": 1, "trailing": 1}}],
+    "effect": {"scale": {"curve": "linear", "peak": 1, "factor": 0.5, "minimum": 0.8}, "alpha": {"peak": 1, "factor": 0.2}},
+}
+COMPOSITIONAL_LAYOUT = {
+    "type": "compositional",
+    "scrollDirection": "vertical",
+    "interSectionSpacing": 12,
+    "section": ROW_LAYOUT,
+    "layoutDirection": "rtl",
+}
+COMPOSITIONAL_SECTIONS = [
+    {"itemCount": 6, "ids": ["a", 2, "c", "d", "e", "f"]},
+    {"itemSizes": [{"width": 150, "height": 40}, {"width": 60, "height": 40}], "ids": [5, "y"],
+     "layout": {"group": {"direction": "vertical", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 30}},
+                          "subitems": [{"size": {"width": {"fractionalWidth": 1}, "height": {"fractionalHeight": 1}}}]}}},
+]
+
+#: Sessions the walk's daemon opens first (walk-flow, walk-cover, walk-batch, walk-waterfall, walk-comp).
 WALK_SESSIONS = [
     ("layout/open", open_params("walk-flow", FLOW_LAYOUT)),
     ("layout/open", open_params("walk-cover", COVER_LAYOUT)),
     ("layout/open", {"session": "walk-batch", "layout": {"type": "flow"}, "bounds": B, "sections": [{"itemCount": 5}] * 4}),
     ("layout/open", dict(open_params("walk-waterfall", WATERFALL_LAYOUT), sections=WATERFALL_SECTIONS)),
+    ("layout/open", dict(open_params("walk-comp", COMPOSITIONAL_LAYOUT), sections=COMPOSITIONAL_SECTIONS)),
 ]
-WALKED = ["walk-flow", "walk-cover", "walk-batch", "walk-waterfall"]
+WALKED = ["walk-flow", "walk-cover", "walk-batch", "walk-waterfall", "walk-comp"]
 
 #: (method, base params) for every layout/* method; several for some.
 WALK_BASES = [
     ("layout/open", open_params("walk-new", FLOW_LAYOUT)),
     ("layout/open", open_params("walk-new", COVER_LAYOUT)),
     ("layout/open", dict(open_params("walk-new", WATERFALL_LAYOUT), sections=WATERFALL_SECTIONS)),
+    ("layout/open", dict(open_params("walk-new", COMPOSITIONAL_LAYOUT), sections=COMPOSITIONAL_SECTIONS)),
+    ("layout/scrollSection", {"session": "walk-comp", "section": 0, "offset": 40}),
+    (
+        "layout/scrollEnded",
+        {
+            "session": "walk-comp",
+            "section": 0,
+            "contentOffset": {"x": 30, "y": 0},
+            "velocity": {"x": 1, "y": 0},
+            "proposedContentOffset": {"x": 100, "y": 0},
+            "frameInterval": 20,
+        },
+    ),
+    ("layout/configure", {"session": "walk-comp", "layout": COMPOSITIONAL_LAYOUT}),
+    ("layout/reloadData", {"session": "walk-comp", "sections": COMPOSITIONAL_SECTIONS}),
+    ("layout/setItemSizes", {"session": "walk-comp", "sizes": [{"section": 0, "item": 1, "size": {"width": 30, "height": 70}}]}),
     ("layout/setBounds", {"session": "walk-flow", "bounds": {"x": 0, "y": 10, "width": 320, "height": 100}}),
     (
         "layout/scrollEnded",
@@ -526,7 +584,7 @@ def walker():
 
 def test_walk_covers_every_method():
     methods = {m for m, _ in WALK_BASES}
-    assert len(methods) == 13, sorted(methods)
+    assert len(methods) == 14, sorted(methods)
     assert len(WALK_CASES) > 400, len(WALK_CASES)
 
 
@@ -582,6 +640,10 @@ def test_params_wrong_type_every_field(walker, method, base, path, bad):
             "values.carousel-section-header",
             "values.packed-sizes-malformed",
             "values.packed-sizes-negative",
+            "values.compositional-empty-subitems",
+            "values.compositional-dimension",
+            "values.compositional-effect-without-row",
+            "values.scroll-section-not-a-row",
         ]
     ],
 )

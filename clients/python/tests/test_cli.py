@@ -310,13 +310,57 @@ def test_render_covers_every_method_that_changes_the_picture(tmp_path: Path) -> 
         {"id": 6, "method": "layout/setBounds", "params": {"session": "w", "bounds": bounds(0, 40)}},
         {"id": 7, "method": "layout/reloadData", "params": {"session": "w", "sections": [
             {"itemCount": 9}, {"itemSizes": [{"width": 100, "height": 100}] * 5}]}},
-        {"id": 8, "method": "layout/setBounds", "params": {"session": "w", "bounds": bounds(0, 120)}},
+        # A row of a compositional session scrolls on its own.
+        {"id": 8, "method": "layout/open", "params": APP_STORE_OPEN},
+        {"id": 9, "method": "layout/scrollSection", "params": {"session": "apps", "section": 1, "offset": 120}},
+        {"id": 10, "method": "layout/setBounds", "params": {"session": "w", "bounds": bounds(0, 120)}},
     ]
     assert {m["method"] for m in messages} == changing
     root = render(tmp_path, messages)
     expected = visible_elements(messages, "w", bounds(0, 120))
     assert _keys(element_groups(root)) == sorted((a["kind"], a["section"], a["item"]) for a in expected)
     assert len(expected) >= 6
+
+
+#: Two sections of a compositional layout: a list of 60-point rows with a
+#: background, and a row of 150 × 100 cards 10 apart that scrolls on its own.
+APP_STORE_OPEN = {
+    "session": "apps",
+    "layout": {"type": "compositional", "section": {
+        "group": {"direction": "horizontal",
+                  "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 60}},
+                  "subitems": [{"size": {"width": {"fractionalWidth": 1}, "height": {"fractionalHeight": 1}}}]},
+        "decorationItems": [{"kind": "background"}]}},
+    "bounds": bounds(0),
+    "sections": [{"itemCount": 2}, {"itemCount": 8, "layout": {
+        "group": {"direction": "horizontal",
+                  "size": {"width": {"absolute": 150}, "height": {"absolute": 100}},
+                  "subitems": [{"size": {"width": {"fractionalWidth": 1}, "height": {"fractionalHeight": 1}}}]},
+        "interGroupSpacing": 10, "orthogonalScrollingBehavior": "groupPaging"}}],
+}
+
+
+def test_render_draws_a_compositional_row_where_it_scrolled(tmp_path: Path) -> None:
+    """The row at offset 120 shows cards 0 to 3 at x = 160k − 120 (card 0
+    from −120 to 30, card 3 from 360 in a 375-wide viewport), the list's
+    background behind its two rows."""
+    messages = [
+        {"id": 1, "method": "layout/open", "params": APP_STORE_OPEN},
+        {"id": 2, "method": "layout/scrollSection", "params": {"session": "apps", "section": 1, "offset": 120}},
+    ]
+    root = render(tmp_path, messages)
+    groups = element_groups(root)
+    keys = [(g.get("data-kind"), g.get("data-section"), g.get("data-item")) for g in groups]
+    # Back to front: the background (zIndex 0) first.
+    assert keys[0] == ("decoration", "0", "0")
+    assert sorted(k for k in keys if k[1] == "1") == [("cell", "1", str(i)) for i in range(4)]
+    assert len(shapes(root)) == len(visible_elements(messages, "apps", bounds(0))) == 7
+    # Each card is centred on its translation: 75 past its left edge, and
+    # 120 + 50 down (below the two 60-point rows).
+    centres = {g.get("data-item"): g.find(SVG + "rect").get("transform")  # type: ignore[union-attr]
+               for g in groups if g.get("data-section") == "1"}
+    assert centres == {str(k): f"matrix(1 0 0 1 {160 * k - 120 + 75} 170)" for k in range(4)}
+    assert labels(root)[0] == "background"
 
 
 def test_render_draws_an_icarousel_rotary(tmp_path: Path) -> None:

@@ -68,6 +68,7 @@ def test_initialize_result(spawn):
         "layout/configure",
         "layout/setItemSizes",
         "layout/appendItems",
+        "layout/scrollSection",
         "layout/close",
     }
     table = {m["name"]: m for m in caps["methodTable"]}
@@ -90,6 +91,7 @@ def test_initialize_result(spawn):
         "layout/configure",
         "layout/setItemSizes",
         "layout/appendItems",
+        "layout/scrollSection",
     }
     assert [p["name"] for p in table["layout/appendItems"]["params"]] == [
         "session", "section", "itemCount", "itemSizes", "widthsAndHeights", "widthsAndHeightsBase64", "ids",

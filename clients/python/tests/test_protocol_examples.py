@@ -35,7 +35,7 @@ def test_every_documented_method_has_an_example():
         "layout/setBounds", "layout/scrollEnded", "layout/scrollToItem", "layout/attributesInRect",
         "layout/attributesForItem", "layout/attributesForSupplementary", "layout/itemAtPoint",
         "layout/contentSize", "layout/close", "layout/performBatchUpdates", "layout/reloadData",
-        "layout/configure", "layout/setItemSizes", "layout/appendItems",
+        "layout/configure", "layout/setItemSizes", "layout/appendItems", "layout/scrollSection",
     ]:
         assert method in sent, f"protocol.md has no example of {method}"
 

@@ -1,0 +1,647 @@
+// The compositional placement (UICollectionViewCompositionalLayout):
+// sections stack along the scroll axis; each repeats its group until its
+// items run out, the groups following each other along the scroll axis or,
+// in an orthogonal section, along the cross axis as a row that scrolls on
+// its own. Positions are axis-neutral (Axes: "main" is the scroll axis);
+// groups and their frames are literal widths and heights
+// (CompositionalGroups.swift). A section of unmeasured items costs O(1):
+// every group has the template's shape, group k at k · (extent + spacing)
+// taken exactly. Only a section with measured items along estimated axes
+// keeps a record per group and per item.
+
+/// The row offsets of a session's orthogonal sections, by section (absent:
+/// 0), in the left-to-right space along the cross axis.
+public typealias RowOffsets = [Int: Double]
+
+/// One section of a compositional layout, in its own coordinates (main
+/// from the section's start, cross from the content's leading edge).
+struct CompositionalSection: Sendable {
+  var start = 0.0
+  /// The section's main extent: header, insets, groups, footer.
+  var end = 0.0
+  var count: Int
+  var layout: SectionLayout
+  /// The container the template was resolved against.
+  var container: Size
+  var template: GroupTemplate
+  var groupCount: Int
+  var spacing: Double
+  /// Where the groups' area starts, along main and across.
+  var itemsMain = 0.0
+  var itemsCross = 0.0
+  /// The end of the groups' area plus the bottom inset (a pinned header's
+  /// limit), and the header's end (a pinned footer's).
+  var itemsEnd = 0.0
+  var headerEnd = 0.0
+  /// Header and footer: main position, cross position, size.
+  var header: (main: Double, cross: Double, size: Size)? = nil
+  var footer: (main: Double, cross: Double, size: Size)? = nil
+  /// The background decoration: main, cross and their extents.
+  var background: (main: Double, cross: Double, mainExtent: Double, crossExtent: Double)? = nil
+  /// Measured groups (nil: every group is the template's).
+  var measured: MeasuredGroups? = nil
+  /// How far a group's cells reach before its start and past its end along
+  /// the stacking axis (negative insets, items overflowing their group).
+  var reach = (lo: 0.0, hi: 0.0)
+  /// Where the section's elements lie along the scroll axis, from its
+  /// start: [0, end] unless cells overflow their groups or a background
+  /// has negative insets.
+  var span = (lo: 0.0, hi: 0.0)
+  /// An orthogonal row's extent (leading inset, groups, trailing inset)
+  /// and its range of offsets.
+  var rowExtent = 0.0
+  var rowRange = (lo: 0.0, hi: 0.0)
+  /// Whether groups stack along x: a row of a vertical layout, or a plain
+  /// section of a horizontal one.
+  var stacksAlongWidth: Bool
+
+  var orthogonal: Bool { layout.scrollsOrthogonally }
+
+  /// Per group: its start along the stacking axis (from the groups' area)
+  /// and size, and each item's cell frame relative to its group.
+  struct MeasuredGroups: Sendable {
+    var starts: [Double]
+    var sizes: [Size]
+    var frames: [Rect]
+  }
+}
+
+/// The computed geometry of a compositional layout for one viewport size.
+public struct CompositionalGeometry: Placement {
+  let axes: Axes
+  /// The cross extent of the content (W).
+  public let crossExtent: Double
+  var sections: [CompositionalSection]
+  /// Per section: the farthest any element of it or an earlier section
+  /// reaches along the scroll axis, and the nearest any element of it or a
+  /// later one starts. Both are monotone whatever cells overflow their
+  /// sections, so searches over them are exact.
+  var reachedBy: [Double] = []
+  var startsFrom: [Double] = []
+  /// Each orthogonal row's offset, clamped to its range; absent: 0.
+  public private(set) var rowOffsets: RowOffsets
+  public private(set) var elementSpan: (lo: Double, hi: Double) = (0, 0)
+  public private(set) var contentSize: Size = .zero
+  /// How far a row effect's scale can grow a cell beyond its frame, in
+  /// either axis: queries widen their rect by it.
+  public private(set) var effectReach = 0.0
+
+  /// Lays out every section (rules 1 to 8 of protocol.md's compositional
+  /// geometry) in a viewport whose extents less the content insets are
+  /// `visible`. A section continuing an old one (per `continuity`) whose
+  /// items did not change, with the same layout and container, is reused
+  /// whole. O(sections + items of sections with measured items).
+  public init(
+    configuration c: CompositionalConfiguration, sections specs: [Section], visible: Size,
+    rowOffsets: RowOffsets = [:], previous: CompositionalGeometry? = nil,
+    continuity: Continuity? = nil
+  ) {
+    let axes = Axes(direction: c.scrollDirection)
+    self.axes = axes
+    let W = max(0, axes.cross(visible))
+    crossExtent = W
+    var sections: [CompositionalSection] = []
+    sections.reserveCapacity(specs.count)
+    var templates: [(SectionLayout, Size, GroupTemplate)] = []
+    var m = 0.0
+    var span = (lo: 0.0, hi: 0.0)
+    var reach = 0.0
+    for (index, spec) in specs.enumerated() {
+      let layout = spec.sectionLayout ?? c.section
+      let ci = layout.contentInsets
+      let container = Size(
+        width: max(0, visible.width - ci.leading - ci.trailing),
+        height: max(0, visible.height - ci.top - ci.bottom))
+      var reused: CompositionalSection? = nil
+      if let previous, let continuity, index < continuity.sections.count,
+        let r = continuity.sections[index], r.edit == nil, r.old < previous.sections.count
+      {
+        let o = previous.sections[r.old]
+        if o.layout == layout && o.container == container && o.count == spec.count {
+          reused = o
+        }
+      }
+      var g: CompositionalSection
+      if let reused {
+        g = reused
+      } else {
+        // One template per distinct layout and container: a thousand
+        // sections of the default layout resolve it once.
+        let template: GroupTemplate
+        if let t = templates.first(where: { $0.0 == layout && $0.1 == container }) {
+          template = t.2
+        } else {
+          template = GroupTemplate(layout.group, container: container)
+          if templates.count < 8 { templates.append((layout, container, template)) }
+        }
+        g = Self.section(spec, layout, template, container: container, axes: axes, W: W)
+      }
+      g.start = m
+      m += g.end
+      if index + 1 < specs.count { m += c.interSectionSpacing }
+      span.lo = min(span.lo, g.start + g.span.lo)
+      span.hi = max(span.hi, g.start + g.span.hi)
+      if let e = layout.effect, g.orthogonal {
+        // d never exceeds (row extent + W) / W within the row's range.
+        let dmax = W > 0 ? (g.rowExtent + W) / W : 0
+        let s = e.scale.magnitudeBound(upTo: dmax)
+        let largest = g.template.frames.reduce(0.0) { max($0, $1.width, $1.height) }
+        let measured = g.measured?.frames.reduce(0.0) { max($0, $1.width, $1.height) } ?? 0
+        reach = max(reach, max(0, s - 1) * max(largest, measured) / 2)
+      }
+      sections.append(g)
+    }
+    self.sections = sections
+    var far = -Double.infinity
+    reachedBy = sections.map {
+      far = max(far, $0.start + $0.span.hi)
+      return far
+    }
+    var near = Double.infinity
+    startsFrom = sections.reversed().map {
+      near = min(near, $0.start + $0.span.lo)
+      return near
+    }.reversed()
+    effectReach = reach.isFinite ? reach : 1e300
+    let main = max(m, 0)
+    span.hi = max(span.hi, main)
+    elementSpan = span
+    contentSize =
+      axes.direction == .vertical
+      ? Size(width: W, height: main) : Size(width: main, height: W)
+    var clamped: RowOffsets = [:]
+    for (s, o) in rowOffsets where s >= 0 && s < sections.count && sections[s].orthogonal {
+      let v = min(max(o, sections[s].rowRange.lo), sections[s].rowRange.hi)
+      if v != 0 { clamped[s] = v }
+    }
+    self.rowOffsets = clamped
+  }
+
+  /// One section in its own coordinates. O(1) without measured items,
+  /// O(items · depth) with them.
+  static func section(
+    _ spec: Section, _ layout: SectionLayout, _ t: GroupTemplate, container: Size, axes: Axes,
+    W: Double
+  ) -> CompositionalSection {
+    let n = spec.count
+    let P = t.leafCount
+    var g = CompositionalSection(
+      count: n, layout: layout, container: container, template: t,
+      groupCount: n == 0 ? 0 : (n - 1) / P + 1, spacing: layout.interGroupSpacing,
+      stacksAlongWidth: layout.scrollsOrthogonally == (axes.direction == .vertical))
+    let (mainLead, mainTrail, crossLead, crossTrail) = axes.split(layout.contentInsets.insets)
+    let orthogonal = layout.scrollsOrthogonally
+    // The stacking axis: main for plain sections, cross for rows.
+    func along(_ s: Size) -> Double { orthogonal ? axes.cross(s) : axes.main(s) }
+    func across(_ s: Size) -> Double { orthogonal ? axes.main(s) : axes.cross(s) }
+
+    if t.measurable, case .sizes(let list) = spec.items, list.summary.count > list.summary.unset {
+      var sizes: [Size?] = []
+      sizes.reserveCapacity(n)
+      list.forEach { s in
+        sizes.append(s == Section.unsetSize ? nil : s)
+        return true
+      }
+      var m = CompositionalSection.MeasuredGroups(starts: [], sizes: [], frames: [])
+      m.starts.reserveCapacity(g.groupCount)
+      m.sizes.reserveCapacity(g.groupCount)
+      m.frames.reserveCapacity(n)
+      var sum = ExactSum.zero
+      let gap = ExactSum(g.spacing)
+      for k in 0..<g.groupCount {
+        let first = k * P
+        let placed = t.placed { j in first + j < n ? sizes[first + j] : nil }
+        m.starts.append((sum + gap.times(k)).value)
+        sum += along(placed.size)
+        m.sizes.append(placed.size)
+        m.frames.append(contentsOf: placed.frames.prefix(n - first))
+      }
+      g.measured = m
+    }
+
+    // The groups' extent along the stacking axis and the largest across.
+    var stacked = 0.0
+    var thickest = 0.0
+    if g.groupCount > 0 {
+      if let m = g.measured {
+        let last = g.groupCount - 1
+        thickest = m.sizes.reduce(0.0) { max($0, across($1)) }
+        // Exactly as a fresh sum: Σ extents + (k − 1) · spacing.
+        var sum = ExactSum.zero
+        for s in m.sizes { sum += along(s) }
+        stacked = (sum + ExactSum(g.spacing).times(last)).value
+      } else {
+        let k = g.groupCount
+        stacked = (ExactSum(along(t.size)).times(k) + ExactSum(g.spacing).times(k - 1)).value
+        thickest = across(t.size)
+      }
+    }
+    // How far cells reach outside their group along the stacking axis.
+    // And along the scroll axis, from the group's start (rows only: a
+    // plain section's is its reach).
+    let frames = g.measured?.frames ?? t.frames
+    var lo = 0.0
+    var hi = 0.0
+    var mainLo = 0.0
+    var mainHi = 0.0
+    for (i, f) in frames.enumerated() {
+      let size = g.measured.map { $0.sizes[i / P] } ?? t.size
+      let (a, b) =
+        orthogonal
+        ? (axes.cross(f.origin), axes.cross(f.size)) : (axes.main(f.origin), axes.main(f.size))
+      lo = min(lo, a)
+      hi = max(hi, a + b - along(size))
+      mainLo = min(mainLo, axes.main(f.origin))
+      mainHi = max(mainHi, axes.main(f.origin) + axes.main(f.size))
+    }
+    g.reach = (lo, hi)
+
+    // Along the scroll axis: header, top inset, groups (or the row), bottom
+    // inset, footer.
+    var y = 0.0
+    if let h = layout.boundary(.header) {
+      let size = h.size.resolved(in: container)
+      g.header = (y, crossLead, size)
+      y += axes.main(size)
+    }
+    g.headerEnd = y
+    y += mainLead
+    g.itemsMain = y
+    g.itemsCross = crossLead
+    y += orthogonal ? thickest : stacked
+    y += mainTrail
+    g.itemsEnd = y
+    if let f = layout.boundary(.footer) {
+      let size = f.size.resolved(in: container)
+      g.footer = (y, crossLead, size)
+      y += axes.main(size)
+    }
+    g.end = y
+    var span = (lo: 0.0, hi: y)
+    if g.count > 0 {
+      if orthogonal {
+        span.lo = min(span.lo, g.itemsMain + mainLo)
+        span.hi = max(span.hi, g.itemsMain + mainHi)
+      } else {
+        span.lo = min(span.lo, g.itemsMain + g.reach.lo)
+        span.hi = max(span.hi, g.itemsMain + stacked + g.reach.hi)
+      }
+    }
+    if let b = layout.background {
+      let (ml, mt, cl, ct) = axes.split(b.insets)
+      g.background = (ml, cl, max(0, y - ml - mt), max(0, W - cl - ct))
+      span.lo = min(span.lo, ml)
+    }
+    g.span = span
+    if orthogonal {
+      g.rowExtent = crossLead + stacked + crossTrail
+      var range = (lo: 0.0, hi: max(0, g.rowExtent - W))
+      if layout.orthogonalScrollingBehavior == .groupPagingCentered, g.groupCount > 0 {
+        // The first and last groups can be centred.
+        range.lo = min(0, g.groupCenter(0, axes) - W / 2)
+        range.hi = max(range.hi, g.groupCenter(g.groupCount - 1, axes) - W / 2)
+      }
+      g.rowRange = range
+    }
+    return g
+  }
+
+  public var sectionCount: Int { sections.count }
+  public func itemCount(inSection s: Int) -> Int { sections[s].count }
+
+  /// A row's offset (0 for a section that does not scroll). O(1).
+  public func rowOffset(section s: Int) -> Double { rowOffsets[s] ?? 0 }
+
+  /// Sets a row's offset, clamped to its range. O(1).
+  public mutating func setRowOffset(_ o: Double, section s: Int) {
+    guard s >= 0, s < sections.count, sections[s].orthogonal else { return }
+    let v = min(max(o, sections[s].rowRange.lo), sections[s].rowRange.hi)
+    rowOffsets[s] = v == 0 ? nil : v
+  }
+
+  /// The frame of a valid item. O(1) (a measured section's: O(1) too).
+  public func frameForItem(_ path: IndexPath) -> Rect {
+    let g = sections[path.section]
+    return frame(
+      g, path.item, group: path.item / g.template.leafCount,
+      offset: rowOffset(section: path.section))
+  }
+
+  /// Item `i` of group `k` of section `g` drawn with the row at `o`.
+  @inline(__always) func frame(_ g: CompositionalSection, _ i: Int, group k: Int, offset o: Double)
+    -> Rect
+  {
+    let f = g.measured?.frames[i] ?? g.template.frames[i - k * g.template.leafCount]
+    let p = g.groupStart(k)
+    var main = g.start + g.itemsMain + axes.main(f.origin)
+    var cross = g.itemsCross + axes.cross(f.origin)
+    if g.orthogonal { cross += p - o } else { main += p }
+    return axes.rect(
+      main: main, cross: cross, mainExtent: axes.main(f.size), crossExtent: axes.cross(f.size))
+  }
+
+  /// A header or footer (pinned by flow's rule 9 when its boundary item
+  /// pins and `pin` is given), or the background decoration. O(1).
+  public func frameForSupplementary(_ kind: ElementKind, section s: Int, pin: Pinning?) -> Rect? {
+    let g = sections[s]
+    switch kind {
+    case .header:
+      guard let h = g.header, axes.main(h.size) > 0 || axes.cross(h.size) > 0 else { return nil }
+      var main = g.start + h.main
+      if let pin, g.layout.boundary(.header)?.pinToVisibleBounds == true {
+        main = pin.header(own: main, thickness: axes.main(h.size), limit: g.start + g.itemsEnd)
+      }
+      return axes.rect(
+        main: main, cross: h.cross, mainExtent: axes.main(h.size), crossExtent: axes.cross(h.size))
+    case .footer:
+      guard let f = g.footer, axes.main(f.size) > 0 || axes.cross(f.size) > 0 else { return nil }
+      var main = g.start + f.main
+      if let pin, g.layout.boundary(.footer)?.pinToVisibleBounds == true {
+        main = pin.footer(own: main, thickness: axes.main(f.size), limit: g.start + g.headerEnd)
+      }
+      return axes.rect(
+        main: main, cross: f.cross, mainExtent: axes.main(f.size), crossExtent: axes.cross(f.size))
+    case .decoration:
+      guard let b = g.background else { return nil }
+      return axes.rect(
+        main: g.start + b.main, cross: b.cross, mainExtent: b.mainExtent, crossExtent: b.crossExtent
+      )
+    case .cell:
+      return nil
+    }
+  }
+
+  /// Whether a section has a background decoration (its other elements
+  /// then stand above it, at zIndex 1). O(1).
+  public func hasBackground(section s: Int) -> Bool { sections[s].background != nil }
+
+  /// The row effect of an orthogonal section, if it has one. O(1).
+  public func rowEffect(section s: Int) -> RowEffect? {
+    sections[s].orthogonal ? sections[s].layout.effect : nil
+  }
+
+  /// Whether a section scrolls on its own, and its behaviour. O(1).
+  public func orthogonalBehavior(section s: Int) -> OrthogonalScrollingBehavior {
+    sections[s].layout.orthogonalScrollingBehavior
+  }
+
+  /// A row's range of offsets ((0, 0) for a section that does not
+  /// scroll). O(1).
+  public func rowRange(section s: Int) -> (lo: Double, hi: Double) { sections[s].rowRange }
+
+  /// The first section whose span ends after `lo`. O(log sections).
+  func firstSection(endingAfter lo: Double) -> Int {
+    upperBound(sections.count) { reachedBy[$0] > lo }
+  }
+
+  /// The groups of `g` whose cells can meet [lo, hi] along the stacking
+  /// axis (row coordinates for a row). O(log groups).
+  func groups(_ g: CompositionalSection, meeting lo: Double, _ hi: Double) -> Range<Int> {
+    let first = upperBound(g.groupCount) {
+      g.groupStart($0) + g.groupExtent($0, axes) + g.reach.hi > lo
+    }
+    var last = first
+    let to = upperBound(g.groupCount) { g.groupStart($0) + g.reach.lo >= hi }
+    last = max(first, to)
+    return first..<last
+  }
+
+  /// The stacking-axis span of `rect` within section `g`'s groups' area.
+  func stackingSpan(_ g: CompositionalSection, _ rect: Rect, offset o: Double) -> (Double, Double) {
+    let (lo, hi, clo, chi) = axes.spans(rect)
+    if g.orthogonal {
+      return (clo - g.itemsCross + o, chi - g.itemsCross + o)
+    }
+    return (lo - g.start - g.itemsMain, hi - g.start - g.itemsMain)
+  }
+
+  /// Calls `body` with each cell of groups `range` of section `s` whose
+  /// frame meets `rect`, from item `from` on, until it returns false.
+  /// O(cells of those groups).
+  @discardableResult
+  func forEachCell(
+    _ s: Int, groups range: Range<Int>, from: Int = 0, meeting rect: Rect,
+    _ body: (Int, Rect) -> Bool
+  ) -> Bool {
+    let g = sections[s]
+    let P = g.template.leafCount
+    let o = rowOffset(section: s)
+    for k in range {
+      let lo = max(k * P, from)
+      let hi = min((k + 1) * P, g.count)
+      if lo >= hi { continue }
+      for i in lo..<hi {
+        let r = frame(g, i, group: k, offset: o)
+        if r.intersects(rect), !body(i, r) { return false }
+      }
+    }
+    return true
+  }
+
+  /// Every element meeting `rect`, in document order: per section the
+  /// background, the header, the cells, the footer. O(sections met · log
+  /// groups + cells of the groups met).
+  public func forEachElement(
+    in rect: Rect, pin: Pinning?, _ body: (ElementKind, Int, Int, Rect) -> Void
+  ) {
+    forEachElement(in: rect, pin: pin, after: nil) { kind, s, i, r in
+      body(kind, s, i, r)
+      return true
+    }
+  }
+
+  /// `forEachElement(in: rect)` from just after `after`, until `body`
+  /// returns false. O(sections met · log groups + cells of the groups
+  /// met).
+  public func forEachElement(
+    in rect: Rect, pin: Pinning?, after: ElementPosition?,
+    _ body: (ElementKind, Int, Int, Rect) -> Bool
+  ) {
+    let (lo, hi, _, _) = axes.spans(rect)
+    var s = max(firstSection(endingAfter: lo), after?.section ?? 0)
+    while s < sections.count && startsFrom[s] < hi {
+      let g = sections[s]
+      let rest = after?.rest(of: s) ?? (header: true, fromItem: 0, footer: true)
+      let decoration = after.map { $0.section < s } ?? true
+      if decoration, let b = frameForSupplementary(.decoration, section: s, pin: pin),
+        b.intersects(rect), !body(.decoration, s, 0, b)
+      {
+        return
+      }
+      if rest.header, let h = frameForSupplementary(.header, section: s, pin: pin),
+        h.intersects(rect), !body(.header, s, 0, h)
+      {
+        return
+      }
+      if rest.fromItem < g.count {
+        let (a, b) = stackingSpan(g, rect, offset: rowOffset(section: s))
+        let range = groups(g, meeting: a, b)
+        let ok = forEachCell(s, groups: range, from: rest.fromItem, meeting: rect) { i, r in
+          body(.cell, s, i, r)
+        }
+        if !ok { return }
+      }
+      if rest.footer, let f = frameForSupplementary(.footer, section: s, pin: pin),
+        f.intersects(rect), !body(.footer, s, 0, f)
+      {
+        return
+      }
+      s += 1
+    }
+  }
+
+  /// At least as many elements as `forEachElement(in: rect)` visits: per
+  /// section met, its supplementary elements and the cells of the groups
+  /// the rect meets. O(sections met · log groups).
+  public func elementCountBound(in rect: Rect, pin: Pinning?) -> Int {
+    let (lo, hi, _, _) = axes.spans(rect)
+    var n = 0
+    var s = firstSection(endingAfter: lo)
+    while s < sections.count && startsFrom[s] < hi {
+      let g = sections[s]
+      let (a, b) = stackingSpan(g, rect, offset: rowOffset(section: s))
+      let range = groups(g, meeting: a, b)
+      let (cells, overflow) = range.count.multipliedReportingOverflow(by: g.template.leafCount)
+      let (sum, o2) = n.addingReportingOverflow(3 + (overflow ? Int.max / 2 : cells))
+      if o2 { return Int.max }
+      n = sum
+      s += 1
+    }
+    return n
+  }
+
+  /// The item whose centre is nearest `point` (in the plane, or along the
+  /// scroll axis alone), ties to the earlier item. Searches a square
+  /// window around the point, widening it until the best centre found is
+  /// within it: every nearer centre then lies in the window too. O(log n +
+  /// cells examined) per window, a window or two in practice.
+  public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
+    guard sections.contains(where: { $0.count > 0 }) else { return nil }
+    let pm = axes.main(point)
+    let pc = axes.cross(point)
+    let extent = max(1, axes.main(contentSize), crossExtent, abs(pm), abs(pc))
+    var radius = 64.0
+    while true {
+      let crossLo = mainAxisOnly ? -1e300 : pc - radius
+      let crossHi = mainAxisOnly ? 1e300 : pc + radius
+      let window = axes.rect(
+        main: pm - radius, cross: crossLo, mainExtent: 2 * radius, crossExtent: crossHi - crossLo)
+      var best: (dist: Double, path: IndexPath)? = nil
+      forEachElement(in: window, pin: nil, after: nil) { kind, s, i, r in
+        guard kind == .cell else { return true }
+        let dm = axes.main(r.center) - pm
+        let dc = axes.cross(r.center) - pc
+        let d = mainAxisOnly ? abs(dm) : (dm * dm + dc * dc).squareRoot()
+        let path = IndexPath(section: s, item: i)
+        if let b = best, b.dist < d || (b.dist == d && b.path < path) { return true }
+        best = (d, path)
+        return true
+      }
+      if let best, best.dist <= radius { return best.path }
+      if radius > 4 * extent { return best?.path }
+      radius *= 4
+    }
+  }
+
+  /// A row's rest offsets around [lo, hi] (from the last rest at or before
+  /// lo to the first at or after hi), ascending, each with the group that
+  /// leads there, for its behaviour: group k's leading edge at the leading
+  /// inset, group k centred in the visible width, or multiples of `page`;
+  /// none for a continuous row. O(log groups + rests).
+  public func rowRests(section s: Int, from lo: Double, to hi: Double, page: Double)
+    -> [(offset: Double, group: Int)]
+  {
+    let g = sections[s]
+    guard g.groupCount > 0 else { return [] }
+    switch g.layout.orthogonalScrollingBehavior {
+    case .none, .continuous:
+      return []
+    case .paging:
+      guard page > 0 else { return [(0, 0)] }
+      let last = (g.rowRange.hi / page).rounded(.up)
+      let a = min(max(0, (lo / page).rounded(.down)), last)
+      let b = min(max(a, (hi / page).rounded(.up)), last)
+      return stride(from: a, through: b, by: 1).map { q in
+        let o = q * page
+        return (o, leadingGroup(g, at: o))
+      }
+    case .continuousGroupLeadingBoundary, .groupPaging, .groupPagingCentered:
+      let centered = g.layout.orthogonalScrollingBehavior == .groupPagingCentered
+      func rest(_ k: Int) -> Double {
+        centered ? g.groupCenter(k, axes) - crossExtent / 2 : g.groupStart(k)
+      }
+      let first = max(0, upperBound(g.groupCount) { rest($0) > lo } - 1)
+      let last = min(g.groupCount - 1, upperBound(g.groupCount) { rest($0) >= hi })
+      return (first...max(first, last)).map { (rest($0), $0) }
+    }
+  }
+
+  /// The first group of a row that is still visible at offset `o`: the
+  /// first whose end lies past the visible leading edge. O(log groups).
+  func leadingGroup(_ g: CompositionalSection, at o: Double) -> Int {
+    min(
+      max(0, g.groupCount - 1),
+      upperBound(g.groupCount) { g.itemsCross + g.groupStart($0) + g.groupExtent($0, axes) > o })
+  }
+
+  /// The first item of the group leading a row at its offset, and how far
+  /// the offset lies past that group's start; nil for an empty row.
+  /// O(log groups).
+  public func rowAnchor(section s: Int) -> (item: Int, delta: Double)? {
+    let g = sections[s]
+    guard g.orthogonal, g.groupCount > 0 else { return nil }
+    let o = rowOffset(section: s)
+    let k = leadingGroup(g, at: o)
+    return (k * g.template.leafCount, o - g.groupStart(k))
+  }
+
+  /// Where an item's group starts along its row, less the leading inset:
+  /// the offset that puts the group's leading edge at the inset. O(1).
+  public func groupOffset(of path: IndexPath) -> Double {
+    let g = sections[path.section]
+    return g.groupStart(path.item / g.template.leafCount)
+  }
+
+  /// An item's span along its row (row coordinates: before the offset),
+  /// and the row's insets across. O(1).
+  public func rowSpan(of path: IndexPath) -> (lo: Double, hi: Double, lead: Double, trail: Double) {
+    let g = sections[path.section]
+    let f = frame(g, path.item, group: path.item / g.template.leafCount, offset: 0)
+    let (_, _, lo, hi) = axes.spans(f)
+    let (_, _, lead, trail) = axes.split(g.layout.contentInsets.insets)
+    return (lo, hi, lead, trail)
+  }
+
+  /// Whether a header or footer of section `s` pins. O(1).
+  public func pins(_ kind: ElementKind, section s: Int) -> Bool {
+    sections[s].layout.boundary(kind)?.pinToVisibleBounds ?? false
+  }
+}
+
+extension CompositionalSection {
+  /// Group k's start along the stacking axis, from the groups' area:
+  /// Σ earlier extents + k · spacing, taken exactly whichever path built
+  /// the section. O(1).
+  @inline(__always) func groupStart(_ k: Int) -> Double {
+    if let m = measured { return m.starts[k] }
+    return groupStartUniform(k)
+  }
+
+  @inline(__always) func groupStartUniform(_ k: Int) -> Double {
+    (ExactSum(stackExtent(template.size)).times(k) + ExactSum(spacing).times(k)).value
+  }
+
+  /// A group size's extent along the stacking axis.
+  @inline(__always) func stackExtent(_ s: Size) -> Double {
+    stacksAlongWidth ? s.width : s.height
+  }
+
+  @inline(__always) func groupExtent(_ k: Int, _ axes: Axes) -> Double {
+    stackExtent(measured?.sizes[k] ?? template.size)
+  }
+
+  /// Group k's centre along the row (row coordinates). O(1).
+  func groupCenter(_ k: Int, _ axes: Axes) -> Double {
+    itemsCross + groupStart(k) + groupExtent(k, axes) / 2
+  }
+}

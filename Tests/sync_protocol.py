@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Rewrites what protocol.md shows of the daemon from the daemon itself.
+
+    python3 Tests/sync_protocol.py DAEMON
+
+- the method table under "## Methods", from `capabilities.methodTable`;
+- every `<--` line of the ```jsonrpc examples, replayed in document order
+  as test_protocol_examples.py replays them.
+
+Run it after changing the method table or an answer, then read the diff:
+every changed answer must be one the change meant to change (the tests
+replay the examples verbatim, so a stale one fails them)."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PROTOCOL = REPO / "protocol.md"
+
+
+def frame(body: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def read(stream) -> bytes:
+    length = None
+    while True:
+        line = stream.readline()
+        if not line:
+            raise EOFError
+        if line in (b"\r\n", b"\n"):
+            break
+        k, _, v = line.decode().partition(":")
+        if k.strip().lower() == "content-length":
+            length = int(v)
+    return stream.read(length)
+
+
+def table_rows(table) -> list[str]:
+    rows = []
+    for m in table:
+        params = ", ".join(
+            f"{p['name']}{'' if p['required'] else '?'}: {p['type']}" for p in m["params"])
+        anchor = m["name"].replace("/", "").lower()
+        cells = [f"[`{m['name']}`](#{anchor})", f"`{{{params}}}`", f"`{m['result']}`",
+                 m["picture"], m["summary"]]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return rows
+
+
+def main() -> None:
+    daemon = sys.argv[1]
+    text = PROTOCOL.read_text(encoding="utf-8")
+    proc = subprocess.Popen([daemon], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def replay(block: re.Match) -> str:
+        out = []
+        for line in block.group(1).splitlines():
+            direction, _, body = line.partition(" ")
+            if direction == "-->":
+                proc.stdin.write(frame(body.encode()))
+                proc.stdin.flush()
+                out.append(line)
+            elif direction == "<--":
+                raw = read(proc.stdout).decode("utf-8")
+                got = json.loads(raw)
+                # An answer that still holds keeps its line as written.
+                try:
+                    same = json.loads(body) == got
+                except ValueError:
+                    same = False
+                out.append(line if same else "<-- " + raw)
+                if isinstance(got, dict) and "capabilities" in (got.get("result") or {}):
+                    replay.table = got["result"]["capabilities"]["methodTable"]
+            else:
+                out.append(line)
+        return "```jsonrpc\n" + "\n".join(out) + "\n```"
+
+    replay.table = None
+    text = re.sub(r"```jsonrpc\n(.*?)\n```", replay, text, flags=re.S)
+    proc.stdin.close()
+    proc.wait(timeout=10)
+    head = "| method | params | result | picture | |\n| --- | --- | --- | --- | --- |\n"
+    start = text.index(head) + len(head)
+    end = start
+    lines = text[start:].split("\n")
+    n = 0
+    while n < len(lines) and lines[n].startswith("| [`"):
+        n += 1
+    end = start + len("\n".join(lines[:n]))
+    text = text[:start] + "\n".join(table_rows(replay.table)) + text[end:]
+    PROTOCOL.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
