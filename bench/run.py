@@ -1299,6 +1299,17 @@ WATERFALL_ROWS = [
      "p50_us"),
     ("C3", "engine: carousel cylinder bounds update", "carousel cylinder bounds update", "µs", None,
      "p50_us"),
+    # Issue #17: compositional at 1e5 sections of 10 items, or one section of 1e6.
+    ("K1", "engine: compositional open, 1e5 sections of 10 (grids and rows)",
+     "compositional open of 100000 sections", "ns/item", 60.0, "p50"),
+    ("K2", "engine: compositional attributesInRect, 375×600, 1e5 sections",
+     "compositional attributesInRect 375x600, sections", "µs", 10.0, "p50_us"),
+    ("K3", "engine: compositional scrollSection frame (offset, attributes, centred item)",
+     "compositional scrollSection frame", "µs", 5.0, "p50_us"),
+    ("K4", "engine: compositional open, one section of 1e6 measured self-sizing rows",
+     "compositional open of one section", "ns/item", 60.0, "p50"),
+    ("K5", "engine: compositional attributesInRect, 375×600, that section",
+     "compositional attributesInRect 375x600, one section", "µs", 10.0, "p50_us"),
 ]
 
 

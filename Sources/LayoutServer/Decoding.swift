@@ -562,7 +562,10 @@ func readSections(_ f: Fields, limits: Limits, cap: ItemCap, format: SectionForm
   var sections: [Section] = []
   sections.reserveCapacity(array.count)
   for i in 0..<array.count {
-    sections.append(try readSection(try Fields(array[i], path: "\(path)[\(i)]"), format: format))
+    var section = try readSection(try Fields(array[i], path: "\(path)[\(i)]"), format: format)
+    // Sections sent with copies of one layout hold one (resolved once).
+    if let last = sections.last { section.shareSectionLayout(with: last) }
+    sections.append(section)
   }
   return sections
 }

@@ -66,6 +66,10 @@ let viewport = Size(width: 375, height: 600)
 // An open replaces nothing: the previous layout is freed before the clock
 // starts, so the rows time building alone.
 let empty = Layout(type: .flow(FlowConfiguration()), sections: [], viewportSize: viewport)
+if CommandLine.arguments.dropFirst(2).first == "compositional" {
+  compositionalRows()
+  exit(0)
+}
 if waterfallOnly {
   var packed = waterfallRows(.packed)
   waterfallQueries(packed)
@@ -75,6 +79,7 @@ if waterfallOnly {
   editRows("waterfall stable", &stable, runs: 200)
   stable = empty
   carouselRows()
+  compositionalRows()
   exit(0)
 }
 var flow = Layout(
@@ -297,4 +302,87 @@ func carouselRows() {
         _ = layout.centeredCard(in: b)
       })
   }
+}
+
+// Compositional (`flowlayout-bench N waterfall`): N / 10 sections of 10
+// items, alternately a grid of half-width 100-point rows and an App Store
+// row of 150 × 120 cards that pages by group and zooms its centre card; and
+// one plain section of N items. A row frame is what layout/scrollSection
+// computes: the offset, the viewport's attributes and the centred item.
+func compositionalRows() {
+  func item(_ w: LayoutDimension, _ h: LayoutDimension) -> LayoutItem {
+    .item(size: LayoutSize(width: w, height: h), contentInsets: .zero)
+  }
+  let grid = SectionLayout(
+    group: LayoutGroup(
+      direction: .horizontal, size: LayoutSize(width: .fractionalWidth(1), height: .absolute(100)),
+      subitems: [item(.fractionalWidth(0.5), .fractionalHeight(1))]))
+  var row = SectionLayout(
+    group: LayoutGroup(
+      direction: .horizontal, size: LayoutSize(width: .absolute(150), height: .absolute(120)),
+      subitems: [item(.fractionalWidth(1), .fractionalHeight(1))]))
+  row.interGroupSpacing = 10
+  row.contentInsets = DirectionalInsets(top: 0, leading: 16, bottom: 0, trailing: 16)
+  row.orthogonalScrollingBehavior = .groupPaging
+  row.effect = RowEffect(scale: Curve(peak: 1, factor: 0.5, minimum: 0.8))
+  let type = LayoutType.compositional(CompositionalConfiguration(section: grid))
+  let count = n / 10
+  var rowSection = Section.uniform(10)
+  rowSection.sectionLayout = row
+  let specs = (0..<count).map { k -> Section in k % 2 == 1 ? rowSection : .uniform(10) }
+  var sections = empty
+  report(
+    "compositional open of \(count) sections of 10 (ns per item)",
+    measure(runs: 3, setup: { sections = empty }) { _ in
+      sections = Layout(type: type, sections: specs, viewportSize: viewport)
+    }, per: Double(n), unit: "ns")
+  let height = sections.contentSize.height
+  report(
+    "compositional attributesInRect 375x600, sections",
+    measure(runs: 2000) { i in
+      let b = Rect(
+        x: 0, y: (Double(i) * 997).truncatingRemainder(dividingBy: max(height - 600, 1)),
+        width: 375, height: 600)
+      _ = sections.attributes(in: b, bounds: b)
+    })
+  // A row in the middle of the content, scrolled frame by frame.
+  let s = (count / 2) | 1  // odd sections are rows
+  let top = sections.placement.frameForItem(IndexPath(section: s, item: 0)).y
+  let b = Rect(x: 0, y: max(0, top - 200), width: 375, height: 600)
+  var scrolled = sections
+  let range = scrolled.rowRange(section: s)!.hi
+  report(
+    "compositional scrollSection frame (offset, attributes, centred item)",
+    measure(runs: 2000) { i in
+      scrolled.setRowOffset((Double(i) * 7.25).truncatingRemainder(dividingBy: range), section: s)
+      _ = scrolled.attributes(in: b, bounds: b)
+      _ = scrolled.centeredItem(in: b)
+    })
+  sections = empty
+  scrolled = empty
+  // One plain section of self-sizing rows, every item measured: the case
+  // that keeps a record per item (a section of unmeasured items is O(1)).
+  let list = LayoutType.compositional(
+    CompositionalConfiguration(
+      section: SectionLayout(
+        group: LayoutGroup(
+          direction: .horizontal,
+          size: LayoutSize(width: .fractionalWidth(1), height: .estimated(44)),
+          subitems: [item(.fractionalWidth(1), .estimated(44))]))))
+  let measured = [Section.sizes(sizes)]
+  var one = empty
+  report(
+    "compositional open of one section of \(n) measured (ns per item)",
+    measure(runs: 3, setup: { one = empty }) { _ in
+      one = Layout(type: list, sections: measured, viewportSize: viewport)
+    }, per: Double(n), unit: "ns")
+  let tall = one.contentSize.height
+  report(
+    "compositional attributesInRect 375x600, one section",
+    measure(runs: 2000) { i in
+      let b = Rect(
+        x: 0, y: (Double(i) * 997).truncatingRemainder(dividingBy: max(tall - 600, 1)),
+        width: 375, height: 600)
+      _ = one.attributes(in: b, bounds: b)
+    })
 }

@@ -61,8 +61,20 @@ public struct Section: Equatable, Sendable {
   /// A waterfall's per-section values (columnCount and relatives).
   public var columns: ColumnOverrides? = nil
   /// A compositional layout's section layout for this section (a section
-  /// provider's answer); nil uses the layout's default.
-  public var sectionLayout: SectionLayout? = nil
+  /// provider's answer); nil uses the layout's default. Boxed: a section
+  /// layout is large, and every other type's sections are copied often.
+  public var sectionLayout: SectionLayout? {
+    get { layoutBox?.value }
+    set { layoutBox = newValue.map(SectionLayoutBox.init) }
+  }
+  var layoutBox: SectionLayoutBox? = nil
+
+  /// Holds `other`'s section layout by the same reference when the two are
+  /// equal, so that the placement resolves it once for both (decoders call
+  /// it for sections sent with copies of one layout). O(the layout).
+  public mutating func shareSectionLayout(with other: Section) {
+    if let a = layoutBox, let b = other.layoutBox, a !== b, a.value == b.value { layoutBox = b }
+  }
 
   public init(
     items: Items, inset: Insets? = nil, minimumLineSpacing: Double? = nil,
@@ -119,5 +131,14 @@ public struct Section: Equatable, Sendable {
     case .uniform(let n): return n
     case .sizes(let s): return s.count
     }
+  }
+}
+
+/// A section layout held by reference (see `Section.sectionLayout`).
+final class SectionLayoutBox: Equatable, Sendable {
+  let value: SectionLayout
+  init(_ value: SectionLayout) { self.value = value }
+  static func == (a: SectionLayoutBox, b: SectionLayoutBox) -> Bool {
+    a === b || a.value == b.value
   }
 }

@@ -35,7 +35,12 @@ struct GroupNode: Sendable {
 /// frames when no item is measured, and the tree to place again when some
 /// are. Shared by every section with the same layout and container.
 final class GroupTemplate: Sendable {
-  let root: GroupNode
+  /// The resolved tree, flattened (see `FlatNode`).
+  let nodes: [FlatNode]
+  /// The section layout and the container it was resolved for: sections
+  /// share them through the template, one reference each.
+  let layout: SectionLayout
+  let container: Size
   /// Items per full group (≥ 1).
   let leafCount: Int
   /// The group's size with every item at its estimate.
@@ -45,17 +50,44 @@ final class GroupTemplate: Sendable {
   /// Whether any leaf has an estimated dimension: only then do measured
   /// sizes move anything.
   let measurable: Bool
+  /// The frames' bounding box relative to the group's origin (with the
+  /// origin itself), and the largest frame width or height: what a
+  /// section of unmeasured items needs of its cells in O(1).
+  let box: Rect
+  let largestExtent: Double
 
-  /// Resolves `group` against `container`. O(items per group · depth).
-  init(_ group: LayoutGroup, container: Size) {
+  /// What the sections of this template share (CompositionalPlacement).
+  let shape: SectionShape
+
+  /// Resolves the layout's group against `container`, for a layout
+  /// scrolling along `axes` with cross extent `W`. O(items per group ·
+  /// depth).
+  init(_ layout: SectionLayout, container: Size, axes: Axes, crossExtent W: Double) {
+    self.layout = layout
+    self.container = container
     var budget = maxItemsPerGroup
-    root = Self.resolve(.group(group), in: container, budget: &budget)
+    let root = Self.resolve(.group(layout.group), in: container, budget: &budget)
+    let nodes = Self.flatten(root)
+    self.nodes = nodes
     var frames: [Rect] = []
     var leaf = 0
-    size = Self.place(root, measured: { _ in nil }, leaf: &leaf, frames: &frames)
+    size = nodes.withUnsafeBufferPointer {
+      Self.place(0, $0, measured: { _ in nil }, leaf: &leaf, frames: &frames)
+    }
     leafCount = frames.count
     self.frames = frames
     measurable = Self.hasEstimatedLeaf(root)
+    var (x0, y0, x1, y1, e) = (0.0, 0.0, 0.0, 0.0, 0.0)
+    for f in frames {
+      x0 = min(x0, f.minX)
+      y0 = min(y0, f.minY)
+      x1 = max(x1, f.maxX)
+      y1 = max(y1, f.maxY)
+      e = max(e, f.width, f.height)
+    }
+    box = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    largestExtent = e
+    shape = SectionShape(layout, container: container, size: size, box: box, axes: axes, W: W)
   }
 
   private static func hasEstimatedLeaf(_ n: GroupNode) -> Bool {
@@ -129,14 +161,47 @@ final class GroupTemplate: Sendable {
     }
   }
 
-  /// Rule 3: places `node` at the origin, appending its leaves' cell
+  /// A resolved node in `nodes`: the tree laid out breadth first, each
+  /// group's children contiguous, so that placing a group walks a buffer
+  /// and retains nothing.
+  struct FlatNode: Sendable {
+    var size: Size
+    var estimatedWidth: Bool
+    var estimatedHeight: Bool
+    var insets: Insets
+    /// Nil for a leaf.
+    var group: GroupNode.Arrangement?
+    var first: Int
+    var count: Int
+  }
+
+  static func flatten(_ root: GroupNode) -> [FlatNode] {
+    var nodes: [FlatNode] = []
+    var queue: [GroupNode] = [root]
+    var head = 0
+    while head < queue.count {
+      let n = queue[head]
+      head += 1
+      // Children go after every node already queued.
+      nodes.append(
+        FlatNode(
+          size: n.size, estimatedWidth: n.estimatedWidth, estimatedHeight: n.estimatedHeight,
+          insets: n.insets, group: n.group, first: queue.count, count: n.children.count))
+      queue.append(contentsOf: n.children)
+    }
+    return nodes
+  }
+
+  /// Rule 3: places node `k` at the origin, appending its leaves' cell
   /// frames, and returns its size. `measured(leaf)` is a leaf's measured
   /// size, which replaces the estimate along its estimated axes; a group
   /// with an estimated dimension fits its subitems along it. O(leaves ·
   /// depth).
   static func place(
-    _ node: GroupNode, measured: (Int) -> Size?, leaf: inout Int, frames: inout [Rect]
+    _ k: Int, _ nodes: UnsafeBufferPointer<FlatNode>, measured: (Int) -> Size?, leaf: inout Int,
+    frames: inout [Rect]
   ) -> Size {
+    let node = nodes[k]
     guard let arrangement = node.group else {
       var s = node.size
       if let m = measured(leaf) {
@@ -153,17 +218,30 @@ final class GroupTemplate: Sendable {
           x: l, y: t, width: max(0, s.width - l - r), height: max(0, s.height - t - b)))
       return s
     }
+    // Children placed at the origin first: flexible spacing needs their
+    // extents before any position. Their sizes and frame ranges go in a
+    // buffer on the stack, not an array per group.
+    return withUnsafeTemporaryAllocation(
+      of: (range: Range<Int>, size: Size).self, capacity: node.count
+    ) { placed in
+      for c in 0..<node.count {
+        let from = frames.count
+        let s = place(node.first + c, nodes, measured: measured, leaf: &leaf, frames: &frames)
+        placed.initializeElement(at: c, to: (from..<frames.count, s))
+      }
+      return arrange(node, arrangement, placed.prefix(node.count), &frames)
+    }
+  }
+
+  /// Positions a group's placed children (`placed`: each one's frame range
+  /// and size) and returns the group's size. O(the children's frames).
+  private static func arrange(
+    _ node: FlatNode, _ arrangement: GroupNode.Arrangement,
+    _ placed: Slice<UnsafeMutableBufferPointer<(range: Range<Int>, size: Size)>>,
+    _ frames: inout [Rect]
+  ) -> Size {
     let h = arrangement.horizontal
     let i = node.insets
-    // Children placed at the origin first: flexible spacing needs their
-    // extents before any position.
-    var placed: [(range: Range<Int>, size: Size)] = []
-    placed.reserveCapacity(node.children.count)
-    for child in node.children {
-      let from = frames.count
-      let s = place(child, measured: measured, leaf: &leaf, frames: &frames)
-      placed.append((from..<frames.count, s))
-    }
     let inner = h ? node.size.width - i.left - i.right : node.size.height - i.top - i.bottom
     var gap = arrangement.spacing.value
     if case .flexible = arrangement.spacing, placed.count > 1 {
@@ -172,7 +250,7 @@ final class GroupTemplate: Sendable {
     }
     var position = h ? i.left : i.top
     var across = 0.0
-    for (k, (range, s)) in placed.enumerated() {
+    for (k, (range, s)) in zip(0..., placed) {
       if k > 0 { position += gap }
       let dx = h ? position : i.left
       let dy = h ? i.top : position
@@ -191,13 +269,13 @@ final class GroupTemplate: Sendable {
     return size
   }
 
-  /// Group `k`'s size and cell frames given each item's measured size
-  /// (`measured(i)` for the group's i-th item). O(items per group · depth).
-  func placed(_ measured: (Int) -> Size?) -> (size: Size, frames: [Rect]) {
-    var frames: [Rect] = []
-    frames.reserveCapacity(leafCount)
+  /// Places one group given each item's measured size (`measured(i)` for
+  /// the group's i-th item), appending its cell frames to `frames`, and
+  /// returns its size. O(items per group · depth).
+  func place(into frames: inout [Rect], _ measured: (Int) -> Size?) -> Size {
     var leaf = 0
-    let s = Self.place(root, measured: measured, leaf: &leaf, frames: &frames)
-    return (s, frames)
+    return nodes.withUnsafeBufferPointer {
+      Self.place(0, $0, measured: measured, leaf: &leaf, frames: &frames)
+    }
   }
 }

@@ -13,31 +13,90 @@
 /// 0), in the left-to-right space along the cross axis.
 public typealias RowOffsets = [Int: Double]
 
+/// What every section of one layout, container and axis has in common:
+/// the layout's fields queries read per element and the positions that do
+/// not depend on the item count, worked out once per template.
+struct SectionShape: Sendable {
+  var direction: ScrollDirection
+  /// The content's cross extent.
+  var crossExtent: Double
+  var behavior: OrthogonalScrollingBehavior
+  var effect: RowEffect?
+  var pins: (header: Bool, footer: Bool)
+  var spacing: Double
+  /// Whether groups stack along x: a row of a vertical layout, or a plain
+  /// section of a horizontal one.
+  var stacksAlongWidth: Bool
+  /// Header (main position, cross position, size) and footer (cross
+  /// position, size; it follows the groups).
+  var header: (main: Double, cross: Double, size: Size)?
+  var footer: (cross: Double, size: Size)?
+  /// The header's end (a pinned footer's limit) and where the groups' area
+  /// starts, along main and across.
+  var headerEnd: Double
+  var itemsMain: Double
+  var itemsCross: Double
+  var mainTrail: Double
+  var crossTrail: Double
+  /// The background's insets: main leading and trailing, cross leading and
+  /// trailing.
+  var background: (mainLead: Double, mainTrail: Double, crossLead: Double, crossTrail: Double)?
+  /// For unmeasured groups: how far cells reach before a group's start and
+  /// past its end along the stacking axis, and their span along the scroll
+  /// axis from the group's origin.
+  var reach: (lo: Double, hi: Double)
+  var cellsMain: (lo: Double, hi: Double)
+
+  init(_ layout: SectionLayout, container: Size, size: Size, box: Rect, axes: Axes, W: Double) {
+    direction = axes.direction
+    crossExtent = W
+    behavior = layout.orthogonalScrollingBehavior
+    let orthogonal = behavior != .none
+    effect = orthogonal ? layout.effect : nil
+    let h = layout.boundary(.header)
+    let f = layout.boundary(.footer)
+    pins = (h?.pinToVisibleBounds ?? false, f?.pinToVisibleBounds ?? false)
+    spacing = layout.interGroupSpacing
+    stacksAlongWidth = orthogonal == (axes.direction == .vertical)
+    let (mainLead, mainTrail, crossLead, crossTrail) = axes.split(layout.contentInsets.insets)
+    self.mainTrail = mainTrail
+    self.crossTrail = crossTrail
+    var y = 0.0
+    header = nil
+    if let h {
+      let size = h.size.resolved(in: container)
+      header = (0, crossLead, size)
+      y += axes.main(size)
+    }
+    footer = f.map { (crossLead, $0.size.resolved(in: container)) }
+    headerEnd = y
+    itemsMain = y + mainLead
+    itemsCross = crossLead
+    background = layout.background.map { axes.split($0.insets) }
+    let along = orthogonal ? axes.cross(size) : axes.main(size)
+    let (a, b) =
+      orthogonal
+      ? (axes.cross(box.origin), axes.cross(box.size))
+      : (axes.main(box.origin), axes.main(box.size))
+    reach = (min(0, a), max(0, a + b - along))
+    cellsMain = (min(0, axes.main(box.origin)), max(0, axes.main(box.origin) + axes.main(box.size)))
+  }
+}
+
 /// One section of a compositional layout, in its own coordinates (main
-/// from the section's start, cross from the content's leading edge).
+/// from the section's start, cross from the content's leading edge): what
+/// depends on its items; the rest is its template's shape.
 struct CompositionalSection: Sendable {
   var start = 0.0
   /// The section's main extent: header, insets, groups, footer.
   var end = 0.0
   var count: Int
-  var layout: SectionLayout
-  /// The container the template was resolved against.
-  var container: Size
+  /// The section's layout resolved for its container and axis.
   var template: GroupTemplate
   var groupCount: Int
-  var spacing: Double
-  /// Where the groups' area starts, along main and across.
-  var itemsMain = 0.0
-  var itemsCross = 0.0
   /// The end of the groups' area plus the bottom inset (a pinned header's
-  /// limit), and the header's end (a pinned footer's).
+  /// limit).
   var itemsEnd = 0.0
-  var headerEnd = 0.0
-  /// Header and footer: main position, cross position, size.
-  var header: (main: Double, cross: Double, size: Size)? = nil
-  var footer: (main: Double, cross: Double, size: Size)? = nil
-  /// The background decoration: main, cross and their extents.
-  var background: (main: Double, cross: Double, mainExtent: Double, crossExtent: Double)? = nil
   /// Measured groups (nil: every group is the template's).
   var measured: MeasuredGroups? = nil
   /// How far a group's cells reach before its start and past its end along
@@ -51,11 +110,31 @@ struct CompositionalSection: Sendable {
   /// and its range of offsets.
   var rowExtent = 0.0
   var rowRange = (lo: 0.0, hi: 0.0)
-  /// Whether groups stack along x: a row of a vertical layout, or a plain
-  /// section of a horizontal one.
-  var stacksAlongWidth: Bool
 
-  var orthogonal: Bool { layout.scrollsOrthogonally }
+  var layout: SectionLayout { template.layout }
+  var container: Size { template.container }
+  var behavior: OrthogonalScrollingBehavior { template.shape.behavior }
+  var orthogonal: Bool { template.shape.behavior != .none }
+  var effect: RowEffect? { template.shape.effect }
+  var pins: (header: Bool, footer: Bool) { template.shape.pins }
+  var spacing: Double { template.shape.spacing }
+  var stacksAlongWidth: Bool { template.shape.stacksAlongWidth }
+  var itemsMain: Double { template.shape.itemsMain }
+  var itemsCross: Double { template.shape.itemsCross }
+  var headerEnd: Double { template.shape.headerEnd }
+  var header: (main: Double, cross: Double, size: Size)? { template.shape.header }
+  var footer: (main: Double, cross: Double, size: Size)? {
+    template.shape.footer.map { (itemsEnd, $0.cross, $0.size) }
+  }
+  /// The background decoration: main, cross and their extents.
+  var background: (main: Double, cross: Double, mainExtent: Double, crossExtent: Double)? {
+    template.shape.background.map {
+      (
+        $0.mainLead, $0.crossLead, max(0, end - $0.mainLead - $0.mainTrail),
+        max(0, template.shape.crossExtent - $0.crossLead - $0.crossTrail)
+      )
+    }
+  }
 
   /// Per group: its start along the stacking axis (from the groups' area)
   /// and size, and each item's cell frame relative to its group.
@@ -78,6 +157,9 @@ public struct CompositionalGeometry: Placement {
   /// sections, so searches over them are exact.
   var reachedBy: [Double] = []
   var startsFrom: [Double] = []
+  /// The templates in use, for the next relayout to carry over.
+  var defaultTemplate: GroupTemplate? = nil
+  var boxedTemplates: [(box: SectionLayoutBox, template: GroupTemplate)] = []
   /// Each orthogonal row's offset, clamped to its range; absent: 0.
   public private(set) var rowOffsets: RowOffsets
   public private(set) var elementSpan: (lo: Double, hi: Double) = (0, 0)
@@ -102,56 +184,73 @@ public struct CompositionalGeometry: Placement {
     crossExtent = W
     var sections: [CompositionalSection] = []
     sections.reserveCapacity(specs.count)
-    var templates: [(SectionLayout, Size, GroupTemplate)] = []
     var m = 0.0
     var span = (lo: 0.0, hi: 0.0)
     var reach = 0.0
-    for (index, spec) in specs.enumerated() {
-      let layout = spec.sectionLayout ?? c.section
+    // One template per distinct layout: every section of the default
+    // layout shares one, and sections whose layouts share a box share one.
+    // Templates that still fit carry over from the previous geometry, so
+    // that a section can be reused when its template is the same object.
+    func container(_ layout: SectionLayout) -> Size {
       let ci = layout.contentInsets
-      let container = Size(
+      return Size(
         width: max(0, visible.width - ci.leading - ci.trailing),
         height: max(0, visible.height - ci.top - ci.bottom))
-      var reused: CompositionalSection? = nil
-      if let previous, let continuity, index < continuity.sections.count,
-        let r = continuity.sections[index], r.edit == nil, r.old < previous.sections.count
-      {
-        let o = previous.sections[r.old]
-        if o.layout == layout && o.container == container && o.count == spec.count {
-          reused = o
-        }
+    }
+    func fits(_ t: GroupTemplate, _ layout: SectionLayout) -> Bool {
+      t.shape.direction == axes.direction && t.shape.crossExtent == W
+        && t.container == container(layout) && t.layout == layout
+    }
+    var defaultTemplate = previous?.defaultTemplate.flatMap { fits($0, c.section) ? $0 : nil }
+    var boxed = previous?.boxedTemplates.filter { fits($0.template, $0.box.value) } ?? []
+    func template(_ box: SectionLayoutBox?) -> GroupTemplate {
+      guard let box else {
+        if let t = defaultTemplate { return t }
+        let t = GroupTemplate(
+          c.section, container: container(c.section), axes: axes, crossExtent: W)
+        defaultTemplate = t
+        return t
       }
+      if let k = boxed.lastIndex(where: { $0.box === box }) { return boxed[k].template }
+      let t =
+        boxed.last(where: { $0.box.value == box.value })?.template
+        ?? GroupTemplate(box.value, container: container(box.value), axes: axes, crossExtent: W)
+      // A few boxes are remembered: a client that sends each section its
+      // own copy of one layout finds it by value.
+      if boxed.count == 16 { boxed.removeFirst() }
+      boxed.append((box, t))
+      return t
+    }
+    for index in specs.indices {
+      let t = template(specs[index].layoutBox)
       var g: CompositionalSection
-      if let reused {
-        g = reused
+      if let previous, let continuity, index < continuity.sections.count,
+        let r = continuity.sections[index], r.edit == nil, r.old < previous.sections.count,
+        previous.sections[r.old].template === t,
+        previous.sections[r.old].count == specs[index].count
+      {
+        g = previous.sections[r.old]
       } else {
-        // One template per distinct layout and container: a thousand
-        // sections of the default layout resolve it once.
-        let template: GroupTemplate
-        if let t = templates.first(where: { $0.0 == layout && $0.1 == container }) {
-          template = t.2
-        } else {
-          template = GroupTemplate(layout.group, container: container)
-          if templates.count < 8 { templates.append((layout, container, template)) }
-        }
-        g = Self.section(spec, layout, template, container: container, axes: axes, W: W)
+        g = Self.section(specs[index], t, axes: axes, W: W)
       }
       g.start = m
       m += g.end
       if index + 1 < specs.count { m += c.interSectionSpacing }
       span.lo = min(span.lo, g.start + g.span.lo)
       span.hi = max(span.hi, g.start + g.span.hi)
-      if let e = layout.effect, g.orthogonal {
+      if let e = g.effect {
         // d never exceeds (row extent + W) / W within the row's range.
         let dmax = W > 0 ? (g.rowExtent + W) / W : 0
         let s = e.scale.magnitudeBound(upTo: dmax)
-        let largest = g.template.frames.reduce(0.0) { max($0, $1.width, $1.height) }
+        let largest = g.template.largestExtent
         let measured = g.measured?.frames.reduce(0.0) { max($0, $1.width, $1.height) } ?? 0
         reach = max(reach, max(0, s - 1) * max(largest, measured) / 2)
       }
       sections.append(g)
     }
     self.sections = sections
+    self.defaultTemplate = defaultTemplate
+    self.boxedTemplates = boxed
     var far = -Double.infinity
     reachedBy = sections.map {
       far = max(far, $0.start + $0.span.hi)
@@ -179,103 +278,77 @@ public struct CompositionalGeometry: Placement {
 
   /// One section in its own coordinates. O(1) without measured items,
   /// O(items · depth) with them.
-  static func section(
-    _ spec: Section, _ layout: SectionLayout, _ t: GroupTemplate, container: Size, axes: Axes,
-    W: Double
-  ) -> CompositionalSection {
+  static func section(_ spec: Section, _ t: GroupTemplate, axes: Axes, W: Double)
+    -> CompositionalSection
+  {
     let n = spec.count
     let P = t.leafCount
+    let shape = t.shape
     var g = CompositionalSection(
-      count: n, layout: layout, container: container, template: t,
-      groupCount: n == 0 ? 0 : (n - 1) / P + 1, spacing: layout.interGroupSpacing,
-      stacksAlongWidth: layout.scrollsOrthogonally == (axes.direction == .vertical))
-    let (mainLead, mainTrail, crossLead, crossTrail) = axes.split(layout.contentInsets.insets)
-    let orthogonal = layout.scrollsOrthogonally
+      count: n, template: t, groupCount: n == 0 ? 0 : (n - 1) / P + 1)
+    let orthogonal = shape.behavior != .none
     // The stacking axis: main for plain sections, cross for rows.
     func along(_ s: Size) -> Double { orthogonal ? axes.cross(s) : axes.main(s) }
     func across(_ s: Size) -> Double { orthogonal ? axes.main(s) : axes.cross(s) }
 
+    // The groups' extent along the stacking axis and the largest across,
+    // and how far cells reach outside their group along the stacking axis
+    // and along the scroll axis from the group's start (rows only: a plain
+    // section's is its reach). Unmeasured groups are the template's.
+    var stacked = 0.0
+    var thickest = 0.0
+    var (lo, hi) = shape.reach
+    var (mainLo, mainHi) = shape.cellsMain
     if t.measurable, case .sizes(let list) = spec.items, list.summary.count > list.summary.unset {
-      var sizes: [Size?] = []
-      sizes.reserveCapacity(n)
-      list.forEach { s in
-        sizes.append(s == Section.unsetSize ? nil : s)
-        return true
-      }
       var m = CompositionalSection.MeasuredGroups(starts: [], sizes: [], frames: [])
       m.starts.reserveCapacity(g.groupCount)
       m.sizes.reserveCapacity(g.groupCount)
-      m.frames.reserveCapacity(n)
+      m.frames.reserveCapacity(n + P)
       var sum = ExactSum.zero
-      let gap = ExactSum(g.spacing)
+      let gap = ExactSum(shape.spacing)
+      (lo, hi, mainLo, mainHi) = (0, 0, 0, 0)
+      // The group asks for its items' sizes in order: one pass of a cursor.
+      var cursor = RopeCursor(list, at: 0)
       for k in 0..<g.groupCount {
-        let first = k * P
-        let placed = t.placed { j in first + j < n ? sizes[first + j] : nil }
+        let from = m.frames.count
+        let size = t.place(into: &m.frames) { _ in
+          guard let s = cursor.next(), s != Section.unsetSize else { return nil }
+          return s
+        }
         m.starts.append((sum + gap.times(k)).value)
-        sum += along(placed.size)
-        m.sizes.append(placed.size)
-        m.frames.append(contentsOf: placed.frames.prefix(n - first))
+        sum += along(size)
+        m.sizes.append(size)
+        thickest = max(thickest, across(size))
+        for fi in from..<m.frames.count {
+          let f = m.frames[fi]
+          let (a, b) =
+            orthogonal
+            ? (axes.cross(f.origin), axes.cross(f.size)) : (axes.main(f.origin), axes.main(f.size))
+          lo = min(lo, a)
+          hi = max(hi, a + b - along(size))
+          mainLo = min(mainLo, axes.main(f.origin))
+          mainHi = max(mainHi, axes.main(f.origin) + axes.main(f.size))
+        }
       }
+      // The last group's missing items were placed as estimates.
+      m.frames.removeLast(m.frames.count - n)
+      // Σ extents + (k − 1) · spacing, exactly as a fresh sum.
+      stacked = (sum + gap.times(g.groupCount - 1)).value
       g.measured = m
-    }
-
-    // The groups' extent along the stacking axis and the largest across.
-    var stacked = 0.0
-    var thickest = 0.0
-    if g.groupCount > 0 {
-      if let m = g.measured {
-        let last = g.groupCount - 1
-        thickest = m.sizes.reduce(0.0) { max($0, across($1)) }
-        // Exactly as a fresh sum: Σ extents + (k − 1) · spacing.
-        var sum = ExactSum.zero
-        for s in m.sizes { sum += along(s) }
-        stacked = (sum + ExactSum(g.spacing).times(last)).value
-      } else {
-        let k = g.groupCount
-        stacked = (ExactSum(along(t.size)).times(k) + ExactSum(g.spacing).times(k - 1)).value
-        thickest = across(t.size)
-      }
-    }
-    // How far cells reach outside their group along the stacking axis.
-    // And along the scroll axis, from the group's start (rows only: a
-    // plain section's is its reach).
-    let frames = g.measured?.frames ?? t.frames
-    var lo = 0.0
-    var hi = 0.0
-    var mainLo = 0.0
-    var mainHi = 0.0
-    for (i, f) in frames.enumerated() {
-      let size = g.measured.map { $0.sizes[i / P] } ?? t.size
-      let (a, b) =
-        orthogonal
-        ? (axes.cross(f.origin), axes.cross(f.size)) : (axes.main(f.origin), axes.main(f.size))
-      lo = min(lo, a)
-      hi = max(hi, a + b - along(size))
-      mainLo = min(mainLo, axes.main(f.origin))
-      mainHi = max(mainHi, axes.main(f.origin) + axes.main(f.size))
+    } else if g.groupCount > 0 {
+      let k = g.groupCount
+      stacked = (ExactSum(along(t.size)).times(k) + ExactSum(shape.spacing).times(k - 1)).value
+      thickest = across(t.size)
     }
     g.reach = (lo, hi)
 
     // Along the scroll axis: header, top inset, groups (or the row), bottom
     // inset, footer.
-    var y = 0.0
-    if let h = layout.boundary(.header) {
-      let size = h.size.resolved(in: container)
-      g.header = (y, crossLead, size)
-      y += axes.main(size)
-    }
-    g.headerEnd = y
-    y += mainLead
-    g.itemsMain = y
-    g.itemsCross = crossLead
+    var y = shape.itemsMain
     y += orthogonal ? thickest : stacked
-    y += mainTrail
+    y += shape.mainTrail
     g.itemsEnd = y
-    if let f = layout.boundary(.footer) {
-      let size = f.size.resolved(in: container)
-      g.footer = (y, crossLead, size)
-      y += axes.main(size)
-    }
+    if let f = shape.footer { y += axes.main(f.size) }
     g.end = y
     var span = (lo: 0.0, hi: y)
     if g.count > 0 {
@@ -287,16 +360,12 @@ public struct CompositionalGeometry: Placement {
         span.hi = max(span.hi, g.itemsMain + stacked + g.reach.hi)
       }
     }
-    if let b = layout.background {
-      let (ml, mt, cl, ct) = axes.split(b.insets)
-      g.background = (ml, cl, max(0, y - ml - mt), max(0, W - cl - ct))
-      span.lo = min(span.lo, ml)
-    }
+    if let b = shape.background { span.lo = min(span.lo, b.mainLead) }
     g.span = span
     if orthogonal {
-      g.rowExtent = crossLead + stacked + crossTrail
+      g.rowExtent = shape.itemsCross + stacked + shape.crossTrail
       var range = (lo: 0.0, hi: max(0, g.rowExtent - W))
-      if layout.orthogonalScrollingBehavior == .groupPagingCentered, g.groupCount > 0 {
+      if shape.behavior == .groupPagingCentered, g.groupCount > 0 {
         // The first and last groups can be centred.
         range.lo = min(0, g.groupCenter(0, axes) - W / 2)
         range.hi = max(range.hi, g.groupCenter(g.groupCount - 1, axes) - W / 2)
@@ -348,7 +417,7 @@ public struct CompositionalGeometry: Placement {
     case .header:
       guard let h = g.header, axes.main(h.size) > 0 || axes.cross(h.size) > 0 else { return nil }
       var main = g.start + h.main
-      if let pin, g.layout.boundary(.header)?.pinToVisibleBounds == true {
+      if let pin, g.pins.header {
         main = pin.header(own: main, thickness: axes.main(h.size), limit: g.start + g.itemsEnd)
       }
       return axes.rect(
@@ -356,7 +425,7 @@ public struct CompositionalGeometry: Placement {
     case .footer:
       guard let f = g.footer, axes.main(f.size) > 0 || axes.cross(f.size) > 0 else { return nil }
       var main = g.start + f.main
-      if let pin, g.layout.boundary(.footer)?.pinToVisibleBounds == true {
+      if let pin, g.pins.footer {
         main = pin.footer(own: main, thickness: axes.main(f.size), limit: g.start + g.headerEnd)
       }
       return axes.rect(
@@ -377,12 +446,12 @@ public struct CompositionalGeometry: Placement {
 
   /// The row effect of an orthogonal section, if it has one. O(1).
   public func rowEffect(section s: Int) -> RowEffect? {
-    sections[s].orthogonal ? sections[s].layout.effect : nil
+    sections[s].effect
   }
 
   /// Whether a section scrolls on its own, and its behaviour. O(1).
   public func orthogonalBehavior(section s: Int) -> OrthogonalScrollingBehavior {
-    sections[s].layout.orthogonalScrollingBehavior
+    sections[s].behavior
   }
 
   /// A row's range of offsets ((0, 0) for a section that does not
@@ -553,7 +622,7 @@ public struct CompositionalGeometry: Placement {
   {
     let g = sections[s]
     guard g.groupCount > 0 else { return [] }
-    switch g.layout.orthogonalScrollingBehavior {
+    switch g.behavior {
     case .none, .continuous:
       return []
     case .paging:
@@ -566,7 +635,7 @@ public struct CompositionalGeometry: Placement {
         return (o, leadingGroup(g, at: o))
       }
     case .continuousGroupLeadingBoundary, .groupPaging, .groupPagingCentered:
-      let centered = g.layout.orthogonalScrollingBehavior == .groupPagingCentered
+      let centered = g.behavior == .groupPagingCentered
       func rest(_ k: Int) -> Double {
         centered ? g.groupCenter(k, axes) - crossExtent / 2 : g.groupStart(k)
       }
@@ -614,7 +683,7 @@ public struct CompositionalGeometry: Placement {
 
   /// Whether a header or footer of section `s` pins. O(1).
   public func pins(_ kind: ElementKind, section s: Int) -> Bool {
-    sections[s].layout.boundary(kind)?.pinToVisibleBounds ?? false
+    kind == .header ? sections[s].pins.header : kind == .footer && sections[s].pins.footer
   }
 }
 
