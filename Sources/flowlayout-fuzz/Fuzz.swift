@@ -12,8 +12,9 @@ import LayoutServer
   import Glibc
 #endif
 
-/// Opens a flow, a cover-flow, a waterfall and a carousel session before the
-/// fuzz input, so that the input exercises live sessions and not only the
+/// Opens a flow, a cover-flow, a waterfall, a carousel and a compositional
+/// session (an App Store list: a pinned header and a background, then a
+/// zooming row of nested groups) before the fuzz input, so that the input exercises live sessions and not only the
 /// error paths, and grows each with a layout/appendItems (a uniform section
 /// that gets sizes, a section of ids that gets more, packed sizes).
 let prelude: [UInt8] = {
@@ -29,6 +30,9 @@ let prelude: [UInt8] = {
     #"{"jsonrpc":"2.0","id":"p9","method":"layout/appendItems","params":{"session":"r","section":1,"itemCount":3}}"#,
     // Packed sizes (150×100, 60×100, 90×100), for the mutator to corrupt.
     #"{"jsonrpc":"2.0","id":"p10","method":"layout/appendItems","params":{"session":"f","section":1,"widthsAndHeightsBase64":"AAAAAADAYkAAAAAAAABZQAAAAAAAAE5AAAAAAAAAWUAAAAAAAIBWQAAAAAAAAFlA"}}"#,
+    #"{"jsonrpc":"2.0","id":"p11","method":"layout/open","params":{"session":"k","layout":{"type":"compositional","interSectionSpacing":8,"section":{"group":{"direction":"horizontal","size":{"width":{"fractionalWidth":1},"height":{"estimated":44}},"subitems":[{"size":{"width":{"fractionalWidth":0.5},"height":{"estimated":44}},"contentInsets":{"top":2,"leading":2,"bottom":2,"trailing":2}}],"interItemSpacing":{"flexible":4}},"contentInsets":{"top":4,"leading":8,"bottom":4,"trailing":8},"boundarySupplementaryItems":[{"kind":"header","size":{"width":{"fractionalWidth":1},"height":{"absolute":24}},"pinToVisibleBounds":true},{"kind":"footer","size":{"width":{"fractionalWidth":1},"height":{"absolute":12}}}],"decorationItems":[{"kind":"background","contentInsets":{"top":1,"leading":1,"bottom":1,"trailing":1}}]}},"bounds":{"x":0,"y":0,"width":320,"height":300},"sections":[{"itemCount":7},{"itemCount":9,"layout":{"group":{"direction":"horizontal","size":{"width":{"absolute":150},"height":{"absolute":100}},"subitems":[{"size":{"width":{"fractionalWidth":1},"height":{"fractionalHeight":0.6}}},{"direction":"vertical","size":{"width":{"fractionalWidth":1},"height":{"fractionalHeight":0.4}},"subitems":[{"size":{"width":{"fractionalWidth":1},"height":{"fractionalHeight":1}}}],"count":1}]},"interGroupSpacing":10,"orthogonalScrollingBehavior":"groupPagingCentered","effect":{"scale":{"peak":1.1,"factor":0.5,"minimum":0.8},"alpha":{"peak":1,"factor":0.5}}}},{"itemCount":4,"layout":{"group":{"direction":"vertical","size":{"width":{"absolute":120},"height":{"absolute":80}},"subitems":[{"size":{"width":{"fractionalWidth":1},"height":{"fractionalHeight":0.5}}}],"count":2},"orthogonalScrollingBehavior":"paging"}}]}}"#,
+    #"{"jsonrpc":"2.0","id":"p12","method":"layout/scrollSection","params":{"session":"k","section":1,"offset":140}}"#,
+    #"{"jsonrpc":"2.0","id":"p13","method":"layout/setItemSizes","params":{"session":"k","sizes":[{"section":0,"item":2,"size":{"width":100,"height":70}}]}}"#,
   ]
   var bytes: [UInt8] = []
   for m in messages { encodeFrame(Array(m.utf8), into: &bytes) }

@@ -52,8 +52,10 @@ METHODS = [
     "layout/configure",
     "layout/setItemSizes",
     "layout/appendItems",
+    "layout/scrollSection",
 ]
 MUTATING = {
+    "layout/scrollSection",
     "layout/open",
     "layout/setBounds",
     "layout/performBatchUpdates",
@@ -171,7 +173,75 @@ CAROUSEL_LAYOUT = st.fixed_dictionaries(
         "snap": st.fixed_dictionaries({}, optional={"policy": st.sampled_from(["nearest", "directional", "paging", "free"])}),
     },
 )
-LAYOUT = FLOW_LAYOUT | COVER_LAYOUT | WATERFALL_LAYOUT | CAROUSEL_LAYOUT
+DIMENSION = st.one_of(
+    st.builds(dict, fractionalWidth=st.sampled_from([0.25, 1 / 3, 0.5, 1])),
+    st.builds(dict, fractionalHeight=st.sampled_from([0.5, 1])),
+    st.builds(dict, absolute=st.integers(0, 200)),
+    st.builds(dict, estimated=st.integers(1, 120)),
+)
+LAYOUT_SIZE = st.builds(dict, width=DIMENSION, height=DIMENSION)
+DIRECTIONAL_INSETS = st.fixed_dictionaries(
+    {}, optional={k: st.integers(0, 12) for k in ("top", "leading", "bottom", "trailing")})
+LAYOUT_ITEM = st.fixed_dictionaries({"size": LAYOUT_SIZE}, optional={"contentInsets": DIRECTIONAL_INSETS})
+
+
+@st.composite
+def layout_group(draw, subitem) -> dict:
+    """A group of 1 to 3 subitems (with `count` when it has one)."""
+    g = {"direction": draw(st.sampled_from(["horizontal", "vertical"])), "size": draw(LAYOUT_SIZE),
+         "subitems": draw(st.lists(subitem, min_size=1, max_size=3))}
+    if len(g["subitems"]) == 1 and draw(st.booleans()):
+        g["count"] = draw(st.integers(1, 4))
+    if draw(st.booleans()):
+        g["interItemSpacing"] = {draw(st.sampled_from(["fixed", "flexible"])): draw(st.integers(0, 10))}
+    if draw(st.booleans()):
+        g["contentInsets"] = draw(DIRECTIONAL_INSETS)
+    return g
+
+
+@st.composite
+def section_layout(draw) -> dict:
+    """A compositional section layout: groups nested two deep, boundary
+    items, a background, any behaviour and, on rows, an effect."""
+    s = {"group": draw(layout_group(LAYOUT_ITEM | layout_group(LAYOUT_ITEM)))}
+    behavior = draw(st.sampled_from(["none", "continuous", "continuousGroupLeadingBoundary", "paging",
+                                     "groupPaging", "groupPagingCentered"]))
+    s["orthogonalScrollingBehavior"] = behavior
+    if draw(st.booleans()):
+        s["interGroupSpacing"] = draw(st.integers(0, 12))
+    if draw(st.booleans()):
+        s["contentInsets"] = draw(DIRECTIONAL_INSETS)
+    boundary = []
+    for kind in ("header", "footer"):
+        if draw(st.booleans()):
+            boundary.append({"kind": kind, "size": {"width": {"fractionalWidth": 1},
+                                                     "height": {"absolute": draw(st.integers(0, 40))}},
+                             "pinToVisibleBounds": draw(st.booleans())})
+    if boundary:
+        s["boundarySupplementaryItems"] = boundary
+    if draw(st.booleans()):
+        s["decorationItems"] = [{"kind": "background", "contentInsets": draw(DIRECTIONAL_INSETS)}]
+    if behavior != "none" and draw(st.booleans()):
+        s["effect"] = {"scale": {"peak": draw(st.sampled_from([1, 1.2])), "factor": 0.5, "minimum": 0.7},
+                       "alpha": {"peak": 1, "factor": 0.4}}
+    return s
+
+
+COMPOSITIONAL_LAYOUT = st.fixed_dictionaries(
+    {"type": st.just("compositional")},
+    optional={
+        "scrollDirection": st.sampled_from(["vertical", "horizontal"]),
+        "interSectionSpacing": st.integers(0, 20),
+        "section": section_layout(),
+        "layoutDirection": st.sampled_from(["ltr", "rtl"]),
+    },
+)
+#: A compositional section may carry its own layout; its sizes are measured ones.
+COMPOSITIONAL_SECTION = st.one_of(
+    FLOW_SECTION,
+    st.builds(dict, itemCount=st.integers(0, 30), layout=section_layout()),
+)
+LAYOUT = FLOW_LAYOUT | COVER_LAYOUT | WATERFALL_LAYOUT | CAROUSEL_LAYOUT | COMPOSITIONAL_LAYOUT
 ITEM_ID = st.integers(-5, 50) | st.sampled_from(["a", "b", "x", "\u00e9", ""])
 
 
@@ -206,7 +276,7 @@ def append_params(draw, name: str, sections: Optional[int]) -> dict:
 def open_params(draw, name: str) -> dict:
     """layout/open of any type, with sections that type accepts."""
     layout = draw(LAYOUT, label="layout")
-    section = WATERFALL_SECTION if layout["type"] == "waterfall" else SECTION
+    section = {"waterfall": WATERFALL_SECTION, "compositional": COMPOSITIONAL_SECTION}.get(layout["type"], SECTION)
     return {"session": name, "layout": layout, "bounds": draw(bounds(), label="bounds"),
             "sections": draw(st.lists(section, min_size=1, max_size=3), label="sections")}
 
@@ -237,7 +307,13 @@ def valid_params(
         return st.builds(dict, session=st.just(name), bounds=bounds())
     if method == "layout/scrollEnded":
         pt = st.builds(dict, x=st.integers(-500, 5000), y=st.integers(-500, 5000))
-        return st.builds(dict, session=st.just(name), contentOffset=pt, velocity=st.builds(dict, x=st.integers(-5, 5), y=st.just(0)))
+        # A row's release names its section (an error where it is no row).
+        row = {"section": st.integers(0, 2)} if kind == "compositional" else {}
+        return st.fixed_dictionaries(
+            {"session": st.just(name), "contentOffset": pt,
+             "velocity": st.builds(dict, x=st.integers(-5, 5), y=st.just(0))}, optional=row)
+    if method == "layout/scrollSection":
+        return st.builds(dict, session=st.just(name), section=st.integers(0, 2), offset=st.integers(-100, 2000))
     if method == "layout/attributesInRect":
         return st.builds(dict, session=st.just(name), rect=bounds(st.integers(0, 3000), st.integers(0, 3000)))
     if method == "layout/attributesForItem":
@@ -259,8 +335,15 @@ def valid_params(
         )
         return st.builds(dict, session=st.just(name), updates=updates)
     if method == "layout/reloadData":
-        return st.builds(dict, session=st.just(name), sections=st.lists(SECTION, min_size=1, max_size=3))
+        section = COMPOSITIONAL_SECTION if kind == "compositional" else SECTION
+        return st.builds(dict, session=st.just(name), sections=st.lists(section, min_size=1, max_size=3))
     if method == "layout/configure":
+        if kind == "compositional":
+            cfg = st.fixed_dictionaries({}, optional={"interSectionSpacing": st.integers(0, 20),
+                                                      "section": section_layout(),
+                                                      "layoutDirection": st.sampled_from(["ltr", "rtl"])})
+            return st.fixed_dictionaries({"session": st.just(name)},
+                                         optional={"layout": cfg, "overscan": st.integers(0, 50)})
         if kind == "carousel":
             own = {"style": st.sampled_from(["rotary", "cylinder", "wheel", "coverFlow", "invertedTimeMachine"]),
                    "wrap": st.booleans(), "visibleItems": st.integers(1, 12), "perspective": st.integers(50, 900)}
