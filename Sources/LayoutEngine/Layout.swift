@@ -501,13 +501,7 @@ public struct Layout: Sendable {
       }
     case .compositional:
       guard case .compositional(let g) = placement else { break }
-      // A row effect's scale can grow a cell beyond its frame.
-      let r = g.effectReach
-      let search =
-        r > 0
-        ? Rect(x: rect.x - r, y: rect.y - r, width: rect.width + 2 * r, height: rect.height + 2 * r)
-        : rect
-      placement.forEachElement(in: search, pin: pin) { kind, s, i, frame in
+      placement.forEachElement(in: rowSearch(rect, g), pin: pin) { kind, s, i, frame in
         let a = rowAttributes(g, kind, s, i, frame)
         if a.frame.intersects(rect) { result.append(a) }
       }
@@ -571,6 +565,7 @@ public struct Layout: Sendable {
     let b = toLTR(bounds)
     var search = r
     if case .coverFlow(let cf) = type { search = coverSearch(cf, rect: r, bounds: b) }
+    if case .compositional(let g) = placement { search = rowSearch(r, g) }
     return placement.elementCountBound(in: search, pin: pinning(b))
   }
 

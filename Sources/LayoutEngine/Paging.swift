@@ -15,7 +15,14 @@ public struct PageStart: Equatable, Sendable {
 
   /// Whether `a` comes after this start in document order. O(1).
   func precedes(_ a: LayoutAttributes) -> Bool {
-    func rank(_ k: ElementKind) -> Int { k == .header ? 0 : k == .cell ? 1 : 2 }
+    func rank(_ k: ElementKind) -> Int {
+      switch k {
+      case .decoration: return -1
+      case .header: return 0
+      case .cell: return 1
+      case .footer: return 2
+      }
+    }
     let p = position
     return (lap ?? 0, p.section, rank(p.kind), p.item)
       < (a.lap ?? 0, a.section, rank(a.kind), a.item)
@@ -82,14 +89,24 @@ extension Layout {
       let pin = pinning(b)
       var search = r
       var effect: CoverFlowConfiguration? = nil
+      var rows: CompositionalGeometry? = nil
       if case .coverFlow(let cf) = type {
         search = coverSearch(cf, rect: r, bounds: b)
         effect = cf
+      } else if case .compositional(let g) = placement {
+        search = rowSearch(r, g)
+        rows = g
       }
       let centerMain = axes.main(b.center)
       let extent = axes.main(b.size)
       placement.forEachElement(in: search, pin: pin, after: after?.position) { kind, s, i, frame in
-        var a = Self.plain(kind, s, i, frame, pinned: pin)
+        var a: LayoutAttributes
+        if let g = rows {
+          a = rowAttributes(g, kind, s, i, frame)
+          guard a.frame.intersects(r) else { return true }
+        } else {
+          a = Self.plain(kind, s, i, frame, pinned: pin)
+        }
         if let cf = effect {
           if kind == .cell {
             cf.apply(

@@ -54,6 +54,15 @@ extension Layout {
     placement = .compositional(g)
   }
 
+  /// The rect of untransformed frames to examine for `rect`: widened by
+  /// how far a row effect's scale can grow a cell beyond its frame. O(1).
+  func rowSearch(_ rect: Rect, _ g: CompositionalGeometry) -> Rect {
+    let r = g.effectReach
+    guard r > 0 else { return rect }
+    return Rect(
+      x: rect.x - r, y: rect.y - r, width: rect.width + 2 * r, height: rect.height + 2 * r)
+  }
+
   /// A compositional element's attributes: its frame, the zIndex of its
   /// kind (a background at 0 lifts the rest of its section to 1; pinned
   /// boundary items float above everything), and for a cell of a row with

@@ -587,6 +587,13 @@ final class CompositionalTests: XCTestCase {
             a, all.first { $0.kind == a.kind && $0.section == a.section && $0.item == a.item })
         }
         XCTAssertGreaterThanOrEqual(l.elementCountBound(in: rect, bounds: bounds), got.count)
+        // The written answer (attributesInRect's path) is the same.
+        var written: [LayoutAttributes] = []
+        l.forEachAttribute(in: rect, bounds: bounds) {
+          written.append($0)
+          return true
+        }
+        XCTAssertEqual(written, got)
         let p = Point(
           x: Double.random(in: -20...size.width + 20, using: &g),
           y: Double.random(in: -20...size.height + 20, using: &g))
