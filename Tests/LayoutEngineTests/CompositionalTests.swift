@@ -262,6 +262,9 @@ final class CompositionalTests: XCTestCase {
     // Group 0's centre is 16 + 75 = 91, the last's 16 + 9 · 160 + 75 = 1531.
     XCTAssertEqual(l.rowRange(section: 0)?.lo, 91 - 160)
     XCTAssertEqual(l.rowRange(section: 0)?.hi, 1531 - 160)
+    // It starts with group 0 centred.
+    XCTAssertEqual(l.rowOffsets, [0: 91 - 160])
+    XCTAssertEqual(l.placement.frameForItem(IndexPath(section: 0, item: 0)).midX, 160)
   }
 
   // MARK: Orthogonal snapping

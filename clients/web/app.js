@@ -2,7 +2,10 @@
 // attributes and nothing else. A picker chooses the layout: the cover-flow
 // carousel (type coverFlow, scrolling sideways), a flow grid (type flow) or
 // a waterfall of cards of varied aspect ratios (type waterfall), both
-// scrolling vertically, or iCarousel's 3D carousels (type carousel, in any
+// scrolling vertically, an App Store page (type compositional: sections of
+// rows that scroll sideways on their own, each with one of UIKit's
+// orthogonal behaviours, pinned headers and a section background), or
+// iCarousel's 3D carousels (type carousel, in any
 // of the styles the daemon lists in capabilities.carouselStyles, sideways
 // or vertically: every card stands at the viewport's centre and its
 // matrix3d, perspective included, does the rest). No layout logic lives
@@ -51,8 +54,91 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     coverFlow: { label: 'cover flow', axis: 'x' },
     flow: { label: 'flow grid', axis: 'y' },
     waterfall: { label: 'waterfall', axis: 'y' },
+    compositional: { label: 'App Store', axis: 'y' },
     carousel: { label: '3D carousel', axis: null }, // its scrollDirection's
   };
+  /** The App Store page: section 0 holds the cards of the data source (the
+   *  count control, insert and delete), a featured row that centres a card
+   *  per fling and zooms it; each other row shows one of UIKit's orthogonal
+   *  behaviours; the last section is a plain grid on a background. Every
+   *  section has a header that pins. The layouts are the daemon's to
+   *  apply: the page only draws its answers. */
+  const APP_ROW_ITEMS = 12;
+  const item = (w, h, insets) => {
+    const it = { size: { width: w, height: h } };
+    if (insets) it.contentInsets = { top: insets, leading: insets, bottom: insets, trailing: insets };
+    return it;
+  };
+  const FULL = { fractionalWidth: 1 };
+  const FILL = { fractionalHeight: 1 };
+  function appSection(title, group, behavior, extra = {}) {
+    return {
+      title,
+      layout: {
+        group,
+        interGroupSpacing: 10,
+        contentInsets: { top: 6, leading: 16, bottom: 12, trailing: 16 },
+        orthogonalScrollingBehavior: behavior,
+        boundarySupplementaryItems: [
+          { kind: 'header', size: { width: FULL, height: { absolute: 28 } }, pinToVisibleBounds: true },
+        ],
+        ...extra,
+      },
+    };
+  }
+  const APP_SECTIONS = [
+    appSection(
+      'Featured · groupPagingCentered',
+      { direction: 'horizontal', size: { width: { fractionalWidth: 0.72 }, height: { absolute: 150 } },
+        subitems: [item(FULL, FILL)] },
+      'groupPagingCentered',
+      { effect: { scale: { peak: 1, factor: 0.6, minimum: 0.82 }, alpha: { peak: 1, factor: 0.9, minimum: 0.55 } } },
+    ),
+    appSection(
+      'continuous',
+      { direction: 'horizontal', size: { width: { absolute: 96 }, height: { absolute: 96 } }, subitems: [item(FULL, FILL)] },
+      'continuous',
+    ),
+    appSection(
+      'continuousGroupLeadingBoundary',
+      { direction: 'vertical', size: { width: { fractionalWidth: 0.8 }, height: { absolute: 168 } },
+        subitems: [item(FULL, { fractionalHeight: 1 / 3 }, 3)] },
+      'continuousGroupLeadingBoundary',
+    ),
+    appSection(
+      'paging',
+      { direction: 'horizontal', size: { width: { fractionalWidth: 0.5 }, height: { absolute: 90 } },
+        subitems: [item(FULL, FILL, 4)] },
+      'paging',
+    ),
+    appSection(
+      'groupPaging',
+      { direction: 'horizontal', size: { width: { absolute: 140 }, height: { absolute: 90 } }, subitems: [item(FULL, FILL)] },
+      'groupPaging',
+    ),
+    appSection(
+      'Top charts · background',
+      { direction: 'horizontal', size: { width: FULL, height: { absolute: 64 } },
+        subitems: [item({ fractionalWidth: 0.5 }, FILL, 4)] },
+      'none',
+      { decorationItems: [{ kind: 'background', contentInsets: { top: 0, leading: 8, bottom: 4, trailing: 8 } }] },
+    ),
+  ];
+  /** The sections of `layout/open` for `c` with n cards. */
+  function sectionsOf(c, n, sizes) {
+    if (c.layout === 'compositional') {
+      return APP_SECTIONS.map((s, k) => ({ itemCount: k === 0 ? n : APP_ROW_ITEMS, layout: s.layout }));
+    }
+    return [sizes ? { itemSizes: sizes } : { itemCount: n }];
+  }
+  /** Every section's item count after a change to the cards (section 0). */
+  const itemCountsOf = (c, n) =>
+    c.layout === 'compositional' ? [n, ...APP_SECTIONS.slice(1).map(() => APP_ROW_ITEMS)] : [n];
+  /** The sections of the open session that scroll on their own. */
+  const rowSections = (c) =>
+    c.layout === 'compositional'
+      ? new Set(APP_SECTIONS.flatMap((s, k) => (s.layout.orthogonalScrollingBehavior !== 'none' ? [k] : [])))
+      : new Set();
   /** The 3D carousel's style the picker starts on, if the daemon has it
    *  (the list itself is the daemon's: capabilities.carouselStyles). */
   const PREFERRED_CAROUSEL_STYLE = 'rotary';
@@ -140,6 +226,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     lastRelease: null,
     busy: 0, //            re-opens queued or running
     wraps: false, //       the content repeats without end: offsets are unbounded
+    rows: {}, //           each row's offset the page wants on screen, by section
+    rowsDrawn: {}, //      each row's offset as the daemon last answered (clamped)
   };
   /** Card elements by data identity, so a card keeps its element (and an
    *  inserted one gets a new one) whatever its index. */
@@ -211,7 +299,11 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     if (a.lap === undefined) delete el.dataset.lap;
     else el.dataset.lap = String(a.lap);
     el.firstChild.textContent =
-      a.kind === 'cell' ? String(a.item) : `${a.kind[0].toUpperCase()}${a.section}`;
+      a.kind === 'cell'
+        ? String(a.item)
+        : a.kind === 'header' && config.layout === 'compositional' && APP_SECTIONS[a.section]
+          ? APP_SECTIONS[a.section].title
+          : `${a.kind[0].toUpperCase()}${a.section}`;
   }
 
   /** "An insert animates in": from opacity 0 to the daemon's alpha. */
@@ -355,16 +447,19 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
 
   // MARK: frames: one setBounds per animation frame, one in flight
 
-  const pump = { frame: false, dirty: false, inFlight: null };
+  const pump = { frame: false, dirty: false, inFlight: null, row: null };
 
   /** The bounds for a content offset {x, y}. */
   function viewportRect(offset, c) {
     return { x: offset.x, y: offset.y, width: c.viewportWidth, height: c.viewportHeight };
   }
 
-  /** The offset is what the daemon's last answer drew. */
+  /** The offset (and every row's) is what the daemon's last answer drew. */
   const drawn = () =>
-    picture.bounds !== null && picture.bounds.x === state.offset.x && picture.bounds.y === state.offset.y;
+    picture.bounds !== null &&
+    picture.bounds.x === state.offset.x &&
+    picture.bounds.y === state.offset.y &&
+    pump.row === null;
 
   function requestFrame() {
     if (!pump.frame) {
@@ -382,7 +477,39 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   function onFrame(now) {
     pump.frame = false;
     if (anim) stepAnimation(now);
-    if (pump.dirty && !pump.inFlight && state.live) sendBounds();
+    if (pump.row !== null && !pump.inFlight && state.live) sendRow();
+    else if (pump.dirty && !pump.inFlight && state.live) sendBounds();
+  }
+
+  /** A row's offset changed: layout/scrollSection goes out with the next
+   *  frame (one row at a time: a drag or a fling moves one). */
+  function rowChanged(section) {
+    pump.row = section;
+    requestFrame();
+  }
+
+  /** A row's scroll frame: the daemon clamps the offset to the row's
+   *  range and answers the delta (the row's cards that moved, zoomed or
+   *  faded). */
+  function sendRow() {
+    const section = pump.row;
+    pump.row = null;
+    const generation = state.generation;
+    pump.inFlight = request('layout/scrollSection', {
+      session: SESSION,
+      section,
+      offset: state.rows[section] || 0,
+    })
+      .then((r) => {
+        if (generation !== state.generation) return;
+        state.rowsDrawn[section] = r.offset;
+        render();
+      })
+      .catch(showError)
+      .finally(() => {
+        pump.inFlight = null;
+        if (pump.row !== null || pump.dirty) requestFrame();
+      });
   }
 
   function sendBounds() {
@@ -461,6 +588,15 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       // The sample due now; never backwards, so a late frame skips ahead.
       const last = anim.samples.length - 1;
       anim.k = Math.max(anim.k, Math.min(last, Math.round(elapsed / anim.interval)));
+      if (anim.row !== undefined) {
+        // A row's fling: its offset, as a row's scroll frame.
+        const row = anim.row;
+        state.rows[row] = anim.samples[anim.k];
+        if (anim.k === last) anim = null;
+        else requestFrame();
+        rowChanged(row);
+        return;
+      }
       state.offset[anim.axis] = anim.samples[anim.k];
       done = anim.k === last;
     } else {
@@ -526,6 +662,65 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     }
   }
 
+  /** A row was released at velocity v (pt/ms, along the row): the
+   *  daemon plans the row's motion by its behaviour (layout/scrollEnded
+   *  with `section`) and the page plays the trajectory back, each sample a
+   *  row's scroll frame. */
+  async function settleRow(section, v, input) {
+    if (!state.live) return;
+    const token = ++settleToken;
+    const generation = state.generation;
+    const offset = { x: state.rows[section] || 0, y: 0 };
+    settling++;
+    try {
+      const plan = await request('layout/scrollEnded', {
+        session: SESSION,
+        section,
+        contentOffset: offset,
+        velocity: { x: v, y: 0 },
+        frameInterval: FRAME_INTERVAL_MS,
+      });
+      if (token !== settleToken || generation !== state.generation) return;
+      state.lastRelease = {
+        input,
+        axis: 'x',
+        section,
+        contentOffset: offset.x,
+        velocity: v,
+        projected: plan.projectedContentOffset.x,
+        target: plan.targetContentOffset.x,
+        targetItem: plan.targetItem,
+        policy: plan.policy,
+        durationMs: plan.durationMs,
+        trajectory: plan.trajectory.map((p) => p.x),
+      };
+      updateHud();
+      const samples = plan.trajectory.map((p) => p.x);
+      state.rows[section] = samples[0];
+      anim = samples.length > 1 ? { row: section, samples, interval: FRAME_INTERVAL_MS, start: null, k: 0 } : null;
+      rowChanged(section);
+    } catch (error) {
+      showError(error);
+    } finally {
+      settling--;
+    }
+  }
+
+  /** The row (a section that scrolls on its own) under a viewport point,
+   *  or null: the section of the drawn cell whose frame holds it. */
+  function rowAt(clientX, clientY) {
+    const rows = rowSections(config);
+    if (!rows.size || !picture.bounds) return null;
+    const v = view.getBoundingClientRect();
+    const x = picture.bounds.x + clientX - v.left - view.clientLeft;
+    const y = picture.bounds.y + clientY - v.top - view.clientTop;
+    for (const a of picture.elements()) {
+      const f = a.frame;
+      if (a.kind === 'cell' && rows.has(a.section) && y >= f.y && y <= f.y + f.height) return a.section;
+    }
+    return null;
+  }
+
   // MARK: input: pointer drags and the wheel
 
   /** The offsets along the scroll axis a drag or the wheel may reach
@@ -577,7 +772,14 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       p0: at(e),
       offset0: state.offset[axis],
       samples: [{ t: e.timeStamp, p: at(e) }],
+      // Over a row, the first few points of movement decide: sideways
+      // scrolls the row, along the page scrolls the page (as UIKit's
+      // orthogonal scroll views take horizontal pans).
+      row: rowAt(e.clientX, e.clientY),
+      start: { x: e.clientX, y: e.clientY },
+      decided: false,
     };
+    drag.decided = drag.row === null;
     try {
       view.setPointerCapture(e.pointerId);
     } catch (_) {
@@ -588,10 +790,32 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
 
   view.addEventListener('pointermove', (e) => {
     if (!drag || e.pointerId !== drag.id) return;
+    if (!drag.decided) {
+      const dx = e.clientX - drag.start.x;
+      const dy = e.clientY - drag.start.y;
+      if (Math.max(Math.abs(dx), Math.abs(dy)) < 6) return;
+      drag.decided = true;
+      if (Math.abs(dx) > Math.abs(dy)) {
+        // The row takes it: its offset follows the finger sideways.
+        drag.axis = 'x';
+        drag.at = (p) => p.clientX;
+        drag.p0 = drag.start.x;
+        drag.offset0 = state.rowsDrawn[drag.row] || 0;
+        drag.samples = [{ t: e.timeStamp, p: e.clientX }];
+      } else {
+        drag.row = null;
+      }
+    }
     const events = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [];
     for (const c of events.length ? events : [e]) drag.samples.push({ t: c.timeStamp, p: drag.at(c) });
     const old = e.timeStamp - 4 * VELOCITY_WINDOW_MS;
     while (drag.samples.length > 2 && drag.samples[0].t < old) drag.samples.shift();
+    if (drag.row !== null) {
+      // The daemon clamps a row's offset to its range.
+      state.rows[drag.row] = drag.offset0 - (drag.at(e) - drag.p0);
+      rowChanged(drag.row);
+      return;
+    }
     state.offset[drag.axis] = rubberBand(drag.offset0 - (drag.at(e) - drag.p0));
     offsetChanged();
   });
@@ -615,9 +839,11 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       v = releaseVelocity(drag.samples, e.timeStamp);
     }
     const input = drag.type;
+    const row = drag.decided ? drag.row : null;
     drag = null;
     view.classList.remove('dragging');
-    settle(v, input);
+    if (row !== null) settleRow(row, v, input);
+    else settle(v, input);
   }
 
   view.addEventListener('pointerup', endDrag);
@@ -778,6 +1004,11 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         minimumInteritemSpacing: c.gridInteritemSpacing,
       };
     }
+    if (c.layout === 'compositional') {
+      // Each section carries its own layout (sectionsOf); the default is
+      // the grid's.
+      return { type: 'compositional', section: APP_SECTIONS[APP_SECTIONS.length - 1].layout };
+    }
     if (c.layout === 'waterfall') {
       return {
         type: 'waterfall',
@@ -853,9 +1084,11 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
           session: SESSION,
           layout: layoutJSON(next),
           bounds: viewportRect(offset, next),
-          sections: [sizes ? { itemSizes: sizes.slice(0, chunk) } : { itemCount: p.cards.length }],
+          sections: sectionsOf(next, p.cards.length, sizes && sizes.slice(0, chunk)),
         });
         state.sessionOpen = true;
+        state.rows = {};
+        state.rowsDrawn = {};
         config = next;
         state.cards = p.cards;
         state.wraps = wrapsIn(next);
@@ -904,7 +1137,18 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     return ids;
   }
 
+  /** The card insert and delete act on: the centred item, or on the App
+   *  Store page the featured row's card nearest the row's visible centre. */
   function centredIndex() {
+    if (config.layout === 'compositional') {
+      let best = null;
+      for (const a of picture.elements()) {
+        if (a.kind !== 'cell' || a.section !== 0) continue;
+        const d = Math.abs(a.center.x - picture.bounds.x - config.viewportWidth / 2);
+        if (best === null || d < best.d) best = { d, item: a.item };
+      }
+      return best ? best.item : 0;
+    }
     return picture.centeredItem ? picture.centeredItem.item : 0;
   }
 
@@ -1033,6 +1277,16 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         applied = true;
         const offset = { x: result.bounds.x, y: result.bounds.y };
         state.offset = { ...offset };
+        if (p.centreRow !== undefined) {
+          // The featured row scrolls to the inserted card: the row offset
+          // layout/scrollToItem answers for it.
+          const found = await request('layout/scrollToItem', { session: SESSION, section: 0, item: p.centreRow });
+          if (found.rowOffset !== undefined) {
+            state.rows[0] = found.rowOffset;
+            const r = await request('layout/scrollSection', { session: SESSION, section: 0, offset: found.rowOffset });
+            state.rowsDrawn[0] = r.offset;
+          }
+        }
         if (p.centre !== undefined) {
           // Where the daemon centres it (the nearest copy, in a loop).
           const found = await request('layout/scrollToItem', {
@@ -1078,9 +1332,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       const insert = { section: 0, item: at };
       if (config.layout === 'waterfall') insert.size = waterfallSize(id);
       return {
-        updates: { insertItems: [insert], itemCounts: [cards.length] },
+        updates: { insertItems: [insert], itemCounts: itemCountsOf(config, cards.length) },
         cards,
         centre: config.layout === 'coverFlow' || config.layout === 'carousel' ? at : undefined,
+        centreRow: config.layout === 'compositional' ? at : undefined,
       };
     });
   }
@@ -1094,7 +1349,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       const at = centredIndex();
       const cards = state.cards.slice();
       cards.splice(at, 1);
-      return { updates: { deleteItems: [{ section: 0, item: at }], itemCounts: [cards.length] }, cards };
+      return {
+        updates: { deleteItems: [{ section: 0, item: at }], itemCounts: itemCountsOf(config, cards.length) },
+        cards,
+      };
     });
   }
 
@@ -1154,6 +1412,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     wraps: () => state.wraps,
     /** The content offset the page is showing or about to show. */
     offset: () => ({ ...state.offset }),
+    /** Each row's offset as the daemon last answered it, by section. */
+    rows: () => ({ ...state.rowsDrawn }),
     /** The bounds of the daemon's last answer (what is drawn). */
     bounds: () => copy(picture.bounds),
     centeredItem: () => copy(picture.centeredItem),

@@ -273,6 +273,12 @@ public struct CompositionalGeometry: Placement {
       let v = min(max(o, sections[s].rowRange.lo), sections[s].rowRange.hi)
       if v != 0 { clamped[s] = v }
     }
+    // A centred row starts with its first group centred, as UIKit shows it.
+    for (s, g) in sections.enumerated()
+    where g.behavior == .groupPagingCentered && g.groupCount > 0 && rowOffsets[s] == nil {
+      let v = min(max(g.groupCenter(0, axes) - W / 2, g.rowRange.lo), g.rowRange.hi)
+      if v != 0 { clamped[s] = v }
+    }
     self.rowOffsets = clamped
   }
 
