@@ -94,6 +94,7 @@ export { LayoutMethods, METHODS, WRAPPERS };
  * @property {number} [footerHeight]
  * @property {Insets} [headerInset]
  * @property {Insets} [footerInset]
+ * @property {SectionLayout} [layout] a compositional section's own layout
  */
 
 /**
@@ -198,9 +199,47 @@ export { LayoutMethods, METHODS, WRAPPERS };
  */
 
 /**
+ * NSCollectionLayoutDimension: exactly one member.
+ * @typedef {{fractionalWidth: number} | {fractionalHeight: number} | {absolute: number} | {estimated: number}} LayoutDimension
+ */
+/** @typedef {{width: LayoutDimension, height: LayoutDimension}} LayoutSize */
+/** NSDirectionalEdgeInsets (each 0 when absent). @typedef {{top?: number, leading?: number, bottom?: number, trailing?: number}} DirectionalInsets */
+/** NSCollectionLayoutItem. @typedef {{size: LayoutSize, contentInsets?: DirectionalInsets}} LayoutItem */
+/**
+ * NSCollectionLayoutGroup (an object with `subitems` is a group).
+ * @typedef {object} LayoutGroup
+ * @property {"horizontal" | "vertical"} direction
+ * @property {LayoutSize} size
+ * @property {(LayoutItem | LayoutGroup)[]} subitems
+ * @property {number} [count]
+ * @property {{fixed: number} | {flexible: number}} [interItemSpacing]
+ * @property {DirectionalInsets} [contentInsets]
+ */
+/**
+ * NSCollectionLayoutSection.
+ * @typedef {object} SectionLayout
+ * @property {LayoutGroup} group
+ * @property {number} [interGroupSpacing]
+ * @property {DirectionalInsets} [contentInsets]
+ * @property {"none" | "continuous" | "continuousGroupLeadingBoundary" | "paging" | "groupPaging" | "groupPagingCentered"} [orthogonalScrollingBehavior]
+ * @property {{kind: "header" | "footer", size: LayoutSize, pinToVisibleBounds?: boolean}[]} [boundarySupplementaryItems]
+ * @property {{kind: "background", contentInsets?: DirectionalInsets}[]} [decorationItems]
+ * @property {{scale?: Curve, alpha?: Curve}} [effect]
+ */
+/**
+ * UICollectionViewCompositionalLayout.
+ * @typedef {object} CompositionalLayoutConfiguration
+ * @property {"compositional"} type
+ * @property {"vertical" | "horizontal"} [scrollDirection]
+ * @property {number} [interSectionSpacing]
+ * @property {SectionLayout} [section]
+ * @property {"ltr" | "rtl"} [layoutDirection]
+ */
+
+/**
  * The `layout` of `layout/open`, chosen by `type`.
  * @typedef {FlowLayoutConfiguration | CoverFlowLayoutConfiguration | WaterfallLayoutConfiguration |
- *   CarouselLayoutConfiguration} LayoutConfiguration
+ *   CarouselLayoutConfiguration | CompositionalLayoutConfiguration} LayoutConfiguration
  */
 
 /**
