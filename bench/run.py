@@ -1912,8 +1912,8 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
            all(v <= 8.3 for v in vals.values()),
            f"ms, row 8b; the largest single wait: {fmt(mx)} ms")
     lines.append("")
-    lines.append("Targets of issues #7, #13, #14, #16 and #18 (performance, waterfall, carousel, counted "
-                 "performance, bulk answers):")
+    lines.append("Targets of issues #7, #13, #14, #16, #17 and #18 (performance, waterfall, carousel, "
+                 "counted performance, compositional, bulk answers):")
     lines.append("")
     for t in targets:
         status = "n/a" if t["pass"] is None else "PASS" if t["pass"] else "FAIL"
