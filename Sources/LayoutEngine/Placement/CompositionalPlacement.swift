@@ -142,6 +142,8 @@ struct CompositionalSection: Sendable {
     var starts: [Double]
     var sizes: [Size]
     var frames: [Rect]
+    /// The largest frame width or height (a row effect's reach).
+    var largestExtent = 0.0
   }
 }
 
@@ -160,7 +162,8 @@ public struct CompositionalGeometry: Placement {
   /// The templates in use, for the next relayout to carry over.
   var defaultTemplate: GroupTemplate? = nil
   var boxedTemplates: [(box: SectionLayoutBox, template: GroupTemplate)] = []
-  /// Each orthogonal row's offset, clamped to its range; absent: 0.
+  /// Each orthogonal row's offset once set (or a centred row's first),
+  /// clamped to its range; absent: 0.
   public private(set) var rowOffsets: RowOffsets
   public private(set) var elementSpan: (lo: Double, hi: Double) = (0, 0)
   public private(set) var contentSize: Size = .zero
@@ -243,8 +246,7 @@ public struct CompositionalGeometry: Placement {
         let dmax = W > 0 ? (g.rowExtent + W) / W : 0
         let s = e.scale.magnitudeBound(upTo: dmax)
         let largest = g.template.largestExtent
-        let measured = g.measured?.frames.reduce(0.0) { max($0, $1.width, $1.height) } ?? 0
-        reach = max(reach, max(0, s - 1) * max(largest, measured) / 2)
+        reach = max(reach, max(0, s - 1) * max(largest, g.measured?.largestExtent ?? 0) / 2)
       }
       sections.append(g)
     }
@@ -270,14 +272,13 @@ public struct CompositionalGeometry: Placement {
       ? Size(width: W, height: main) : Size(width: main, height: W)
     var clamped: RowOffsets = [:]
     for (s, o) in rowOffsets where s >= 0 && s < sections.count && sections[s].orthogonal {
-      let v = min(max(o, sections[s].rowRange.lo), sections[s].rowRange.hi)
-      if v != 0 { clamped[s] = v }
+      clamped[s] = min(max(o, sections[s].rowRange.lo), sections[s].rowRange.hi)
     }
-    // A centred row starts with its first group centred, as UIKit shows it.
+    // A centred row starts with its first group centred, as UIKit shows it
+    // (an offset once set, 0 included, stays).
     for (s, g) in sections.enumerated()
     where g.behavior == .groupPagingCentered && g.groupCount > 0 && rowOffsets[s] == nil {
-      let v = min(max(g.groupCenter(0, axes) - W / 2, g.rowRange.lo), g.rowRange.hi)
-      if v != 0 { clamped[s] = v }
+      clamped[s] = min(max(g.groupCenter(0, axes) - W / 2, g.rowRange.lo), g.rowRange.hi)
     }
     self.rowOffsets = clamped
   }
@@ -334,6 +335,7 @@ public struct CompositionalGeometry: Placement {
           hi = max(hi, a + b - along(size))
           mainLo = min(mainLo, axes.main(f.origin))
           mainHi = max(mainHi, axes.main(f.origin) + axes.main(f.size))
+          m.largestExtent = max(m.largestExtent, f.width, f.height)
         }
       }
       // The last group's missing items were placed as estimates.
@@ -390,8 +392,7 @@ public struct CompositionalGeometry: Placement {
   /// Sets a row's offset, clamped to its range. O(1).
   public mutating func setRowOffset(_ o: Double, section s: Int) {
     guard s >= 0, s < sections.count, sections[s].orthogonal else { return }
-    let v = min(max(o, sections[s].rowRange.lo), sections[s].rowRange.hi)
-    rowOffsets[s] = v == 0 ? nil : v
+    rowOffsets[s] = min(max(o, sections[s].rowRange.lo), sections[s].rowRange.hi)
   }
 
   /// The frame of a valid item. O(1) (a measured section's: O(1) too).
