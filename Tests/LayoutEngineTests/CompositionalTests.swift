@@ -175,7 +175,7 @@ final class CompositionalTests: XCTestCase {
 
   // MARK: Rules 6, 7: boundary items and backgrounds
 
-  func decorated(pin: Bool = false) -> SectionLayout {
+  func decorated(pin: Bool = false, pinFooter: Bool = false) -> SectionLayout {
     var s = SectionLayout(
       group: grp(
         .fractionalWidth(1), .absolute(50), [item(.fractionalWidth(1), .fractionalHeight(1))]))
@@ -183,7 +183,9 @@ final class CompositionalTests: XCTestCase {
     s.boundarySupplementaryItems = [
       BoundaryItem(
         kind: .header, size: size(.fractionalWidth(1), .absolute(30)), pinToVisibleBounds: pin),
-      BoundaryItem(kind: .footer, size: size(.fractionalWidth(1), .absolute(20))),
+      BoundaryItem(
+        kind: .footer, size: size(.fractionalWidth(1), .absolute(20)), pinToVisibleBounds: pinFooter
+      ),
     ]
     s.background = insets(2, 3, 4, 5)
     return s
@@ -226,6 +228,24 @@ final class CompositionalTests: XCTestCase {
     XCTAssertEqual(
       l.attributesForSupplementary(.footer, section: 0, bounds: r(0, 0, 320, 100))?.frame,
       r(8, 150, 304, 20))
+  }
+
+  func testAPinnedFooterStaysWithinItsSection() {
+    let l = layout(decorated(pinFooter: true), [.uniform(2), .uniform(2)])
+    func footer(at y: Double) -> LayoutAttributes? {
+      l.attributesForSupplementary(.footer, section: 0, bounds: r(0, y, 320, 100))
+    }
+    // Its own place is 150; the visible end less its thickness is 80.
+    XCTAssertEqual(footer(at: 0)?.frame, r(8, 80, 304, 20))
+    XCTAssertEqual(footer(at: 0)?.zIndex, Layout.pinnedZIndex)
+    // Never before its header's end (30): at −60 the visible end is 40.
+    XCTAssertEqual(footer(at: -60)?.frame, r(8, 30, 304, 20))
+    // Past its own place it stays there.
+    XCTAssertEqual(footer(at: 200)?.frame, r(8, 150, 304, 20))
+    // The header does not pin here.
+    XCTAssertEqual(
+      l.attributesForSupplementary(.header, section: 0, bounds: r(0, 100, 320, 100))?.frame,
+      r(8, 0, 304, 30))
   }
 
   // MARK: Rule 5: orthogonal rows
@@ -514,10 +534,10 @@ final class CompositionalTests: XCTestCase {
       s.contentInsets = insets(v(0...10), v(0...10), v(0...10), v(0...10))
       s.orthogonalScrollingBehavior =
         OrthogonalScrollingBehavior.allCases.randomElement(using: &g)!
-      if Bool.random(using: &g) {
+      for kind in [ElementKind.header, .footer] where Bool.random(using: &g) {
         s.boundarySupplementaryItems.append(
           BoundaryItem(
-            kind: .header, size: size(.fractionalWidth(1), .absolute(v(10...40))),
+            kind: kind, size: size(.fractionalWidth(1), .absolute(v(10...40))),
             pinToVisibleBounds: Bool.random(using: &g)))
       }
       if Bool.random(using: &g) { s.background = insets(v(0...3), v(0...3), v(0...3), v(0...3)) }
@@ -566,7 +586,7 @@ final class CompositionalTests: XCTestCase {
       // Every element, each drawn as attributesForItem draws it.
       var all: [LayoutAttributes] = []
       for s in 0..<l.sections.count {
-        for kind in [ElementKind.decoration, .header] {
+        for kind in [ElementKind.decoration, .header, .footer] {
           if let a = l.attributesForSupplementary(kind, section: s, bounds: bounds) {
             all.append(a)
           }
