@@ -172,14 +172,21 @@ def open_fixture_sessions(d: Daemon) -> None:
     d.call("layout/open", COVER_OPEN)
 
 
+#: The protocol's largest coordinate or extent (protocol.md, Values).
+MAX_COORDINATE = 1e15
+
+
 def whole_content(content_size: dict, margin: float = 10000.0) -> dict:
     """A rect holding all of the content and well beyond (carousel cards and
-    rtl content may stick out of [0, contentSize])."""
+    rtl content may stick out of [0, contentSize]), within what a rect may
+    be: a waterfall item a billionth of a point wide is 1e15 tall (its
+    aspect ratio, clamped), and content that tall is snapshotted to the
+    largest rect the protocol takes."""
     return {
         "x": -margin,
         "y": -margin,
-        "width": content_size["width"] + 2 * margin,
-        "height": content_size["height"] + 2 * margin,
+        "width": min(content_size["width"] + 2 * margin, MAX_COORDINATE),
+        "height": min(content_size["height"] + 2 * margin, MAX_COORDINATE),
     }
 
 
