@@ -19,7 +19,9 @@ public enum LayoutType: Equatable, Sendable {
   case carousel(CarouselConfiguration)
   /// UICollectionViewCompositionalLayout: sections of groups, some of them
   /// rows that scroll on their own, with row effects and row snapping.
-  case compositional(CompositionalConfiguration)
+  /// Boxed: its section layout is large, and a session copies its type on
+  /// every frame.
+  indirect case compositional(CompositionalConfiguration)
 
   /// Every type's name, as `type` takes it.
   public static let names = ["flow", "coverFlow", "waterfall", "carousel", "compositional"]

@@ -61,7 +61,9 @@ public enum AnyPlacement: Placement {
   case flow(FlowGeometry)
   case waterfall(WaterfallGeometry)
   case carousel(CarouselGeometry)
-  case compositional(CompositionalGeometry)
+  /// Boxed, so that the enum (copied with each session on every frame)
+  /// stays the size of the other placements.
+  indirect case compositional(CompositionalGeometry)
 
   public var contentSize: Size {
     switch self {
