@@ -534,36 +534,14 @@ public struct CompositionalGeometry: Placement {
     _ body: (ElementKind, Int, Int, Rect) -> Bool
   ) {
     let (lo, hi, _, _) = axes.spans(rect)
-    var s = max(firstSection(endingAfter: lo), after?.section ?? 0)
-    while s < sections.count && startsFrom[s] < hi {
-      let g = sections[s]
-      let rest = after?.rest(of: s) ?? (header: true, fromItem: 0, footer: true)
-      let decoration = after.map { $0.section < s } ?? true
-      if decoration, let b = frameForSupplementary(.decoration, section: s, pin: pin),
-        b.intersects(rect), !body(.decoration, s, 0, b)
-      {
-        return
-      }
-      if rest.header, let h = frameForSupplementary(.header, section: s, pin: pin),
-        h.intersects(rect), !body(.header, s, 0, h)
-      {
-        return
-      }
-      if rest.fromItem < g.count {
+    walkSections(
+      from: firstSection(endingAfter: lo), while: { $0 < sections.count && startsFrom[$0] < hi },
+      rect: rect, pin: pin, after: after,
+      cells: { s, from, take in
+        let g = sections[s]
         let (a, b) = stackingSpan(g, rect, offset: rowOffset(section: s))
-        let range = groups(g, meeting: a, b)
-        let ok = forEachCell(s, groups: range, from: rest.fromItem, meeting: rect) { i, r in
-          body(.cell, s, i, r)
-        }
-        if !ok { return }
-      }
-      if rest.footer, let f = frameForSupplementary(.footer, section: s, pin: pin),
-        f.intersects(rect), !body(.footer, s, 0, f)
-      {
-        return
-      }
-      s += 1
-    }
+        return forEachCell(s, groups: groups(g, meeting: a, b), from: from, meeting: rect, take)
+      }, body)
   }
 
   /// At least as many elements as `forEachElement(in: rect)` visits: per

@@ -312,37 +312,26 @@ public struct FlowGeometry: Placement {
   ) {
     let (lo, hi, _, _) = axes.spans(rect)
     var scratch = Scratch()
-    var s = max(firstSection(endingAfter: lo), after?.section ?? 0)
-    while s < sections.count && sections[s].start < hi {
-      let g = sections[s]
-      let rest = after?.rest(of: s) ?? (header: true, fromItem: 0, footer: true)
-      if rest.header, let h = frameForSupplementary(.header, section: s, pin: pin),
-        h.intersects(rect), !body(.header, s, 0, h)
-      {
-        return
-      }
-      if rest.fromItem < g.count {
+    walkSections(
+      from: firstSection(endingAfter: lo),
+      while: { $0 < sections.count && sections[$0].start < hi },
+      rect: rect, pin: pin, after: after,
+      cells: { s, fromItem, take in
+        let g = sections[s]
         var stop = false
-        let from = max(g.firstLine(endingAfter: lo), g.lineIndex(ofItem: rest.fromItem))
+        let from = max(g.firstLine(endingAfter: lo), g.lineIndex(ofItem: fromItem))
         g.forEachLine(from: from) { j, start, thick, range, _ in
           guard start < hi else { return false }
           forEachItem(
             of: g, section: s, line: j, start: start, thickness: thick, items: range,
             scratch: &scratch
           ) { i, r in
-            if !stop, i >= rest.fromItem, r.intersects(rect), !body(.cell, s, i, r) { stop = true }
+            if !stop, i >= fromItem, r.intersects(rect), !take(i, r) { stop = true }
           }
           return !stop
         }
-        if stop { return }
-      }
-      if rest.footer, let f = frameForSupplementary(.footer, section: s, pin: pin),
-        f.intersects(rect), !body(.footer, s, 0, f)
-      {
-        return
-      }
-      s += 1
-    }
+        return !stop
+      }, body)
   }
 
   /// At least as many elements as `forEachElement(in: rect)` visits,

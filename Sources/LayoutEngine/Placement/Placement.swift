@@ -175,6 +175,47 @@ public struct Continuity {
   }
 }
 
+extension Placement {
+  /// The page walk every placement with sections shares: from section
+  /// `first` while `inRange(s)`, each section's background (a
+  /// compositional one's), header, cells and footer in document order,
+  /// each that meets `rect`, from just after `after`, until `body` returns
+  /// false. `cells(s, fromItem, take)` walks section `s`'s cells meeting
+  /// the rect from item `fromItem` on, handing each (item, frame) to
+  /// `take` until it returns false, and returns false when stopped.
+  /// O(sections walked + what `cells` costs).
+  @inline(__always)
+  func walkSections(
+    from first: Int, while inRange: (Int) -> Bool, rect: Rect, pin: Pinning?,
+    after: ElementPosition?, cells: (Int, Int, (Int, Rect) -> Bool) -> Bool,
+    _ body: (ElementKind, Int, Int, Rect) -> Bool
+  ) {
+    func one(_ kind: ElementKind, _ s: Int) -> Bool {
+      guard let f = frameForSupplementary(kind, section: s, pin: pin), f.intersects(rect) else {
+        return true
+      }
+      return body(kind, s, 0, f)
+    }
+    var s = max(first, after?.section ?? 0)
+    while inRange(s) {
+      let rest = after?.rest(of: s) ?? (header: true, fromItem: 0, footer: true)
+      // A background leads its section: it comes after `after` only in a
+      // later section.
+      if after.map({ $0.section < s }) ?? true, !one(.decoration, s) { return }
+      if rest.header, !one(.header, s) { return }
+      // `body` is called from `cells`' own callback, never stored.
+      let section = s
+      let stopped = withoutActuallyEscaping(body) { body in
+        rest.fromItem < itemCount(inSection: section)
+          && !cells(section, rest.fromItem) { i, r in body(.cell, section, i, r) }
+      }
+      if stopped { return }
+      if rest.footer, !one(.footer, s) { return }
+      s += 1
+    }
+  }
+}
+
 /// Rule 9 of flow (protocol.md), shared by every placement with headers
 /// and footers.
 extension Pinning {

@@ -208,30 +208,22 @@ public struct WaterfallGeometry: Placement {
     _ body: (ElementKind, Int, Int, Rect) -> Bool
   ) {
     let (lo, hi, _, _) = axes.spans(rect)
-    var s = max(firstSection(endingAfter: lo), after?.section ?? 0)
-    while s < sections.count && sections[s].start < hi {
-      let g = sections[s]
-      let rest = after?.rest(of: s) ?? (header: true, fromItem: 0, footer: true)
-      if rest.header, let h = frameForSupplementary(.header, section: s, pin: pin),
-        h.intersects(rect), !body(.header, s, 0, h)
-      {
-        return
-      }
-      let range = g.indexRange(meeting: lo - g.start, hi - g.start)
-      var i = max(range.lowerBound, rest.fromItem)
-      while i < range.upperBound {
-        let (main, extent, column) = g.item(i)
-        let r = frame(g, main: main, extent: extent, column: column)
-        if r.intersects(rect), !body(.cell, s, i, r) { return }
-        i += 1
-      }
-      if rest.footer, let f = frameForSupplementary(.footer, section: s, pin: pin),
-        f.intersects(rect), !body(.footer, s, 0, f)
-      {
-        return
-      }
-      s += 1
-    }
+    walkSections(
+      from: firstSection(endingAfter: lo),
+      while: { $0 < sections.count && sections[$0].start < hi },
+      rect: rect, pin: pin, after: after,
+      cells: { s, fromItem, take in
+        let g = sections[s]
+        let range = g.indexRange(meeting: lo - g.start, hi - g.start)
+        var i = max(range.lowerBound, fromItem)
+        while i < range.upperBound {
+          let (main, extent, column) = g.item(i)
+          let r = frame(g, main: main, extent: extent, column: column)
+          if r.intersects(rect), !take(i, r) { return false }
+          i += 1
+        }
+        return true
+      }, body)
   }
 
   /// At least as many elements as `forEachElement(in: rect)` visits,
