@@ -118,8 +118,8 @@ extension LayoutClient {
     return try request("layout/attributesForItem", .object(params))
   }
 
-  /// A section's header or footer, or null.
-  /// `layout/attributesForSupplementary` {session: string, kind: "header" | "footer", section: integer, lap?: integer} → `OptionalElementAttributes`; picture: none.
+  /// A section's header, footer or background, or null.
+  /// `layout/attributesForSupplementary` {session: string, kind: "header" | "footer" | "decoration", section: integer, lap?: integer} → `OptionalElementAttributes`; picture: none.
   @discardableResult
   public func attributesForSupplementary(session: String, kind: JSON, section: Int, lap: Int? = nil) throws -> JSON {
     var params: [String: JSON] = [:]

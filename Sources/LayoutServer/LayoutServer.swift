@@ -549,10 +549,12 @@ public final class LayoutServer: RPCHandler {
     w.endObject()
   }
 
-  /// layout/attributesForSupplementary {session, kind, section, lap?} → {attributes|null}.
+  /// layout/attributesForSupplementary {session, kind, section, lap?} →
+  /// {attributes|null}: a header, a footer, or a compositional section's
+  /// background (UIKit's layoutAttributesForDecorationView).
   func attributesForSupplementary(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (_, session) = try existing(p)
-    let kind = try p.optionalChoice("kind", ["header", "footer"])
+    let kind = try p.optionalChoice("kind", ["header", "footer", "decoration"])
     guard let kind else { throw .invalidParams(p.path("kind"), "is required") }
     let section = try p.integer("section", in: 0...Int.max)
     guard section < session.layout.sections.count else {

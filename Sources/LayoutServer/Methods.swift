@@ -107,8 +107,10 @@ extension LayoutServer {
       params: [session, sectionIndex, itemIndex, lap], result: "ElementAttributes"
     ) { $0.attributesForItem },
     MethodSpec(
-      "layout/attributesForSupplementary", "A section's header or footer, or null.",
-      params: [session, required("kind", "\"header\" | \"footer\""), sectionIndex, lap],
+      "layout/attributesForSupplementary", "A section's header, footer or background, or null.",
+      params: [
+        session, required("kind", "\"header\" | \"footer\" | \"decoration\""), sectionIndex, lap,
+      ],
       result: "OptionalElementAttributes"
     ) { $0.attributesForSupplementary },
     MethodSpec(

@@ -234,7 +234,7 @@ export const METHODS = freeze([
   },
   {
     "name": "layout/attributesForSupplementary",
-    "summary": "A section's header or footer, or null.",
+    "summary": "A section's header, footer or background, or null.",
     "params": [
       {
         "name": "session",
@@ -243,7 +243,7 @@ export const METHODS = freeze([
       },
       {
         "name": "kind",
-        "type": "\"header\" | \"footer\"",
+        "type": "\"header\" | \"footer\" | \"decoration\"",
         "required": true
       },
       {
@@ -555,9 +555,9 @@ export class LayoutMethods {
   }
 
   /**
-   * `layout/attributesForSupplementary`: A section's header or footer, or null.
+   * `layout/attributesForSupplementary`: A section's header, footer or background, or null.
    * The answer leaves the picture as it is (picture: "none").
-   * @param {{session: string, kind: "header" | "footer", section: integer, lap?: integer}} params
+   * @param {{session: string, kind: "header" | "footer" | "decoration", section: integer, lap?: integer}} params
    * @returns {Promise<OptionalElementAttributes>}
    */
   attributesForSupplementary(params) {

@@ -849,8 +849,9 @@ class Client:
     def attributes_for_supplementary(
         self, session: str, kind: str, section: int, lap: Optional[int] = None
     ) -> Optional[Attributes]:
-        """``kind`` is ``"header"`` or ``"footer"``; None when the section
-        has none (zero reference size). ``lap`` as for
+        """``kind`` is ``"header"``, ``"footer"`` or ``"decoration"`` (a
+        compositional section's background); None when the section has none
+        (zero reference size, or no background). ``lap`` as for
         :meth:`attributes_for_item`."""
         params: JSONDict = {"session": session, "kind": kind, "section": section}
         if lap is not None:

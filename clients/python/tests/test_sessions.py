@@ -405,7 +405,7 @@ BAD_CALLS = [
     ("layout/attributesForItem", {"section": 0, "item": -1}, bad("params.item", "must be an integer from 0 to 9223372036854775807")),
     ("layout/attributesForItem", {"section": 0, "item": 1.5}, bad("params.item", "must be an integer")),
     ("layout/attributesForItem", {"section": 0}, bad("params.item", "is required")),
-    ("layout/attributesForSupplementary", {"kind": "middle", "section": 0}, bad("params.kind", 'must be one of "header", "footer"')),
+    ("layout/attributesForSupplementary", {"kind": "middle", "section": 0}, bad("params.kind", 'must be one of "header", "footer", "decoration"')),
     ("layout/attributesForSupplementary", {"section": 0}, bad("params.kind", "is required")),
     ("layout/attributesForSupplementary", {"kind": "footer", "section": 3}, bad("params.section", "is out of range: the session has 1 sections")),
     ("layout/itemAtPoint", {}, bad("params.point", "is required")),
