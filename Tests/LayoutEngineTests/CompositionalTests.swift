@@ -627,6 +627,24 @@ final class CompositionalTests: XCTestCase {
     }
   }
 
+  func testTheCentredItemOfItemsPackedIntoOnePlaceIsFoundByGroupNotByItem() {
+    // A million items of no height, 0 apart: every group at y 0, two items
+    // a group (centres at x 80 and 240). From a viewport far below, all
+    // are as near along y; item 0 is nearest across and the earliest.
+    let s = SectionLayout(
+      group: grp(.fractionalWidth(1), .absolute(0), [item(.fractionalWidth(0.5), .absolute(0))]))
+    let l = layout(s, [.uniform(1_000_000)])
+    XCTAssertEqual(l.contentSize.height, 0)
+    XCTAssertEqual(l.centeredItem(in: r(0, 1000, 320, 480)), IndexPath(section: 0, item: 0))
+    XCTAssertEqual(l.centeredItem(in: r(100, 1000, 320, 480)), IndexPath(section: 0, item: 1))
+    // A row of such groups: along the row the first is nearest x = 160.
+    var flat = row()
+    flat.group.size = size(.absolute(0), .absolute(80))
+    flat.interGroupSpacing = 0
+    let m = layout(flat, [.uniform(1_000_000)])
+    XCTAssertEqual(m.centeredItem(in: r(0, 0, 320, 480)), IndexPath(section: 0, item: 0))
+  }
+
   func testCenteredItemIsTheNearestCentre() {
     var g = SplitMix(state: 7)
     for _ in 0..<100 {

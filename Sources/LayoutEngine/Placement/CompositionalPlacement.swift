@@ -565,10 +565,15 @@ public struct CompositionalGeometry: Placement {
   }
 
   /// The item whose centre is nearest `point` (in the plane, or along the
-  /// scroll axis alone), ties to the earlier item. Searches a square
-  /// window around the point, widening it until the best centre found is
-  /// within it: every nearer centre then lies in the window too. O(log n +
-  /// cells examined) per window, a window or two in practice.
+  /// scroll axis alone), ties to the earlier item. Searches the sections a
+  /// square window around the point meets, widening it until the best
+  /// centre found is within it: every nearer centre then lies in a section
+  /// the window meets. In a section of unmeasured items each of the
+  /// template's items finds its nearest group by binary search, so items
+  /// packed densely (or of no extent at all) cost nothing more; a measured
+  /// section's cells meeting the window are examined. O(sections met ·
+  /// items per group · log groups) per window, a window or two in
+  /// practice.
   public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
     guard sections.contains(where: { $0.count > 0 }) else { return nil }
     let pm = axes.main(point)
@@ -581,19 +586,72 @@ public struct CompositionalGeometry: Placement {
       let window = axes.rect(
         main: pm - radius, cross: crossLo, mainExtent: 2 * radius, crossExtent: crossHi - crossLo)
       var best: (dist: Double, path: IndexPath)? = nil
-      forEachElement(in: window, pin: nil, after: nil) { kind, s, i, r in
-        guard kind == .cell else { return true }
+      func consider(_ s: Int, _ i: Int, _ r: Rect) {
         let dm = axes.main(r.center) - pm
         let dc = axes.cross(r.center) - pc
         let d = mainAxisOnly ? abs(dm) : (dm * dm + dc * dc).squareRoot()
         let path = IndexPath(section: s, item: i)
-        if let b = best, b.dist < d || (b.dist == d && b.path < path) { return true }
+        if let b = best, b.dist < d || (b.dist == d && b.path < path) { return }
         best = (d, path)
-        return true
+      }
+      let (lo, hi, _, _) = axes.spans(window)
+      var s = firstSection(endingAfter: lo)
+      while s < sections.count && startsFrom[s] < hi {
+        let g = sections[s]
+        if g.count > 0 && g.measured == nil {
+          nearestCells(s, main: pm, cross: pc, mainAxisOnly: mainAxisOnly, consider)
+        } else if g.count > 0 {
+          let (a, b) = stackingSpan(g, window, offset: rowOffset(section: s))
+          forEachCell(s, groups: groups(g, meeting: a, b), meeting: window) { i, r in
+            consider(s, i, r)
+            return true
+          }
+        }
+        s += 1
       }
       if let best, best.dist <= radius { return best.path }
       if radius > 4 * extent { return best?.path }
       radius *= 4
+    }
+  }
+
+  /// For each item of an unmeasured section's template, the group whose
+  /// copy of it is nearest the point: the other coordinate is the same in
+  /// every group, so the nearest is the one nearest along the stacking
+  /// axis (the first of equals: the earlier item). Hands each to
+  /// `consider`. O(items per group · log groups).
+  func nearestCells(
+    _ s: Int, main pm: Double, cross pc: Double, mainAxisOnly: Bool,
+    _ consider: (Int, Int, Rect) -> Void
+  ) {
+    let g = sections[s]
+    let P = g.template.leafCount
+    let o = rowOffset(section: s)
+    // Along the main axis alone, a row's groups are all as near.
+    let alongMatters = !(g.orthogonal && mainAxisOnly)
+    let target = g.orthogonal ? pc - g.itemsCross + o : pm - g.start - g.itemsMain
+    let lastFull = g.count % P == 0 ? g.groupCount : g.groupCount - 1
+    for j in 0..<P {
+      // Groups holding leaf j: all but a partial last group without it.
+      let groupsWith = j < g.count - (g.groupCount - 1) * P ? g.groupCount : lastFull
+      guard groupsWith > 0 else { continue }
+      guard alongMatters else {
+        consider(s, j, frame(g, j, group: 0, offset: o))
+        continue
+      }
+      let f = g.template.frames[j]
+      let c =
+        (g.orthogonal
+          ? axes.cross(f.origin) + axes.cross(f.size) / 2
+          : axes.main(f.origin) + axes.main(f.size) / 2)
+      // The first group whose copy lies at or past the target, and the one
+      // before; each as the first group at its position.
+      let at = upperBound(groupsWith) { g.groupStart($0) + c >= target }
+      for k in [at - 1, at] where k >= 0 && k < groupsWith {
+        let v = g.groupStart(k)
+        let first = upperBound(k + 1) { g.groupStart($0) >= v }
+        consider(s, first * P + j, frame(g, first * P + j, group: first, offset: o))
+      }
     }
   }
 
