@@ -530,7 +530,8 @@ func readSection(_ s: Fields, extra: Set<String> = [], format: SectionFormat) th
   section.headerSize = try s.optionalSize("headerSize")
   section.footerSize = try s.optionalSize("footerSize")
   if format.fullSpan { section.columns = try readColumnOverrides(s) }
-  if format.keys.contains("layout"), let l = try s.optionalObject("layout") {
+  // Only a compositional format lets `layout` through rejectUnknown.
+  if let l = try s.optionalObject("layout") {
     section.sectionLayout = try readSectionLayout(l)
   }
   return section

@@ -54,7 +54,7 @@ extension LayoutServer {
     session.pendingAnchor = nil
     session.layout.apply(result)
     try checkTilt(session.layout, field: p.path("updates"))
-    let deleted = Set(update.deleteItems)
+    let deleted = result.deletedItems
     session.bounds = reanchor(old, into: session) { path in
       result.newPath(of: path, deleted: deleted)
         ?? nearestSurvivor(of: path, in: old.layout) { result.newPath(of: $0, deleted: deleted) }

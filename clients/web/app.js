@@ -641,25 +641,33 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         frameInterval: FRAME_INTERVAL_MS,
       });
       if (token !== settleToken || generation !== state.generation) return;
-      state.lastRelease = {
-        input,
-        axis,
-        contentOffset: offset[axis],
-        velocity: v,
-        projected: snap.projectedContentOffset[axis],
-        target: snap.targetContentOffset[axis],
-        targetItem: snap.targetItem,
-        policy: snap.policy,
-        durationMs: snap.durationMs,
-        trajectory: snap.trajectory ? snap.trajectory.map((p) => p[axis]) : null,
-      };
-      updateHud();
+      recordRelease(input, axis, offset, v, snap);
       follow(snap);
     } catch (error) {
       showError(error);
     } finally {
       settling--;
     }
+  }
+
+  /** Keeps what a release asked and what the daemon planned (the HUD's
+   *  "release", and lastRelease for tests), along `axis`; `section` for a
+   *  row's. */
+  function recordRelease(input, axis, offset, v, plan, section) {
+    state.lastRelease = {
+      input,
+      axis,
+      ...(section === undefined ? {} : { section }),
+      contentOffset: offset[axis],
+      velocity: v,
+      projected: plan.projectedContentOffset[axis],
+      target: plan.targetContentOffset[axis],
+      targetItem: plan.targetItem,
+      policy: plan.policy,
+      durationMs: plan.durationMs,
+      trajectory: plan.trajectory ? plan.trajectory.map((p) => p[axis]) : null,
+    };
+    updateHud();
   }
 
   /** A row was released at velocity v (pt/ms, along the row): the
@@ -681,20 +689,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         frameInterval: FRAME_INTERVAL_MS,
       });
       if (token !== settleToken || generation !== state.generation) return;
-      state.lastRelease = {
-        input,
-        axis: 'x',
-        section,
-        contentOffset: offset.x,
-        velocity: v,
-        projected: plan.projectedContentOffset.x,
-        target: plan.targetContentOffset.x,
-        targetItem: plan.targetItem,
-        policy: plan.policy,
-        durationMs: plan.durationMs,
-        trajectory: plan.trajectory.map((p) => p.x),
-      };
-      updateHud();
+      recordRelease(input, 'x', offset, v, plan, section);
       const samples = plan.trajectory.map((p) => p.x);
       state.rows[section] = samples[0];
       anim = samples.length > 1 ? { row: section, samples, interval: FRAME_INTERVAL_MS, start: null, k: 0 } : null;

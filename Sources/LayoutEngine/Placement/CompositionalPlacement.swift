@@ -278,7 +278,7 @@ public struct CompositionalGeometry: Placement {
     // (an offset once set, 0 included, stays).
     for (s, g) in sections.enumerated()
     where g.behavior == .groupPagingCentered && g.groupCount > 0 && rowOffsets[s] == nil {
-      clamped[s] = min(max(g.groupCenter(0, axes) - W / 2, g.rowRange.lo), g.rowRange.hi)
+      clamped[s] = min(max(g.groupCenter(0) - W / 2, g.rowRange.lo), g.rowRange.hi)
     }
     self.rowOffsets = clamped
   }
@@ -375,8 +375,8 @@ public struct CompositionalGeometry: Placement {
       var range = (lo: 0.0, hi: max(0, g.rowExtent - W))
       if shape.behavior == .groupPagingCentered, g.groupCount > 0 {
         // The first and last groups can be centred.
-        range.lo = min(0, g.groupCenter(0, axes) - W / 2)
-        range.hi = max(range.hi, g.groupCenter(g.groupCount - 1, axes) - W / 2)
+        range.lo = min(0, g.groupCenter(0) - W / 2)
+        range.hi = max(range.hi, g.groupCenter(g.groupCount - 1) - W / 2)
       }
       g.rowRange = range
     }
@@ -420,23 +420,28 @@ public struct CompositionalGeometry: Placement {
   /// pins and `pin` is given), or the background decoration. O(1).
   public func frameForSupplementary(_ kind: ElementKind, section s: Int, pin: Pinning?) -> Rect? {
     let g = sections[s]
+    // A boundary item of no size is no element; its main position pinned.
+    func boundary(
+      _ b: (main: Double, cross: Double, size: Size)?, _ pinned: (Double, Double) -> Double
+    )
+      -> Rect?
+    {
+      guard let b, axes.main(b.size) > 0 || axes.cross(b.size) > 0 else { return nil }
+      return axes.rect(
+        main: pinned(g.start + b.main, axes.main(b.size)), cross: b.cross,
+        mainExtent: axes.main(b.size), crossExtent: axes.cross(b.size))
+    }
     switch kind {
     case .header:
-      guard let h = g.header, axes.main(h.size) > 0 || axes.cross(h.size) > 0 else { return nil }
-      var main = g.start + h.main
-      if let pin, g.pins.header {
-        main = pin.header(own: main, thickness: axes.main(h.size), limit: g.start + g.itemsEnd)
+      return boundary(g.header) { own, thickness in
+        guard let pin, g.pins.header else { return own }
+        return pin.header(own: own, thickness: thickness, limit: g.start + g.itemsEnd)
       }
-      return axes.rect(
-        main: main, cross: h.cross, mainExtent: axes.main(h.size), crossExtent: axes.cross(h.size))
     case .footer:
-      guard let f = g.footer, axes.main(f.size) > 0 || axes.cross(f.size) > 0 else { return nil }
-      var main = g.start + f.main
-      if let pin, g.pins.footer {
-        main = pin.footer(own: main, thickness: axes.main(f.size), limit: g.start + g.headerEnd)
+      return boundary(g.footer) { own, thickness in
+        guard let pin, g.pins.footer else { return own }
+        return pin.footer(own: own, thickness: thickness, limit: g.start + g.headerEnd)
       }
-      return axes.rect(
-        main: main, cross: f.cross, mainExtent: axes.main(f.size), crossExtent: axes.cross(f.size))
     case .decoration:
       guard let b = g.background else { return nil }
       return axes.rect(
@@ -474,7 +479,7 @@ public struct CompositionalGeometry: Placement {
   /// axis (row coordinates for a row). O(log groups).
   func groups(_ g: CompositionalSection, meeting lo: Double, _ hi: Double) -> Range<Int> {
     let first = upperBound(g.groupCount) {
-      g.groupStart($0) + g.groupExtent($0, axes) + g.reach.hi > lo
+      g.groupStart($0) + g.groupExtent($0) + g.reach.hi > lo
     }
     var last = first
     let to = upperBound(g.groupCount) { g.groupStart($0) + g.reach.lo >= hi }
@@ -647,7 +652,8 @@ public struct CompositionalGeometry: Placement {
       // The first group whose copy lies at or past the target, and the one
       // before; each as the first group at its position.
       let at = upperBound(groupsWith) { g.groupStart($0) + c >= target }
-      for k in [at - 1, at] where k >= 0 && k < groupsWith {
+      // A range, not an array: this runs on every frame's centred item.
+      for k in max(0, at - 1)...at where k < groupsWith {
         let v = g.groupStart(k)
         let first = upperBound(k + 1) { g.groupStart($0) >= v }
         consider(s, first * P + j, frame(g, first * P + j, group: first, offset: o))
@@ -680,7 +686,7 @@ public struct CompositionalGeometry: Placement {
     case .continuousGroupLeadingBoundary, .groupPaging, .groupPagingCentered:
       let centered = g.behavior == .groupPagingCentered
       func rest(_ k: Int) -> Double {
-        centered ? g.groupCenter(k, axes) - crossExtent / 2 : g.groupStart(k)
+        centered ? g.groupCenter(k) - crossExtent / 2 : g.groupStart(k)
       }
       let first = max(0, upperBound(g.groupCount) { rest($0) > lo } - 1)
       let last = min(g.groupCount - 1, upperBound(g.groupCount) { rest($0) >= hi })
@@ -693,7 +699,7 @@ public struct CompositionalGeometry: Placement {
   func leadingGroup(_ g: CompositionalSection, at o: Double) -> Int {
     min(
       max(0, g.groupCount - 1),
-      upperBound(g.groupCount) { g.itemsCross + g.groupStart($0) + g.groupExtent($0, axes) > o })
+      upperBound(g.groupCount) { g.itemsCross + g.groupStart($0) + g.groupExtent($0) > o })
   }
 
   /// The first item of the group leading a row at its offset, and how far
@@ -748,12 +754,12 @@ extension CompositionalSection {
     stacksAlongWidth ? s.width : s.height
   }
 
-  @inline(__always) func groupExtent(_ k: Int, _ axes: Axes) -> Double {
+  @inline(__always) func groupExtent(_ k: Int) -> Double {
     stackExtent(measured?.sizes[k] ?? template.size)
   }
 
   /// Group k's centre along the row (row coordinates). O(1).
-  func groupCenter(_ k: Int, _ axes: Axes) -> Double {
-    itemsCross + groupStart(k) + groupExtent(k, axes) / 2
+  func groupCenter(_ k: Int) -> Double {
+    itemsCross + groupStart(k) + groupExtent(k) / 2
   }
 }
