@@ -266,7 +266,7 @@ public struct JSONWriter {
       out += 1
     }
     let v = UInt64(value.magnitude)
-    let n = ShortestDouble.digitCount(v)
+    let n = ShortestDouble.digitCount(v, powers: buffer.powersOfTen)
     ShortestDouble.writeDigits(v, n, endingAt: out + n)
     buffer.count = out + n - buffer.base
   }
@@ -299,6 +299,10 @@ final class ByteBuffer {
   @usableFromInline @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
   @usableFromInline @exclusivity(unchecked) var count = 0
   @usableFromInline @exclusivity(unchecked) private(set) var capacity: Int
+  /// The number tables, read once per buffer rather than through lazy
+  /// globals (a `swift_once` per number).
+  let pow10Words = ShortestDouble.pow10Words
+  let powersOfTen = ShortestDouble.powersOfTen
 
   init(capacity: Int) {
     self.capacity = capacity

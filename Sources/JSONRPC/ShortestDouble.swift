@@ -20,8 +20,9 @@ enum ShortestDouble {
   /// `digits · 10^exponent` for a finite double > 0, given its IEEE fields.
   /// The digits may end in zeros; `trimmed` removes them. O(1).
   @inline(__always)
-  static func decimal(significand bits: UInt64, exponent e: Int) -> (digits: UInt64, exponent: Int)
-  {
+  static func decimal(
+    significand bits: UInt64, exponent e: Int, table: UnsafePointer<UInt64> = pow10Words
+  ) -> (digits: UInt64, exponent: Int) {
     let c: UInt64
     let q: Int
     if e != 0 {
@@ -41,7 +42,7 @@ enum ShortestDouble {
     // the usual fixed-point constants, exact over every q of a double.
     let k = lowerCloser ? (q &* 1_262_611 &- 524_031) >> 22 : (q &* 1_262_611) >> 22
     let h = q &+ (((-k) &* 1_741_647) >> 19) &+ 1
-    let (g1, g0) = (pow10Words[2 * (-k - minK)], pow10Words[2 * (-k - minK) + 1])
+    let (g1, g0) = (table[2 * (-k - minK)], table[2 * (-k - minK) + 1])
     let vbl = roundToOdd(g1, g0, cbl << UInt64(h))
     let vb = roundToOdd(g1, g0, cb << UInt64(h))
     let vbr = roundToOdd(g1, g0, cbr << UInt64(h))
@@ -105,12 +106,12 @@ enum ShortestDouble {
   /// The number of decimal digits of `s` (1 for 0): from the bit length,
   /// then one comparison. O(1).
   @inline(__always)
-  static func digitCount(_ s: UInt64) -> Int {
+  static func digitCount(_ s: UInt64, powers: UnsafePointer<UInt64> = powersOfTen) -> Int {
     // t = ⌊b · log10 2⌋ for b bits: the count is t + 1, or t when s <
     // 10^t.
     let bits = 64 - (s | 1).leadingZeroBitCount
     let t = (bits &* 1233) >> 12
-    return Swift.max(1, t + 1 - (s < powersOfTen[t] ? 1 : 0))
+    return Swift.max(1, t + 1 - (s < powers[t] ? 1 : 0))
   }
 
   /// 10^0 … 10^19, as a global pointer: no array retained per call.
@@ -206,42 +207,47 @@ extension ByteBuffer {
   /// bytes in place (and scratch digits past them): no allocation. O(1).
   @usableFromInline
   func appendShortest(_ d: Double) {
-    reserve(64)
+    // 96 bytes of room: the number (≤ 25), then the 17 scratch digits at
+    // +48, and the 24-byte copies that may read and write past both.
+    reserve(96)
     var out = base + count
     let start = out
     if d.sign == .minus {
       out[0] = UInt8(ascii: "-")
       out += 1
     }
+    // The tables through the buffer's own pointers: a lazy global costs a
+    // `swift_once` per read.
     let (s, k) = ShortestDouble.trimmed(
       ShortestDouble.decimal(
-        significand: d.significandBitPattern, exponent: Int(d.exponentBitPattern)))
-    let n = ShortestDouble.digitCount(s)
+        significand: d.significandBitPattern, exponent: Int(d.exponentBitPattern),
+        table: pow10Words))
+    let n = ShortestDouble.digitCount(s, powers: powersOfTen)
     // All 17 digits past where the number ends, then its n copied into
-    // place around the point: no shifting, no division per digit.
-    let scratch = start + 40
+    // place around the point by fixed 24-byte copies: no loop over bytes.
+    // Whatever such a copy writes past the number's end is scratch.
+    let scratch = start + 48
     ShortestDouble.write17(s, at: scratch)
     let digits = UnsafePointer(scratch + 17 - n)
     // The value is 0.d1d2…dn · 10^p.
     let p = n + k
     if p >= -3 && d.magnitude <= 9_007_199_254_740_992 {
       if p <= 0 {
-        // 0.000ddd
-        out[0] = UInt8(ascii: "0")
+        // 0.000ddd: "0." and up to three zeros in one 8-byte store.
+        Self.copy24(Self.zeroPoint, to: out)
         out[1] = UInt8(ascii: ".")
-        for i in 0..<(-p) { out[2 + i] = UInt8(ascii: "0") }
         out += 2 - p
-        ByteBuffer.copySmall(digits, to: out, count: n)
+        Self.copy24(digits, to: out)
         out += n
       } else if p < n {
         // ddd.ddd
-        ByteBuffer.copySmall(digits, to: out, count: p)
+        Self.copy24(digits, to: out)
         out[p] = UInt8(ascii: ".")
-        ByteBuffer.copySmall(digits + p, to: out + p + 1, count: n - p)
+        Self.copy24(digits + p, to: out + p + 1)
         out += n + 1
       } else {
-        // An integer: the digits and their zeros.
-        ByteBuffer.copySmall(digits, to: out, count: n)
+        // An integer: the digits and their zeros (p ≤ 16 below 2^53).
+        Self.copy24(digits, to: out)
         for i in n..<p { out[i] = UInt8(ascii: "0") }
         out += p
       }
@@ -250,7 +256,7 @@ extension ByteBuffer {
       out[0] = digits[0]
       if n > 1 {
         out[1] = UInt8(ascii: ".")
-        ByteBuffer.copySmall(digits + 1, to: out + 2, count: n - 1)
+        Self.copy24(digits + 1, to: out + 2)
         out += n + 1
       } else {
         out += 1
@@ -268,5 +274,25 @@ extension ByteBuffer {
       out += xn
     }
     count += out - start
+  }
+
+  /// "0000…", the first bytes of a number below 1 (the point written over
+  /// the second).
+  @inline(__always) static var zeroPoint: UnsafePointer<UInt8> {
+    StaticString("000000000000000000000000").utf8Start
+  }
+
+  /// Copies 24 bytes as three words: callers need the first ≤ 17 and have
+  /// room for all of them at both ends.
+  @inline(__always)
+  static func copy24(_ from: UnsafePointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) {
+    let src = UnsafeRawPointer(from)
+    let dst = UnsafeMutableRawPointer(out)
+    dst.storeBytes(of: src.loadUnaligned(as: UInt64.self), as: UInt64.self)
+    dst.storeBytes(
+      of: src.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+    dst.storeBytes(
+      of: src.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16,
+      as: UInt64.self)
   }
 }

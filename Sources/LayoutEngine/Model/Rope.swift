@@ -141,20 +141,33 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// last leaf when `i == count`), that leaf's elements, and `i`'s offset
   /// in it. O(log n).
   func leaf(containing i: Int) -> (before: S, elements: [Element], offset: Int) {
+    leaf(containing: i, prefix: S.zero, adding: +)
+  }
+
+  /// `leaf(containing:)` with the summary before the leaf accumulated from
+  /// `zero` by `add`, which reads only the fields a walk needs: a hot
+  /// descent then adds a sum or two per child, not every field of S. The
+  /// same prefix for the same leaf whatever the tree's shape, when `add`
+  /// sums exactly (counts, ExactSum). O(log n).
+  @inline(__always)
+  func leaf<A>(containing i: Int, prefix zero: A, adding add: (A, S) -> A)
+    -> (before: A, elements: [Element], offset: Int)
+  {
     var node = root
-    var acc = S.zero
+    var acc = zero
     var i = i
     while !node.isLeaf {
-      var next = node.children[node.children.count - 1]
-      for (k, child) in node.children.enumerated() {
-        if i < child.summary.count || k == node.children.count - 1 {
-          next = child
-          break
-        }
-        i -= child.summary.count
-        acc = acc + child.summary
+      // By index: an iterator would retain and release every child.
+      let children = node.children
+      var k = 0
+      while k < children.count - 1 {
+        let n = children[k].summary.count
+        if i < n { break }
+        i -= n
+        acc = add(acc, children[k].summary)
+        k += 1
       }
-      node = next
+      node = children[k]
     }
     return (acc, node.elements, i)
   }
@@ -168,20 +181,62 @@ public struct Rope<S: RopeSummary>: Sendable {
     var node = root
     var acc = S.zero
     while !node.isLeaf {
-      var next = node.children[node.children.count - 1]
-      var skipped = acc
-      for (k, child) in node.children.enumerated() {
-        let through = skipped + child.summary
-        if pred(through) || k == node.children.count - 1 {
-          next = child
-          break
-        }
-        skipped = through
+      let children = node.children
+      var k = 0
+      while k < children.count - 1 {
+        let through = acc + children[k].summary
+        if pred(through) { break }
+        acc = through
+        k += 1
       }
-      acc = skipped
-      node = next
+      node = children[k]
     }
     return (acc, node.elements, acc.count)
+  }
+
+  /// Calls `body` with each leaf from the first whose running prefix
+  /// (everything up to and including it, accumulated from `zero` by `add`)
+  /// satisfies `pred`, which must be monotone along the rope, with the
+  /// prefix before it and the index of its first element, until `body`
+  /// returns false; nothing when no prefix satisfies `pred`. One descent
+  /// for the whole walk, adding only what `add` reads. O(log n + leaves
+  /// visited).
+  @inline(__always)
+  func forEachLeaf<A>(
+    prefix zero: A, adding add: (A, S) -> A, firstWhere pred: (A) -> Bool,
+    _ body: (A, [Element], Int) -> Bool
+  ) {
+    guard pred(add(zero, root.summary)) else { return }
+    var acc = zero
+    var first = 0
+    func visit(_ node: RopeNode<S>, searching: Bool) -> Bool {
+      if node.isLeaf {
+        if node.elements.isEmpty { return true }
+        guard body(acc, node.elements, first) else { return false }
+        acc = add(acc, node.summary)
+        first += node.elements.count
+        return true
+      }
+      let children = node.children
+      var k = 0
+      if searching {
+        while k < children.count - 1 {
+          let through = add(acc, children[k].summary)
+          if pred(through) { break }
+          acc = through
+          first += children[k].summary.count
+          k += 1
+        }
+        guard visit(children[k], searching: true) else { return false }
+        k += 1
+      }
+      while k < children.count {
+        guard visit(children[k], searching: false) else { return false }
+        k += 1
+      }
+      return true
+    }
+    _ = visit(root, searching: true)
   }
 
   /// Calls `body` with each leaf from the one holding element `i` on, with
@@ -189,27 +244,42 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// `body` returns false. Prefixes match `leaf(containing:)` bit for bit.
   /// O(log n + leaves visited).
   func forEachLeaf(from i: Int, _ body: (S, [Element], Int) -> Bool) {
-    var stop = false
-    func visit(_ node: RopeNode<S>, _ acc: S, _ skip: Int) {
+    forEachLeaf(from: i, prefix: S.zero, adding: +, body)
+  }
+
+  /// `forEachLeaf(from:)` with the prefixes accumulated from `zero` by
+  /// `add` (see `leaf(containing:prefix:adding:)`). O(log n + leaves
+  /// visited).
+  @inline(__always)
+  func forEachLeaf<A>(
+    from i: Int, prefix zero: A, adding add: (A, S) -> A, _ body: (A, [Element], Int) -> Bool
+  ) {
+    var acc = zero
+    var first = 0
+    func visit(_ node: RopeNode<S>, skip: Int) -> Bool {
       if node.isLeaf {
-        if !node.elements.isEmpty { stop = !body(acc, node.elements, acc.count) }
-        return
+        if node.elements.isEmpty { return true }
+        guard body(acc, node.elements, first) else { return false }
+        acc = add(acc, node.summary)
+        first += node.elements.count
+        return true
       }
-      var acc = acc
+      let children = node.children
       var skip = skip
-      for child in node.children {
-        if stop { return }
-        if skip >= child.summary.count {
-          skip -= child.summary.count
-          acc = acc + child.summary
+      for k in children.indices {
+        let n = children[k].summary.count
+        if skip >= n {
+          skip -= n
+          acc = add(acc, children[k].summary)
+          first += n
           continue
         }
-        visit(child, acc, skip)
+        guard visit(children[k], skip: skip) else { return false }
         skip = 0
-        acc = acc + child.summary
       }
+      return true
     }
-    visit(root, .zero, i)
+    _ = visit(root, skip: i)
   }
 
   /// Calls `body` with every element from index `i` on, in order, until it

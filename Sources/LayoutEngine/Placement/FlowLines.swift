@@ -116,9 +116,18 @@ struct SectionGeometry: Sendable {
   struct RowPrefix {
     var sized = ExactSum.zero
     var unsized = 0
+    @inline(__always) init() {}
     @inline(__always) init(_ s: SizeSummary, _ axes: Axes) {
       sized = axes.direction == .vertical ? s.sumHeight : s.sumWidth
       unsized = s.unset
+    }
+    /// With a rope summary's items added: a descent's step, two sums
+    /// rather than SizeSummary's eight fields.
+    @inline(__always) func adding(_ s: SizeSummary, _ axes: Axes) -> RowPrefix {
+      var p = self
+      p.sized += axes.direction == .vertical ? s.sumHeight : s.sumWidth
+      p.unsized += s.unset
+      return p
     }
     @inline(__always) mutating func add(_ raw: Size, _ axes: Axes) {
       if raw == Section.unsetSize { unsized += 1 } else { sized += axes.main(raw) }
@@ -152,8 +161,9 @@ struct SectionGeometry: Sendable {
         (j * perLine)..<min(count, (j + 1) * perLine)
       )
     case .single(let sizes):
-      let (before, elements, offset) = sizes.leaf(containing: j)
-      var p = RowPrefix(before, axes)
+      let axes = axes
+      var (p, elements, offset) = sizes.leaf(
+        containing: j, prefix: RowPrefix(), adding: { $0.adding($1, axes) })
       for k in 0..<offset { p.add(elements[k], axes) }
       return (
         position(thicknessBefore: thickness(p), line: j), mainExtent(elements[offset]), j..<(j + 1)
@@ -192,7 +202,10 @@ struct SectionGeometry: Sendable {
         if !body(j, l.start, l.thickness, l.items, nil) { return }
       }
     case .single(let sizes):
-      sizes.forEachLeaf(from: j) { visitRow($0, $1, $2, from: j, body) }
+      let axes = axes
+      sizes.forEachLeaf(from: j, prefix: RowPrefix(), adding: { $0.adding($1, axes) }) {
+        visitRow($0, $1, $2, from: j, body)
+      }
     case .variable(_, let lines):
       lines.forEachLeaf(from: j) { visitLines($0, $1, $2, from: j, body) }
     }
@@ -206,10 +219,10 @@ struct SectionGeometry: Sendable {
   /// Calls `body` with the lines of a leaf of a single row (its cards)
   /// from line `j` on; false when `body` stopped. O(leaf).
   private func visitRow(
-    _ before: SizeSummary, _ elements: [Size], _ first: Int, from j: Int,
+    _ before: RowPrefix, _ elements: [Size], _ first: Int, from j: Int,
     endingAfter lo: Double = -.infinity, _ body: LineVisitor
   ) -> Bool {
-    var p = RowPrefix(before, axes)
+    var p = before
     var k = 0
     // Cards before `j`, or ending by `lo`, only add to the prefix: no call
     // to `body` for them.
@@ -294,10 +307,21 @@ struct SectionGeometry: Sendable {
     case .uniform:
       return forEachLine(from: firstLine(endingAfter: lo), body)
     case .single(let sizes):
-      guard let found = sizes.descend(rowEnds(after: lo)) else { return }
-      leaf = (found.first, found.first + found.elements.count)
-      more = visitRow(
-        found.before, found.elements, found.first, from: found.first, endingAfter: lo, visit)
+      // One descent for the whole walk, summing only the main axis.
+      let axes = axes
+      var found = false
+      sizes.forEachLeaf(
+        prefix: (p: RowPrefix(), count: 0),
+        adding: { ($0.p.adding($1, axes), $0.count + $1.count) },
+        firstWhere: { position(thicknessBefore: thickness($0.p), line: $0.count - 1) > lo }
+      ) { before, elements, first in
+        if !found {
+          leaf = (first, first + elements.count)
+          found = true
+        }
+        return visitRow(before.p, elements, first, from: first, endingAfter: lo, visit)
+      }
+      more = false
     case .variable(_, let lines):
       guard let found = lines.descend(linesEnd(after: lo)) else { return }
       leaf = (found.first, found.first + found.elements.count)
@@ -382,9 +406,6 @@ struct SectionGeometry: Sendable {
   }
 
   /// Descent predicates: the lines of a prefix end after `lo`.
-  private func rowEnds(after lo: Double) -> (SizeSummary) -> Bool {
-    { position(thicknessBefore: thickness(RowPrefix($0, axes)), line: $0.count - 1) > lo }
-  }
   private func linesEnd(after lo: Double) -> (LineSummary) -> Bool {
     { position(thicknessBefore: $0.thickness.value, line: $0.count - 1) > lo }
   }

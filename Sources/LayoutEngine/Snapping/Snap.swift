@@ -311,7 +311,8 @@ extension Layout {
   /// UIKit's exponential deceleration retimed to land on `target`: the
   /// offset at t ms is o + Δ·(1 − rᵗ), which covers all but 0.5 pt of Δ at
   /// T = ln(0.5 / |Δ|) / ln r; samples at 0, F, 2F, … until T is passed, the
-  /// last replaced by the target itself. Returns (N·F, the N + 1 samples).
+  /// last replaced by the target itself, sample i taking r^(iF) as qⁱ with
+  /// q = r^F multiplied in i times. Returns (N·F, the N + 1 samples).
   /// O(samples).
   static func decelerate(from o: Point, to target: Point, rate r: Double, frameInterval F: Double)
     -> (Double, [Point])
@@ -324,9 +325,15 @@ extension Layout {
     let n = max(1, Int((T / F).rounded(.up)))
     var samples: [Point] = []
     samples.reserveCapacity(n + 1)
-    for i in 0..<n {
-      let k = 1 - pow(r, Double(i) * F)
+    // r^(iF) as qⁱ, q = r^F, one multiplication per sample rather than a
+    // pow: the samples are the same doubles whoever computes them in the
+    // same order.
+    let q = pow(r, F)
+    var rest = 1.0
+    for _ in 0..<n {
+      let k = 1 - rest
       samples.append(Point(x: o.x + dx * k, y: o.y + dy * k))
+      rest *= q
     }
     samples.append(target)
     return (Double(n) * F, samples)

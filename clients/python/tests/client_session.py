@@ -100,11 +100,17 @@ def rect(x: float, y: float, w: float, h: float) -> dict:
 
 def trajectory(start: float, target: float, interval: float, rate: float = 0.998) -> tuple[float, list[dict]]:
     """protocol.md's deceleration: offset(t) = start + D*(1 - r^t), samples
-    at 0, F, ... (N = ceil(T/F) of them) and the target at N*F."""
+    at 0, F, ... (N = ceil(T/F) of them, r^(kF) taken as (r^F)^k by repeated
+    multiplication) and the target at N*F."""
     delta = target - start
     settle = math.log(0.5 / abs(delta)) / math.log(rate)
     n = max(1, math.ceil(settle / interval))
-    xs = [start + delta * (1 - rate ** (k * interval)) for k in range(n)] + [target]
+    # r^(kF) as q^k, q = r^F multiplied in k times, as the daemon takes it.
+    q, rest, xs = rate**interval, 1.0, []
+    for _ in range(n):
+        xs.append(start + delta * (1 - rest))
+        rest *= q
+    xs.append(target)
     return n * interval, [{"x": x, "y": 0.0} for x in xs]
 
 
