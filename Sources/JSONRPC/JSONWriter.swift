@@ -257,17 +257,33 @@ public struct JSONWriter {
 
   @usableFromInline
   mutating func appendInt(_ value: Int) {
-    // In place: the digit count first, then the digits written back to
-    // front, two per table lookup; no stack buffer to copy from.
-    buffer.reserve(21)
+    // In place, with room for scratch digits past the number.
+    buffer.reserve(48)
     var out = buffer.base + buffer.count
     if value < 0 {
       out[0] = UInt8(ascii: "-")
       out += 1
     }
     let v = UInt64(value.magnitude)
+    if v < 10 {
+      // Indexes, sections, alpha 1 and 0: one byte.
+      out[0] = UInt8(truncatingIfNeeded: v) &+ 0x30
+      buffer.count = out + 1 - buffer.base
+      return
+    }
     let n = ShortestDouble.digitCount(v, powers: buffer.powersOfTen)
-    ShortestDouble.writeDigits(v, n, endingAt: out + n)
+    if n <= 8 {
+      // Eight digits, leading zeros included, past the number, and its n
+      // copied into place in one word: no loop, no division.
+      let scratch = out + 24
+      ShortestDouble.write8(UInt32(truncatingIfNeeded: v), at: scratch)
+      UnsafeMutableRawPointer(out).storeBytes(
+        of: UnsafeRawPointer(scratch + 8 - n).loadUnaligned(as: UInt64.self), as: UInt64.self)
+    } else {
+      // The digit count first, then the digits written back to front, two
+      // per table lookup.
+      ShortestDouble.writeDigits(v, n, endingAt: out + n)
+    }
     buffer.count = out + n - buffer.base
   }
 

@@ -128,11 +128,37 @@ public enum LayoutType: Equatable, Sendable {
   }
 }
 
+extension Layout {
+  /// The fields of a layout type that hot queries read. O(1) to take.
+  struct Traits: Sendable {
+    let scrollDirection: ScrollDirection
+    let isRTL: Bool
+    let loops: Bool
+    let pins: (headers: Bool, footers: Bool)
+
+    init(_ type: LayoutType) {
+      scrollDirection = type.scrollDirection
+      isRTL = type.layoutDirection == .rtl
+      pins = type.pinsSupplementaries
+      switch type {
+      case .coverFlow(let cf): loops = cf.loop
+      case .carousel(let c): loops = c.resolvedWrap
+      case .flow, .waterfall, .compositional: loops = false
+      }
+    }
+  }
+}
+
 /// A live layout: the data source, the layout type and the viewport size,
 /// with the geometry computed for them. A value type; copying is cheap
 /// until one copy is mutated (the arrays inside are copy-on-write).
 public struct Layout: Sendable {
-  public private(set) var type: LayoutType
+  public private(set) var type: LayoutType {
+    didSet { traits = Traits(type) }
+  }
+  /// What every frame's queries read of `type`, taken once when it is set:
+  /// a switch over the type copies the case's whole configuration out.
+  private(set) var traits: Traits
   public private(set) var sections: [Section]
   /// UIScrollView.contentInset: it narrows the cross extent and extends the
   /// range of valid content offsets.
@@ -155,6 +181,7 @@ public struct Layout: Sendable {
     type: LayoutType, sections: [Section], contentInset: Insets = .zero, viewportSize: Size
   ) {
     self.type = type
+    self.traits = Traits(type)
     self.sections = sections
     self.contentInset = contentInset
     self.viewportSize = viewportSize
@@ -384,7 +411,7 @@ public struct Layout: Sendable {
     return g
   }
 
-  public var scrollDirection: ScrollDirection { type.scrollDirection }
+  public var scrollDirection: ScrollDirection { traits.scrollDirection }
   var axes: Axes { Axes(direction: scrollDirection) }
 
   /// Changes the viewport size. O(1) when the geometry does not depend on
@@ -406,7 +433,7 @@ public struct Layout: Sendable {
   /// collectionViewContentSize. O(1).
   public var contentSize: Size { placement.contentSize }
 
-  var isRTL: Bool { type.layoutDirection == .rtl }
+  var isRTL: Bool { traits.isRTL }
 
   /// The width about which rtl mirrors: the bounds width less the
   /// horizontal content insets (x' = W − x − width).
@@ -468,7 +495,7 @@ public struct Layout: Sendable {
   /// left-to-right space: the bounds less the content insets along the
   /// main axis (mirrored insets in rtl).
   func pinning(_ ltrBounds: Rect) -> Pinning? {
-    let pins = type.pinsSupplementaries
+    let pins = traits.pins
     guard pins.headers || pins.footers else { return nil }
     var inset = contentInset
     if isRTL { swap(&inset.left, &inset.right) }
@@ -484,6 +511,51 @@ public struct Layout: Sendable {
   /// `rect`, as seen when the viewport is `bounds`. O(log n + k) for k
   /// results, plus the items of the lines the rect crosses.
   public func attributes(in rect: Rect, bounds: Rect) -> [LayoutAttributes] {
+    var nearest: NearestCell? = nil
+    return attributes(in: rect, bounds: bounds, nearest: &nearest)
+  }
+
+  /// `attributes(in: rect, bounds:)` and `centeredCard(in: bounds)`
+  /// together, a frame's whole answer: a cover flow's walk over `rect`
+  /// settles the centred card as it goes when every card outside it is
+  /// farther from the centre than the nearest within (always, but for a
+  /// card wider than the rect's margin around the bounds); otherwise a
+  /// search of its own. O(log n + k).
+  public func attributesAndCenteredCard(in rect: Rect, bounds: Rect)
+    -> (attributes: [LayoutAttributes], centered: Card?)
+  {
+    var nearest: NearestCell? = nil
+    if !loops, case .coverFlow = type {
+      nearest = NearestCell(to: axes.main(toLTR(bounds).center))
+    }
+    let list = attributes(in: rect, bounds: bounds, nearest: &nearest)
+    if let path = nearest?.settled { return (list, Card(path: path)) }
+    return (list, centeredCard(in: bounds))
+  }
+
+  /// The nearest cell to `pm` along the axis among those a walk visits
+  /// (their untransformed centres, ties to the earlier, as
+  /// `nearestItem(mainAxisOnly: true)` takes them), and the walk's span.
+  struct NearestCell {
+    let pm: Double
+    var best: (dist: Double, path: IndexPath)? = nil
+    var span = (lo: Double.infinity, hi: -Double.infinity)
+    init(to pm: Double) { self.pm = pm }
+
+    @inline(__always) mutating func visit(_ s: Int, _ i: Int, _ main: Double) {
+      let d = abs(main - pm)
+      if best == nil || d < best!.dist { best = (d, IndexPath(section: s, item: i)) }
+    }
+
+    /// The nearest cell, when no cell outside `span` (frames wholly
+    /// beyond it, so centres at least as far as its ends) can be as near.
+    var settled: IndexPath? {
+      guard let best, best.dist < pm - span.lo, best.dist < span.hi - pm else { return nil }
+      return best.path
+    }
+  }
+
+  func attributes(in rect: Rect, bounds: Rect, nearest: inout NearestCell?) -> [LayoutAttributes] {
     if case .carousel(let c) = type, case .carousel(let g) = placement {
       return carouselAttributes(in: rect, bounds: bounds, c, g)
     }
@@ -512,9 +584,15 @@ public struct Layout: Sendable {
       let centerMain = axes.main(bounds.center)
       let extent = axes.main(bounds.size)
       let sections = self.sections
+      let axes = axes
+      if nearest != nil {
+        let (lo, hi, _, _) = axes.spans(search)
+        nearest!.span = (lo, hi)
+      }
       placement.forEachElement(in: search, pin: pin) { kind, s, i, frame in
         var a = Self.plain(kind, s, i, frame, pinned: pin)
         if kind == .cell {
+          if nearest != nil { nearest!.visit(s, i, axes.main(frame.center)) }
           cf.apply(
             to: &a, centerMain: centerMain, extent: extent,
             lineSpacing: cf.lineSpacing(sections[s].minimumLineSpacing))

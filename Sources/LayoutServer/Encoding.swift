@@ -165,7 +165,15 @@ extension JSONWriter {
 
   mutating func attributesArray(_ list: [LayoutAttributes]) {
     beginArray()
-    for a in list { attributes(a) }
+    list.withUnsafeBufferPointer { all in for k in all.indices { attributes(all[k]) } }
+    endArray()
+  }
+
+  /// The elements of `list` at `positions`, as an array. Through a
+  /// pointer: an element read by subscript is copied whole (240 bytes).
+  mutating func attributesArray(_ list: [LayoutAttributes], at positions: [Int]) {
+    beginArray()
+    list.withUnsafeBufferPointer { all in for k in positions { attributes(all[k]) } }
     endArray()
   }
 

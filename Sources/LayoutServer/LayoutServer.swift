@@ -222,13 +222,30 @@ public final class LayoutServer: RPCHandler {
   }
 
   func existing(_ p: Fields) throws(RPCError) -> (String, Session) {
+    let slot = try existingSlot(p)
+    return (sessions.keys[slot], sessions.values[slot])
+  }
+
+  /// Calls `body` with the session at `slot`, in place: one access to
+  /// `sessions`, no copy. `body` must leave the session as it was when it
+  /// throws. O(1) around `body`.
+  func modify<R>(
+    _ slot: [String: Session].Index, _ body: (inout Session) throws(RPCError) -> R
+  ) throws(RPCError) -> R {
+    try body(&sessions.values[slot])
+  }
+
+  /// Where the session named by `session` lies in `sessions`: one hash of
+  /// its name, and a handler that changes the session in place copies
+  /// nothing. O(1).
+  func existingSlot(_ p: Fields) throws(RPCError) -> [String: Session].Index {
     let id = try sessionID(p)
-    guard let s = sessions[id] else {
+    guard let slot = sessions.index(forKey: id) else {
       throw RPCError(
         code: ErrorCode.unknownSession, message: "unknown session \"\(id)\"",
         field: p.path("session"))
     }
-    return (id, s)
+    return slot
   }
 
   // MARK: Methods
@@ -270,9 +287,9 @@ public final class LayoutServer: RPCHandler {
     w.key("bounds")
     w.rect(bounds)
     w.key("attributes")
-    w.attributesArray(delta.invalidated)
+    w.attributesArray(session.picture, at: delta.invalidated)
     w.key("centeredItem")
-    w.card(layout.centeredCard(in: bounds))
+    w.card(delta.centered)
     w.endObject()
   }
 
@@ -282,16 +299,33 @@ public final class LayoutServer: RPCHandler {
   /// answers with the bounds as sent. A size change (a rotation) relayouts
   /// and moves the origin so the anchor element stays where it was.
   func setBounds(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    let slot = try existingSlot(p)
+    let requested = try p.rect("bounds")
+    let scrolled = try modify(slot) { (session) throws(RPCError) -> Bool in
+      // A scroll, every frame: only the bounds change. Checked against the
+      // session where it lies, then applied there: no copy of it.
+      guard requested.size == session.bounds.size, requested.size == session.layout.viewportSize
+      else { return false }
+      let rect = session.visibleRect(for: requested)
+      try checkTilt(session.layout, field: "params.bounds")
+      try checkLoop(session.layout, rect, requested, field: "params.bounds")
+      try checkAnswer(session.layout, rect, requested, field: "params.bounds")
+      session.pendingAnchor = nil  // the user moved on: a chunked reload's anchor is stale
+      session.bounds = requested  // the client's bounds are the law
+      let delta = session.refresh()
+      w.beginObject()
+      w.mutation(session, delta)
+      w.endObject()
+      return true
+    }
+    if scrolled { return }
+    // A size change (a rotation): on a copy, stored once every check passed.
     let (id, current) = try existing(p)
     var session = current
-    let requested = try p.rect("bounds")
-    let resized = requested.size != current.bounds.size
-    let anchor = resized ? session.anchor() : nil  // found in the old layout
-    session.pendingAnchor = nil  // the user moved on: a chunked reload's anchor is stale
+    let anchor = session.anchor()  // found in the old layout
+    session.pendingAnchor = nil
     session.layout.setViewportSize(requested.size)
-    if !resized {
-      session.bounds = requested  // a scroll: the client's bounds are the law
-    } else if let anchor {
+    if let anchor {
       session.bounds = session.anchoredBounds(anchor, at: anchor.path, proposed: requested)
     } else {
       session.bounds = session.clamped(requested)  // a size change with nothing to anchor
@@ -320,7 +354,16 @@ public final class LayoutServer: RPCHandler {
   /// A loop that cannot be laid out, or whose visible rect spans more
   /// copies than the limit, is refused (before the session changes).
   func checkLoop(_ session: Session, field: String, lapsField: String? = nil) throws(RPCError) {
-    switch session.layout.loopProblem {
+    try checkLoop(
+      session.layout, session.visibleRect, session.bounds, field: field, lapsField: lapsField)
+  }
+
+  /// `checkLoop` for `layout` seen through `bounds`, whose visible rect is
+  /// `rect`.
+  func checkLoop(
+    _ layout: Layout, _ rect: Rect, _ bounds: Rect, field: String, lapsField: String? = nil
+  ) throws(RPCError) {
+    switch layout.loopProblem {
     case nil:
       break
     case .unboundedScale:
@@ -338,7 +381,7 @@ public final class LayoutServer: RPCHandler {
       throw .invalidParams(
         field, "makes a copy's last card come after the next copy's first (negative insets)")
     }
-    try checkLaps(session.layout, session.visibleRect, session.bounds, field: lapsField ?? field)
+    try checkLaps(layout, rect, bounds, field: lapsField ?? field)
   }
 
   /// A loop query over more copies than `maxLapsPerQuery` is error 1004.

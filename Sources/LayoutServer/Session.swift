@@ -22,12 +22,15 @@ extension LayoutAttributes {
 extension Array where Element == LayoutAttributes {
   /// Whether the keys strictly increase. O(n).
   var isSorted: Bool {
-    var k = 1
-    while k < count {
-      if !(self[k - 1].key < self[k].key) { return false }
-      k += 1
+    // Through a pointer: an element read by subscript is copied whole.
+    withUnsafeBufferPointer { all in
+      var k = 1
+      while k < all.count {
+        if !(all[k - 1].key < all[k].key) { return false }
+        k += 1
+      }
+      return true
     }
-    return true
   }
 }
 
@@ -47,8 +50,12 @@ extension ElementKind {
 /// What a mutating answer reports: the difference between the client's
 /// picture and the elements now visible.
 struct Delta {
-  var invalidated: [LayoutAttributes]
+  /// Positions in the session's picture (which holds the elements now
+  /// visible): an attribute is 240 bytes, not copied to be listed.
+  var invalidated: [Int]
   var removed: [ElementKey]
+  /// The card at the centre of the bounds (`centeredItem`).
+  var centered: Card?
 }
 
 /// Where an element the user was looking at sat in the viewport, so that
@@ -90,7 +97,10 @@ struct Session {
   var isCarousel: Bool { layout.centresCards }
 
   /// The bounds grown by the overscan along the scroll axis. O(1).
-  var visibleRect: Rect {
+  var visibleRect: Rect { visibleRect(for: bounds) }
+
+  /// The visible rect the session would have with `bounds`. O(1).
+  func visibleRect(for bounds: Rect) -> Rect {
     var r = bounds
     if layout.scrollDirection == .vertical {
       r.y -= overscan
@@ -107,34 +117,40 @@ struct Session {
   /// and every element that is no longer visible. An unchanged element is
   /// never sent again. O(log n + k) for k visible elements.
   mutating func refresh() -> Delta {
-    var visible = layout.attributes(in: visibleRect, bounds: bounds)
+    // The centred card from the same walk where the layout can.
+    var (visible, centered) = layout.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
     // Placements list a rect's elements in document order; a sort of the
     // few that are not keeps the merge below exact.
     if !visible.isSorted { visible.sort { $0.key < $1.key } }
-    var invalidated: [LayoutAttributes] = []
+    var invalidated: [Int] = []
     invalidated.reserveCapacity(visible.count)
     var removed: [ElementKey] = []
-    // Both lists in document order: one merge, no hashing.
-    var i = 0
-    for a in visible {
-      let key = a.key
-      while i < picture.count && picture[i].key < key {
-        removed.append(picture[i].key)
-        i += 1
+    // Both lists in document order: one merge, no hashing; through
+    // pointers, so that no attribute is copied to be compared.
+    visible.withUnsafeBufferPointer { now in
+      picture.withUnsafeBufferPointer { old in
+        var i = 0
+        for k in now.indices {
+          let key = now[k].key
+          while i < old.count && old[i].key < key {
+            removed.append(old[i].key)
+            i += 1
+          }
+          if i < old.count && old[i].key == key {
+            if old[i] != now[k] { invalidated.append(k) }
+            i += 1
+          } else {
+            invalidated.append(k)
+          }
+        }
+        while i < old.count {
+          removed.append(old[i].key)
+          i += 1
+        }
       }
-      if i < picture.count && picture[i].key == key {
-        if picture[i] != a { invalidated.append(a) }
-        i += 1
-      } else {
-        invalidated.append(a)
-      }
-    }
-    while i < picture.count {
-      removed.append(picture[i].key)
-      i += 1
     }
     picture = visible
-    return Delta(invalidated: invalidated, removed: removed)
+    return Delta(invalidated: invalidated, removed: removed, centered: centered)
   }
 
   /// The attributes the client holds for `key`, if it is in the picture.
@@ -207,12 +223,12 @@ extension JSONWriter {
     key("bounds")
     rect(session.bounds)
     key("invalidated")
-    attributesArray(delta.invalidated)
+    attributesArray(session.picture, at: delta.invalidated)
     key("removed")
     beginArray()
     for k in delta.removed { elementKey(k) }
     endArray()
     key("centeredItem")
-    card(session.layout.centeredCard(in: session.bounds))
+    card(delta.centered)
   }
 }

@@ -57,13 +57,19 @@ public struct LayoutAttributes: Equatable, Sendable {
     var minY = Double.infinity
     var maxX = -Double.infinity
     var maxY = -Double.infinity
-    for (dx, dy) in [(-hw, -hh), (hw, -hh), (-hw, hh), (hw, hh)] {
+    // The four corners in a fixed order (min and max keep the first of
+    // equals), unrolled: no array per element.
+    @inline(__always) func add(_ dx: Double, _ dy: Double) {
       let p = t.apply(dx: dx, dy: dy)
       minX = min(minX, p.x)
       minY = min(minY, p.y)
       maxX = max(maxX, p.x)
       maxY = max(maxY, p.y)
     }
+    add(-hw, -hh)
+    add(hw, -hh)
+    add(-hw, hh)
+    add(hw, hh)
     frame = Rect(x: center.x + minX, y: center.y + minY, width: maxX - minX, height: maxY - minY)
   }
 

@@ -123,14 +123,24 @@ public struct Transform3D: Equatable, Sendable {
     self.m = m
   }
 
-  public static let identity = Transform3D((1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))
+  // Computed: a stored static is a lazy global, a `swift_once` per read,
+  // and every element starts from it.
+  @inline(__always) public static var identity: Transform3D {
+    Transform3D((1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))
+  }
 
   /// CATransform3DMakeScale(sx, sy, 1).
   public static func scale(_ sx: Double, _ sy: Double) -> Transform3D {
     Transform3D((sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1))
   }
 
-  public var isIdentity: Bool { self == .identity }
+  /// Field by field, the diagonal first: a cover-flow card's scale
+  /// answers at the first comparison. O(1).
+  public var isIdentity: Bool {
+    m.0 == 1 && m.5 == 1 && m.10 == 1 && m.15 == 1 && m.1 == 0 && m.2 == 0 && m.3 == 0
+      && m.4 == 0 && m.6 == 0 && m.7 == 0 && m.8 == 0 && m.9 == 0 && m.11 == 0 && m.12 == 0
+      && m.13 == 0 && m.14 == 0
+  }
 
   /// CATransform3DMakePerspective's matrix: the identity with
   /// m34 = −1 / `distance`.

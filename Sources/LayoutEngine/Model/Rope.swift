@@ -194,49 +194,29 @@ public struct Rope<S: RopeSummary>: Sendable {
     return (acc, node.elements, acc.count)
   }
 
-  /// Calls `body` with each leaf from the first whose running prefix
-  /// (everything up to and including it, accumulated from `zero` by `add`)
-  /// satisfies `pred`, which must be monotone along the rope, with the
-  /// prefix before it and the index of its first element, until `body`
-  /// returns false; nothing when no prefix satisfies `pred`. One descent
-  /// for the whole walk, adding only what `add` reads. O(log n + leaves
-  /// visited).
+  /// `descend` with the prefix accumulated from `zero` by `add` (see
+  /// `leaf(containing:prefix:adding:)`), which `pred` tests. O(log n).
   @inline(__always)
-  func forEachLeaf<A>(
-    prefix zero: A, adding add: (A, S) -> A, firstWhere pred: (A) -> Bool,
-    _ body: (A, [Element], Int) -> Bool
-  ) {
-    guard pred(add(zero, root.summary)) else { return }
+  func descend<A>(prefix zero: A, adding add: (A, S) -> A, where pred: (A) -> Bool)
+    -> (before: A, elements: [Element], first: Int)?
+  {
+    guard pred(add(zero, root.summary)) else { return nil }
+    var node = root
     var acc = zero
     var first = 0
-    func visit(_ node: RopeNode<S>, searching: Bool) -> Bool {
-      if node.isLeaf {
-        if node.elements.isEmpty { return true }
-        guard body(acc, node.elements, first) else { return false }
-        acc = add(acc, node.summary)
-        first += node.elements.count
-        return true
-      }
+    while !node.isLeaf {
       let children = node.children
       var k = 0
-      if searching {
-        while k < children.count - 1 {
-          let through = add(acc, children[k].summary)
-          if pred(through) { break }
-          acc = through
-          first += children[k].summary.count
-          k += 1
-        }
-        guard visit(children[k], searching: true) else { return false }
+      while k < children.count - 1 {
+        let through = add(acc, children[k].summary)
+        if pred(through) { break }
+        acc = through
+        first += children[k].summary.count
         k += 1
       }
-      while k < children.count {
-        guard visit(children[k], searching: false) else { return false }
-        k += 1
-      }
-      return true
+      node = children[k]
     }
-    _ = visit(root, searching: true)
+    return (acc, node.elements, first)
   }
 
   /// Calls `body` with each leaf from the one holding element `i` on, with

@@ -99,14 +99,16 @@ struct SectionGeometry: Sendable {
   }
 
   /// The (cross, main) size of an item given as stored. O(1).
-  @inline(__always) func neutral(_ raw: Size) -> Size {
-    let s = raw == Section.unsetSize ? itemSize : raw
-    return Size(width: axes.cross(s), height: axes.main(s))
-  }
+  @inline(__always) func neutral(_ raw: Size) -> Size { walk.neutral(raw) }
 
   /// The main extent of an item given as stored. O(1).
-  @inline(__always) func mainExtent(_ raw: Size) -> Double {
-    raw == Section.unsetSize ? axes.main(itemSize) : axes.main(raw)
+  @inline(__always) func mainExtent(_ raw: Size) -> Double { walk.mainExtent(raw) }
+
+  /// The section's numbers, for a walk along its lines. O(1).
+  @inline(__always) var walk: RowWalk {
+    RowWalk(
+      axes: axes, itemSize: itemSize, itemsStart: itemsStart, lineSpacing: lineSpacing,
+      crossLead: crossLead, avail: avail, count: count)
   }
 
   /// The thickness of a single row's lines before one: its sized items'
@@ -134,14 +136,12 @@ struct SectionGeometry: Sendable {
     }
   }
 
-  @inline(__always) func thickness(_ p: RowPrefix) -> Double {
-    p.sized.value + Double(p.unsized) * axes.main(itemSize)
-  }
+  @inline(__always) func thickness(_ p: RowPrefix) -> Double { walk.thickness(p) }
 
   /// The main-axis length of the lines before one, summed as every walk
   /// sums them, turned into a position.
   @inline(__always) func position(thicknessBefore t: Double, line j: Int) -> Double {
-    itemsStart + (t + Double(j) * lineSpacing)
+    walk.position(thicknessBefore: t, line: j)
   }
 
   /// Main-axis start and thickness of line `j`. O(1) for uniform sections,
@@ -202,10 +202,12 @@ struct SectionGeometry: Sendable {
         if !body(j, l.start, l.thickness, l.items, nil) { return }
       }
     case .single(let sizes):
+      guard j < count else { return }
       let axes = axes
-      sizes.forEachLeaf(from: j, prefix: RowPrefix(), adding: { $0.adding($1, axes) }) {
-        visitRow($0, $1, $2, from: j, body)
-      }
+      var (p, elements, offset) = sizes.leaf(
+        containing: j, prefix: RowPrefix(), adding: { $0.adding($1, axes) })
+      for k in 0..<offset { p.add(elements[k], axes) }
+      walk.forEachCard(sizes, p, elements, first: j - offset, at: offset, body)
     case .variable(_, let lines):
       lines.forEachLeaf(from: j) { visitLines($0, $1, $2, from: j, body) }
     }
@@ -215,40 +217,6 @@ struct SectionGeometry: Sendable {
   /// size its one item has stored (nil otherwise), so that a walk that
   /// draws the card needs no second read; false stops a walk.
   typealias LineVisitor = (Int, Double, Double, Range<Int>, Size?) -> Bool
-
-  /// Calls `body` with the lines of a leaf of a single row (its cards)
-  /// from line `j` on; false when `body` stopped. O(leaf).
-  private func visitRow(
-    _ before: RowPrefix, _ elements: [Size], _ first: Int, from j: Int,
-    endingAfter lo: Double = -.infinity, _ body: LineVisitor
-  ) -> Bool {
-    var p = before
-    var k = 0
-    // Cards before `j`, or ending by `lo`, only add to the prefix: no call
-    // to `body` for them.
-    while k < elements.count {
-      let raw = elements[k]
-      if first + k >= j
-        && position(thicknessBefore: thickness(p), line: first + k) + mainExtent(raw) > lo
-      {
-        break
-      }
-      p.add(raw, axes)
-      k += 1
-    }
-    while k < elements.count {
-      let raw = elements[k]
-      let i = first + k
-      if !body(
-        i, position(thicknessBefore: thickness(p), line: i), mainExtent(raw), i..<(i + 1), raw)
-      {
-        return false
-      }
-      p.add(raw, axes)
-      k += 1
-    }
-    return true
-  }
 
   /// Calls `body` with the lines of a leaf of line records from line `j`
   /// on; false when `body` stopped. O(leaf).
@@ -307,21 +275,7 @@ struct SectionGeometry: Sendable {
     case .uniform:
       return forEachLine(from: firstLine(endingAfter: lo), body)
     case .single(let sizes):
-      // One descent for the whole walk, summing only the main axis.
-      let axes = axes
-      var found = false
-      sizes.forEachLeaf(
-        prefix: (p: RowPrefix(), count: 0),
-        adding: { ($0.p.adding($1, axes), $0.count + $1.count) },
-        firstWhere: { position(thicknessBefore: thickness($0.p), line: $0.count - 1) > lo }
-      ) { before, elements, first in
-        if !found {
-          leaf = (first, first + elements.count)
-          found = true
-        }
-        return visitRow(before.p, elements, first, from: first, endingAfter: lo, visit)
-      }
-      more = false
+      return walk.forEachCard(sizes, endingAfter: lo, body)
     case .variable(_, let lines):
       guard let found = lines.descend(linesEnd(after: lo)) else { return }
       leaf = (found.first, found.first + found.elements.count)
@@ -450,6 +404,142 @@ struct SectionGeometry: Sendable {
         return false
       }
       return first
+    }
+  }
+
+}
+
+/// What a walk along a section's lines reads of it, copied out as plain
+/// numbers: the single place its positions are computed, and trivially
+/// copyable, so that closures along a walk capture no ropes (capturing the
+/// section copies it, retaining them, once per card).
+struct RowWalk {
+  let axes: Axes
+  let itemSize: Size
+  let itemsStart: Double
+  let lineSpacing: Double
+  let crossLead: Double
+  let avail: Double
+  let count: Int
+
+  /// The (cross, main) size of an item given as stored. O(1).
+  @inline(__always) func neutral(_ raw: Size) -> Size {
+    let s = raw == Section.unsetSize ? itemSize : raw
+    return Size(width: axes.cross(s), height: axes.main(s))
+  }
+
+  /// The main extent of an item given as stored. O(1).
+  @inline(__always) func mainExtent(_ raw: Size) -> Double {
+    raw == Section.unsetSize ? axes.main(itemSize) : axes.main(raw)
+  }
+
+  @inline(__always) func thickness(_ p: SectionGeometry.RowPrefix) -> Double {
+    p.sized.value + Double(p.unsized) * axes.main(itemSize)
+  }
+
+  @inline(__always) func position(thicknessBefore t: Double, line j: Int) -> Double {
+    itemsStart + (t + Double(j) * lineSpacing)
+  }
+
+  /// The frame of a single row's card `j` (its line), of (cross, main)
+  /// size `size`: rule 4's lone item, the same arithmetic as a line of
+  /// several items with n = 1 (`centered`: every line is centred). O(1).
+  @inline(__always)
+  func frame(
+    ofCard j: Int, start lineStart: Double, thickness thick: Double, size: Size, centered: Bool
+  )
+    -> Rect
+  {
+    let total = size.width
+    let x: Double
+    if centered {
+      x = crossLead + (avail - total) / 2
+    } else if j == count - 1 {
+      x = crossLead
+    } else {
+      x = total > avail ? crossLead : crossLead + (avail - total) / 2
+    }
+    let main = lineStart + (thick - size.height) / 2
+    return axes.rect(main: main, cross: x, mainExtent: size.height, crossExtent: size.width)
+  }
+
+  /// Where card `j` of a single row of `sizes` ends. O(log n).
+  func end(ofCard j: Int, _ sizes: SizeList) -> Double {
+    let axes = axes
+    var (p, elements, offset) = sizes.leaf(
+      containing: j, prefix: SectionGeometry.RowPrefix(), adding: { $0.adding($1, axes) })
+    for k in 0..<offset { p.add(elements[k], axes) }
+    return position(thicknessBefore: thickness(p), line: j) + mainExtent(elements[offset])
+  }
+
+  /// A single row's cards from the first ending after `lo`, in order, to
+  /// `body` until it returns false: one descent summing only the main axis,
+  /// then a loop along the row. O(log n + cards visited).
+  func forEachCard(_ sizes: SizeList, endingAfter lo: Double, _ body: SectionGeometry.LineVisitor) {
+    let axes = axes
+    guard
+      let found = sizes.descend(
+        prefix: (p: SectionGeometry.RowPrefix(), count: 0),
+        adding: { ($0.p.adding($1, axes), $0.count + $1.count) },
+        where: { position(thicknessBefore: thickness($0.p), line: $0.count - 1) > lo })
+    else { return }
+    // A leaf's summed end may round to either side of its last card's
+    // walked end: when the first card shown starts a leaf, a card before
+    // it may end after `lo` too (rare: walk back and start from there).
+    var stepBack = false
+    forEachCard(sizes, found.before.p, found.elements, first: found.first, at: 0, endingAfter: lo) {
+      j, start, thick, items, raw in
+      if j == found.first && j > 0 && !stepBack && end(ofCard: j - 1, sizes) > lo {
+        stepBack = true
+        return false
+      }
+      return body(j, start, thick, items, raw)
+    }
+    guard stepBack else { return }
+    var j = found.first - 1
+    while j > 0 && end(ofCard: j - 1, sizes) > lo { j -= 1 }
+    var (p, elements, offset) = sizes.leaf(
+      containing: j, prefix: SectionGeometry.RowPrefix(), adding: { $0.adding($1, axes) })
+    for k in 0..<offset { p.add(elements[k], axes) }
+    forEachCard(sizes, p, elements, first: j - offset, at: offset, body)
+  }
+
+  /// Calls `body` with a single row's cards (its lines) from card `k` of
+  /// the leaf `elements`, whose first card is `first` and before which the
+  /// row's prefix is `p`, then every card after, until it returns false;
+  /// with `lo`, cards ending by it only add to the prefix. A loop over
+  /// leaves, a count-only descent for each after the first: no recursion
+  /// and no captured state, which would cost an exclusivity check per card.
+  /// Returns the first card given to `body` (nil: none). O(log n · leaves
+  /// + cards visited).
+  @discardableResult
+  func forEachCard(
+    _ sizes: SizeList, _ p: SectionGeometry.RowPrefix, _ elements: [Size], first: Int, at k: Int,
+    endingAfter lo: Double = -.infinity, _ body: SectionGeometry.LineVisitor
+  ) -> Int? {
+    let axes = axes
+    var p = p
+    var elements = elements
+    var first = first
+    var k = k
+    var shown: Int? = nil
+    while true {
+      while k < elements.count {
+        let raw = elements[k]
+        let i = first + k
+        let start = position(thicknessBefore: thickness(p), line: i)
+        let thick = mainExtent(raw)
+        if shown != nil || start + thick > lo {
+          if shown == nil { shown = i }
+          if !body(i, start, thick, i..<(i + 1), raw) { return shown }
+        }
+        p.add(raw, axes)
+        k += 1
+      }
+      first += elements.count
+      guard first < count else { return shown }
+      elements = sizes.leaf(containing: first, prefix: (), adding: { _, _ in () }).elements
+      k = 0
     }
   }
 

@@ -151,7 +151,9 @@ public struct FlowGeometry: Placement {
       let size = scratch.readOne(range.lowerBound, section: s, g, sizes)
       body(
         range.lowerBound,
-        singleFrame(of: g, line: j, start: lineStart, thickness: thick, size: size))
+        g.walk.frame(
+          ofCard: j, start: lineStart, thickness: thick, size: size,
+          centered: policy.crossAlignment == .centered))
     case .single(let sizes), .variable(let sizes, _):
       // Two passes over a cursor, its copy kept for the second: the line's
       // width first (justification needs it), then each item. No array.
@@ -187,27 +189,6 @@ public struct FlowGeometry: Placement {
 
   /// `forEachItem` for line `j`, found by index. O(items in the line), plus
   /// O(log lines) for sections of varied sizes.
-  /// The frame of a single row's card `j` (its line), of (cross, main)
-  /// size `size`: rule 4's lone item, the same arithmetic as a line of
-  /// several items with n = 1. O(1).
-  @inline(__always)
-  func singleFrame(
-    of g: SectionGeometry, line j: Int, start lineStart: Double, thickness thick: Double,
-    size: Size
-  ) -> Rect {
-    let total = size.width
-    let x: Double
-    if policy.crossAlignment == .centered {
-      x = g.crossLead + (g.avail - total) / 2
-    } else if j == g.lineCount - 1 {
-      x = g.crossLead
-    } else {
-      x = total > g.avail ? g.crossLead : g.crossLead + (g.avail - total) / 2
-    }
-    let main = lineStart + (thick - size.height) / 2
-    return axes.rect(main: main, cross: x, mainExtent: size.height, crossExtent: size.width)
-  }
-
   func forEachItem(
     section s: Int, line j: Int, scratch: inout Scratch, _ body: (Int, Rect) -> Void
   ) {
@@ -281,21 +262,29 @@ public struct FlowGeometry: Placement {
       if let h = frameForSupplementary(.header, section: s, pin: pin), h.intersects(rect) {
         body(.header, s, 0, h)
       }
-      g.forEachLine(endingAfter: lo) { j, start, thick, range, raw in
-        guard start < hi else { return false }
-        if let raw {
-          // A single row's card, from the size the walk read.
-          let r = singleFrame(of: g, line: j, start: start, thickness: thick, size: g.neutral(raw))
+      if case .single(let sizes) = g.lines {
+        // A single row's cards, from the sizes the walk reads; the
+        // closure holds the row's numbers, not the section.
+        let w = g.walk
+        let centered = policy.crossAlignment == .centered
+        w.forEachCard(sizes, endingAfter: lo) { j, start, thick, _, raw in
+          guard start < hi, let raw else { return false }
+          let r = w.frame(
+            ofCard: j, start: start, thickness: thick, size: w.neutral(raw), centered: centered)
           if r.intersects(rect) { body(.cell, s, j, r) }
           return true
         }
-        forEachItem(
-          of: g, section: s, line: j, start: start, thickness: thick, items: range,
-          scratch: &scratch
-        ) { i, r in
-          if r.intersects(rect) { body(.cell, s, i, r) }
+      } else {
+        g.forEachLine(endingAfter: lo) { j, start, thick, range, _ in
+          guard start < hi else { return false }
+          forEachItem(
+            of: g, section: s, line: j, start: start, thickness: thick, items: range,
+            scratch: &scratch
+          ) { i, r in
+            if r.intersects(rect) { body(.cell, s, i, r) }
+          }
+          return true
         }
-        return true
       }
       if let f = frameForSupplementary(.footer, section: s, pin: pin), f.intersects(rect) {
         body(.footer, s, 0, f)
@@ -369,6 +358,42 @@ public struct FlowGeometry: Placement {
 
   // MARK: Nearest item
 
+  /// `nearestItem(to:mainAxisOnly: true)` for a point `pm` along the axis
+  /// in a single row, when one walk settles it: from a card's reach behind
+  /// the point, forward until a card starts too far ahead, over the row's
+  /// numbers alone (a walk holding the geometry copies it per card). Nil
+  /// when the general search must decide (other sections may hold nearer
+  /// cards). O(log n + cards walked).
+  private func nearestCard(to pm: Double) -> IndexPath? {
+    guard !sections.isEmpty else { return nil }
+    let s = min(firstSection(endingAfter: pm), sections.count - 1)
+    let g = sections[s]
+    guard case .single(let sizes) = g.lines, let reach = g.singleRowReach else { return nil }
+    let w = g.walk
+    var best: (dist: Double, item: Int)? = nil
+    var first = -1
+    var stopped = false
+    w.forEachCard(sizes, endingAfter: pm - reach) { j, start, thick, _, _ in
+      if first < 0 { first = j }
+      // As visitIfNearer: the bound first, then the card's centre (the
+      // line's middle); ties keep the earlier card.
+      let bound = pm < start ? start - pm : (pm > start + thick ? pm - start - thick : 0)
+      if let b = best, bound > b.dist {
+        stopped = true
+        return false
+      }
+      let d = abs(start + thick / 2 - pm)
+      if best == nil || d < best!.dist { best = (d, j) }
+      return true
+    }
+    // Settled: a card ahead was too far, and nothing behind the walk's
+    // start can be nearer (nearestItem's own shortcut), or nothing is
+    // behind it.
+    guard stopped, let b = best, (first > 0 && b.dist <= reach / 2) || (first == 0 && s == 0)
+    else { return nil }
+    return IndexPath(section: s, item: b.item)
+  }
+
   /// The item whose centre is nearest `point`. With `mainAxisOnly`, distance
   /// is measured along the scroll axis alone (carousels); otherwise it is
   /// Euclidean. Ties go to the earlier item. Returns nil when there are no
@@ -378,6 +403,7 @@ public struct FlowGeometry: Placement {
   public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
     let pm = axes.main(point)
     let pc = axes.cross(point)
+    if mainAxisOnly, let path = nearestCard(to: pm) { return path }
     // Global line order: (section, line), skipping empty sections.
     var best: (dist: Double, path: IndexPath)? = nil
     var scratch = Scratch()

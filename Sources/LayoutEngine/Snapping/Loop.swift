@@ -45,13 +45,7 @@ struct LoopCard: Equatable {
 
 extension Layout {
   /// True for a carousel whose content repeats (`loop`). O(1).
-  public var loops: Bool {
-    switch type {
-    case .coverFlow(let cf): return cf.loop
-    case .carousel(let c): return c.resolvedWrap
-    case .flow, .waterfall, .compositional: return false
-    }
-  }
+  public var loops: Bool { traits.loops }
 
   /// The period P of a looping carousel: one copy's extent along the scroll
   /// axis, which is also `contentSize` along it. O(1).
