@@ -155,6 +155,14 @@ public struct Fields {
     // Keys up to 15 bytes become small strings: no allocation per key.
     var unknown: String? = nil
     value.forEachKey { bytes in
+      // A method's few fields compared as bytes: cheaper than hashing.
+      if known.count <= 8 {
+        for var k in known where k.utf8.count == bytes.count {
+          if k.withUTF8({ $0.elementsEqual(bytes) }) { return true }
+        }
+        unknown = String(decoding: bytes, as: UTF8.self)
+        return false
+      }
       let k = String(decoding: bytes, as: UTF8.self)
       if known.contains(k) { return true }
       unknown = k

@@ -7,14 +7,19 @@ public final class JSONDocument {
 
   /// The parse region's chunk holding part of the tree (−1: none).
   private let chunk: Int
+  /// Whether the whole tree lies in the chunk: then giving the chunk back
+  /// frees it, with no walk of jansson's over every value (nothing outside
+  /// the document holds a reference to one).
+  private let inChunk: Bool
 
-  private init(root: UnsafeMutablePointer<json_t>, chunk: Int) {
+  private init(root: UnsafeMutablePointer<json_t>, chunk: Int, inChunk: Bool) {
     self.root = JSONValue(raw: root)
     self.chunk = chunk
+    self.inChunk = inChunk
   }
 
   deinit {
-    cj_decref(root.raw)
+    if !inChunk { cj_decref(root.raw) }
     ParseRegion.release(chunk)
   }
 
@@ -38,7 +43,15 @@ public final class JSONDocument {
       ParseRegion.release(chunk)
       throw ParseFailure(message: describe(error, empty: bytes.isEmpty))
     }
-    return JSONDocument(root: root, chunk: chunk)
+    return JSONDocument(
+      root: root, chunk: chunk, inChunk: chunk >= 0 && !ParseRegion.spilled)
+  }
+
+  public static func parse(_ bytes: ArraySlice<UInt8>) throws(ParseFailure) -> JSONDocument {
+    let result = bytes.withUnsafeBytes { b -> Result<JSONDocument, ParseFailure> in
+      do throws(ParseFailure) { return .success(try parse(b)) } catch { return .failure(error) }
+    }
+    return try result.get()
   }
 
   public static func parse(_ bytes: [UInt8]) throws(ParseFailure) -> JSONDocument {
@@ -80,6 +93,8 @@ enum ParseRegion {
   /// The chunk of the parse under way (−1: none: malloc), and its use.
   @exclusivity(unchecked) nonisolated(unsafe) static var current = -1
   @exclusivity(unchecked) nonisolated(unsafe) static var used = 0
+  /// Whether the parse under way took memory from malloc too.
+  @exclusivity(unchecked) nonisolated(unsafe) static var spilled = false
 
   /// Installs the allocator (once) and gives the parse a chunk, if one is
   /// free; returns it (−1 for none). O(1).
@@ -91,6 +106,7 @@ enum ParseRegion {
     }
     current = free.popLast() ?? -1
     used = 0
+    spilled = false
     return current
   }
 
@@ -116,6 +132,7 @@ private let regionMalloc: @convention(c) (Int) -> UnsafeMutableRawPointer? = { n
       ParseRegion.used += size
       return p
     }
+    ParseRegion.spilled = true
   }
   return malloc(n)
 }
@@ -164,10 +181,20 @@ public struct JSONValue {
   /// Calls `body` with each key of an object as UTF-8 bytes borrowed from
   /// the document, until it returns false. O(members).
   public func forEachKey(_ body: (UnsafeRawBufferPointer) throws -> Bool) rethrows {
+    try forEachMember { k, _ in try body(k) }
+  }
+
+  /// Calls `body` with each member of an object, its key's UTF-8 bytes
+  /// borrowed from the document and its value, until it returns false:
+  /// one pass finds several members without hashing a key each. O(members).
+  public func forEachMember(_ body: (UnsafeRawBufferPointer, JSONValue) throws -> Bool) rethrows {
     var it = json_object_iter(raw)
     while let i = it {
       let k = json_object_iter_key(i)
-      if try !body(UnsafeRawBufferPointer(start: k, count: json_object_iter_key_len(i))) { return }
+      let v = JSONValue(raw: json_object_iter_value(i))
+      if try !body(UnsafeRawBufferPointer(start: k, count: json_object_iter_key_len(i)), v) {
+        return
+      }
       it = json_object_iter_next(raw, i)
     }
   }

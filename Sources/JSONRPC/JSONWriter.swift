@@ -220,6 +220,19 @@ public struct JSONWriter {
     buffer.count += n
   }
 
+  /// `rawLiteral` after `reserveRaw` made room for it: no capacity check.
+  @inlinable @inline(__always)
+  public mutating func rawLiteralUnchecked(_ s: StaticString) {
+    let n = s.utf8CodeUnitCount
+    ByteBuffer.copySmall(s.utf8Start, to: buffer.base + buffer.count, count: n)
+    buffer.count += n
+  }
+
+  /// Room for `n` more bytes, so that the unchecked calls that follow may
+  /// write them. O(1), or O(count) when the buffer grows.
+  @inlinable @inline(__always)
+  public mutating func reserveRaw(_ n: Int) { buffer.reserve(n) }
+
   /// Appends again `count` bytes already written from `from` (a value
   /// written twice, formatted once). O(count).
   public mutating func rawRepeat(from: Int, count n: Int) {

@@ -590,14 +590,16 @@ public struct Layout: Sendable {
         nearest!.span = (lo, hi)
       }
       placement.forEachElement(in: search, pin: pin) { kind, s, i, frame in
-        var a = Self.plain(kind, s, i, frame, pinned: pin)
+        // Built in place in the result (an attribute is 240 bytes: a copy
+        // into it costs two), and taken back when its drawn box misses.
+        result.append(Self.plain(kind, s, i, frame, pinned: pin))
         if kind == .cell {
           if nearest != nil { nearest!.visit(s, i, axes.main(frame.center)) }
           cf.apply(
-            to: &a, centerMain: centerMain, extent: extent,
+            to: &result[result.count - 1], centerMain: centerMain, extent: extent,
             lineSpacing: cf.lineSpacing(sections[s].minimumLineSpacing))
         }
-        if a.frame.intersects(rect) { result.append(a) }
+        if !result[result.count - 1].frame.intersects(rect) { result.removeLast() }
       }
     }
     if isRTL { for i in result.indices { fromLTR(&result[i]) } }

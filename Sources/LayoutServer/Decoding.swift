@@ -17,7 +17,20 @@ extension Fields {
 
   func point(_ key: String) throws(RPCError) -> Point {
     let f = try object(key)
-    return Point(x: try f.coordinate("x"), y: try f.coordinate("y"))
+    var found: (x: JSONValue?, y: JSONValue?)
+    f.value.forEachMember { k, v in
+      if k.count == 1 && k[0] == UInt8(ascii: "x") { found.x = v }
+      if k.count == 1 && k[0] == UInt8(ascii: "y") { found.y = v }
+      return true
+    }
+    return Point(x: try f.coordinate(found.x, "x"), y: try f.coordinate(found.y, "y"))
+  }
+
+  /// `coordinate(name)` for a member already found (nil: missing; null
+  /// counts as missing, as `optional` has it).
+  func coordinate(_ v: JSONValue?, _ name: String, min: Double? = nil) throws(RPCError) -> Double {
+    guard let v, !v.isNull else { throw .invalidParams(path(name), "is required") }
+    return try Fields.number(v, path: path(name), min: min, maxMagnitude: maxCoordinate)
   }
 
   func optionalPoint(_ key: String) throws(RPCError) -> Point? {
@@ -41,9 +54,24 @@ extension Fields {
   /// A rect: any finite origin, a size of finite numbers >= 0.
   func rect(_ key: String) throws(RPCError) -> Rect {
     let f = try object(key)
+    // Every frame sends one: its members found in one pass over the
+    // object (four lookups would hash four keys), then checked in order
+    // as before, so that errors name the same field.
+    var found: (x: JSONValue?, y: JSONValue?, width: JSONValue?, height: JSONValue?)
+    f.value.forEachMember { k, v in
+      switch k.count {
+      case 1 where k[0] == UInt8(ascii: "x"): found.x = v
+      case 1 where k[0] == UInt8(ascii: "y"): found.y = v
+      case 5 where k.elementsEqual("width".utf8): found.width = v
+      case 6 where k.elementsEqual("height".utf8): found.height = v
+      default: break
+      }
+      return true
+    }
     return Rect(
-      x: try f.coordinate("x"), y: try f.coordinate("y"), width: try f.coordinate("width", min: 0),
-      height: try f.coordinate("height", min: 0))
+      x: try f.coordinate(found.x, "x"), y: try f.coordinate(found.y, "y"),
+      width: try f.coordinate(found.width, "width", min: 0),
+      height: try f.coordinate(found.height, "height", min: 0))
   }
 
   func optionalInsets(_ key: String) throws(RPCError) -> Insets? {

@@ -9,6 +9,12 @@ extension JSONWriter {
     beginRawValue()
     rawLiteral("{\"x\":")
     rawNumber(p.x)
+    // A scroll along one axis keeps the other at 0 (rawNumber writes 0 and
+    // -0 as 0): the rest of the sample is a literal.
+    if p.y == 0 {
+      rawLiteral(",\"y\":0}")
+      return
+    }
     rawLiteral(",\"y\":")
     rawNumber(p.y)
     rawLiteral("}")
@@ -88,38 +94,42 @@ extension JSONWriter {
     // The hottest shape of every answer, written as literal pieces: the
     // same bytes as beginObject, key and number would write.
     beginRawValue()
+    // Room at once for everything up to the transform, so that its literal
+    // pieces need no check each: under 160 bytes of pieces, three integers
+    // of at most 21 and eight numbers of at most 25, 423 bytes in all.
+    reserveRaw(512)
     switch a.kind {
-    case .cell: rawLiteral("{\"kind\":\"cell\",\"section\":")
-    case .header: rawLiteral("{\"kind\":\"header\",\"section\":")
-    case .footer: rawLiteral("{\"kind\":\"footer\",\"section\":")
+    case .cell: rawLiteralUnchecked("{\"kind\":\"cell\",\"section\":")
+    case .header: rawLiteralUnchecked("{\"kind\":\"header\",\"section\":")
+    case .footer: rawLiteralUnchecked("{\"kind\":\"footer\",\"section\":")
     // The only decoration compositional sections have.
     case .decoration:
-      rawLiteral("{\"kind\":\"decoration\",\"elementKind\":\"background\",\"section\":")
+      rawLiteralUnchecked("{\"kind\":\"decoration\",\"elementKind\":\"background\",\"section\":")
     }
     rawInt(a.section)
-    rawLiteral(",\"item\":")
+    rawLiteralUnchecked(",\"item\":")
     rawInt(a.item)
     if let lap = a.lap {
-      rawLiteral(",\"lap\":")
+      rawLiteralUnchecked(",\"lap\":")
       rawInt(lap)
     }
-    rawLiteral(",\"center\":{\"x\":")
+    rawLiteralUnchecked(",\"center\":{\"x\":")
     rawNumber(a.center.x)
-    rawLiteral(",\"y\":")
+    rawLiteralUnchecked(",\"y\":")
     rawNumber(a.center.y)
-    rawLiteral("},\"size\":{\"width\":")
+    rawLiteralUnchecked("},\"size\":{\"width\":")
     rawNumber(a.size.width)
-    rawLiteral(",\"height\":")
+    rawLiteralUnchecked(",\"height\":")
     rawNumber(a.size.height)
-    rawLiteral("},\"frame\":{\"x\":")
+    rawLiteralUnchecked("},\"frame\":{\"x\":")
     rawNumber(a.frame.x)
-    rawLiteral(",\"y\":")
+    rawLiteralUnchecked(",\"y\":")
     rawNumber(a.frame.y)
-    rawLiteral(",\"width\":")
+    rawLiteralUnchecked(",\"width\":")
     rawNumber(a.frame.width)
-    rawLiteral(",\"height\":")
+    rawLiteralUnchecked(",\"height\":")
     rawNumber(a.frame.height)
-    rawLiteral("}")
+    rawLiteralUnchecked("}")
     if !a.transform.isIdentity { transform(a.transform) }
     rawLiteral(",\"alpha\":")
     rawNumber(a.alpha)

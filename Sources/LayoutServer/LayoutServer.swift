@@ -63,7 +63,16 @@ struct ItemCap {
 public final class LayoutServer: RPCHandler {
   public static let version = "0.1.0"
   public let limits: Limits
+  /// Every insertion or removal bumps `sessionsChanged` (the slots that
+  /// `lastSlot` remembers move); changing a session in place does not.
   var sessions: [String: Session] = [:]
+  @exclusivity(unchecked) private var sessionsChanged = 0
+  @exclusivity(unchecked) private var lastSpec: MethodSpec? = nil
+  /// The session last looked up and where it lies: a scroll names the
+  /// same session every frame, and a byte comparison of its name costs
+  /// less than a String and a hash of it.
+  @exclusivity(unchecked) private var lastSlot:
+    (id: String, slot: [String: Session].Index, changed: Int)? = nil
   /// Items in all sessions (`store` and `close` keep it).
   private(set) var totalItems = 0
 
@@ -161,10 +170,19 @@ public final class LayoutServer: RPCHandler {
   public func handleRequest(method: String, params: JSONValue?, result w: inout JSONWriter)
     throws(RPCError)
   {
-    guard let spec = Self.methodsByName[method] else { throw .methodNotFound(method) }
+    guard let spec = spec(named: method) else { throw .methodNotFound(method) }
     let fields = try Fields.params(params)
     try fields.rejectUnknown(spec.known)
     try spec.handler(self)(fields, &w)
+  }
+
+  /// The table's entry for `method`: the last one found again when the
+  /// name is the same (the server hands the table's own String back, so
+  /// the comparison is of two pointers), else a lookup. O(1).
+  private func spec(named method: String) -> MethodSpec? {
+    if let last = lastSpec, last.name == method { return last }
+    lastSpec = Self.methodsByName[method]
+    return lastSpec
   }
 
   /// A `layout/*` method sent as a notification is carried out, as
@@ -182,6 +200,7 @@ public final class LayoutServer: RPCHandler {
 
   public func shutdown() {
     sessions.removeAll()
+    sessionsChanged &+= 1
     totalItems = 0
   }
 
@@ -190,6 +209,7 @@ public final class LayoutServer: RPCHandler {
   func store(_ id: String, _ session: Session) {
     totalItems += session.layout.itemCount - (sessions[id]?.layout.itemCount ?? 0)
     sessions[id] = session
+    sessionsChanged &+= 1
   }
 
   /// The most items a session may hold as `type` while it now holds `own`
@@ -239,12 +259,18 @@ public final class LayoutServer: RPCHandler {
   /// its name, and a handler that changes the session in place copies
   /// nothing. O(1).
   func existingSlot(_ p: Fields) throws(RPCError) -> [String: Session].Index {
+    if let last = lastSlot, last.changed == sessionsChanged,
+      p.optional("session")?.isString(last.id) == true
+    {
+      return last.slot
+    }
     let id = try sessionID(p)
     guard let slot = sessions.index(forKey: id) else {
       throw RPCError(
         code: ErrorCode.unknownSession, message: "unknown session \"\(id)\"",
         field: p.path("session"))
     }
+    lastSlot = (id, slot, sessionsChanged)
     return slot
   }
 
@@ -642,6 +668,7 @@ public final class LayoutServer: RPCHandler {
     let (id, session) = try existing(p)
     totalItems -= session.layout.itemCount
     sessions[id] = nil
+    sessionsChanged &+= 1
     w.null()
   }
 }

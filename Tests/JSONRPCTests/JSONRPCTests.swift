@@ -22,7 +22,8 @@ final class FrameReaderTests: XCTestCase {
       r.append([b])
       events += drain(&r)
     }
-    XCTAssertEqual(events, [.message(Array("{\"a\":1}".utf8)), .message(Array("[2]".utf8))])
+    XCTAssertEqual(
+      events, [.message(ArraySlice("{\"a\":1}".utf8)), .message(ArraySlice("[2]".utf8))])
     r.append(frame("1") + frame("22") + frame("333"))
     XCTAssertEqual(drain(&r).count, 3)
     XCTAssertEqual(r.bufferedCount, 0)
@@ -34,7 +35,7 @@ final class FrameReaderTests: XCTestCase {
       Array(
         "X-Trace: 7\r\ncontent-TYPE: application/vscode-jsonrpc; charset=utf8\r\nCONTENT-LENGTH: 2\r\n\r\n{}"
           .utf8))
-    XCTAssertEqual(drain(&r), [.message(Array("{}".utf8))])
+    XCTAssertEqual(drain(&r), [.message(ArraySlice("{}".utf8))])
   }
 
   func testMissingContentLengthIsReportedOnceAndTheReaderResynchronises() {
@@ -45,7 +46,7 @@ final class FrameReaderTests: XCTestCase {
     guard case .error(let e) = events[0] else { return XCTFail("\(events)") }
     XCTAssertEqual(e.code, -32700)
     XCTAssertTrue(e.message.contains("no Content-Length"), e.message)
-    XCTAssertEqual(events[1], .message(Array("{}".utf8)))
+    XCTAssertEqual(events[1], .message(ArraySlice("{}".utf8)))
   }
 
   func testJunkGluedToTheNextHeaderIsSkipped() {
@@ -55,7 +56,7 @@ final class FrameReaderTests: XCTestCase {
       var r = FrameReader()
       r.append(Array("X-Foo: bar\r\n\r\n\(junk)".utf8) + frame("{}"))
       let events = drain(&r)
-      XCTAssertEqual(events.last, .message(Array("{}".utf8)), junk.prefix(10) + "")
+      XCTAssertEqual(events.last, .message(ArraySlice("{}".utf8)), junk.prefix(10) + "")
       XCTAssertEqual(events.count, 2, junk.prefix(10) + "")
     }
   }
@@ -66,7 +67,7 @@ final class FrameReaderTests: XCTestCase {
       r.append(Array("Content-Length: \(bad)\r\n\r\n".utf8) + frame("[]"))
       let events = drain(&r)
       XCTAssertEqual(events.count, 2, bad)
-      XCTAssertEqual(events.last, .message(Array("[]".utf8)), bad)
+      XCTAssertEqual(events.last, .message(ArraySlice("[]".utf8)), bad)
     }
   }
 
@@ -86,7 +87,7 @@ final class FrameReaderTests: XCTestCase {
       e.message, "Invalid request: message body of 1000 bytes exceeds the maximum of 10 bytes")
     XCTAssertNil(r.next())
     r.append(Array(repeating: 65, count: 600) + frame("[]"))
-    XCTAssertEqual(drain(&r), [.message(Array("[]".utf8))])
+    XCTAssertEqual(drain(&r), [.message(ArraySlice("[]".utf8))])
   }
 
   func testHeaderFloodIsDroppedAndBounded() {
@@ -99,7 +100,7 @@ final class FrameReaderTests: XCTestCase {
     }
     XCTAssertEqual(errors, 1)
     r.append(Array("\r\n\r\n".utf8) + frame("{}"))
-    XCTAssertEqual(drain(&r).last, .message(Array("{}".utf8)))
+    XCTAssertEqual(drain(&r).last, .message(ArraySlice("{}".utf8)))
   }
 }
 

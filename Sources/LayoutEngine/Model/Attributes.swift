@@ -53,6 +53,21 @@ public struct LayoutAttributes: Equatable, Sendable {
     transform = t
     let hw = size.width / 2
     let hh = size.height / 2
+    let m = t.m
+    if m.1 == 0 && m.3 == 0 && m.4 == 0 && m.7 == 0 && m.12 == 0 && m.13 == 0 && m.15 == 1 {
+      // A scale in the plane (every cover-flow card without tilt): each
+      // corner is (dx·m11, dy·m22) with w = 1, the general path's doubles
+      // (dx·m11 + dy·0 + 0 is dx·m11), so its box needs no four corners.
+      let (x0, x1) = (-hw * m.0, hw * m.0)
+      let (y0, y1) = (-hh * m.5, hh * m.5)
+      let minX = min(min(Double.infinity, x0), x1)
+      let maxX = max(max(-Double.infinity, x0), x1)
+      let minY = min(min(Double.infinity, y0), y1)
+      let maxY = max(max(-Double.infinity, y0), y1)
+      frame = Rect(
+        x: center.x + minX, y: center.y + minY, width: maxX - minX, height: maxY - minY)
+      return
+    }
     var minX = Double.infinity
     var minY = Double.infinity
     var maxX = -Double.infinity

@@ -136,10 +136,13 @@ public struct Transform3D: Equatable, Sendable {
 
   /// Field by field, the diagonal first: a cover-flow card's scale
   /// answers at the first comparison. O(1).
-  public var isIdentity: Bool {
-    m.0 == 1 && m.5 == 1 && m.10 == 1 && m.15 == 1 && m.1 == 0 && m.2 == 0 && m.3 == 0
-      && m.4 == 0 && m.6 == 0 && m.7 == 0 && m.8 == 0 && m.9 == 0 && m.11 == 0 && m.12 == 0
-      && m.13 == 0 && m.14 == 0
+  @inlinable public var isIdentity: Bool {
+    // A branch first, so that the common answer costs one comparison (the
+    // whole conjunction compiles to sixteen, branch-free).
+    guard m.0 == 1 else { return false }
+    return m.5 == 1 && m.10 == 1 && m.15 == 1 && m.1 == 0 && m.2 == 0 && m.3 == 0 && m.4 == 0
+      && m.6 == 0 && m.7 == 0 && m.8 == 0 && m.9 == 0 && m.11 == 0 && m.12 == 0 && m.13 == 0
+      && m.14 == 0
   }
 
   /// CATransform3DMakePerspective's matrix: the identity with

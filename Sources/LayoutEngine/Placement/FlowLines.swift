@@ -486,6 +486,15 @@ struct RowWalk {
     // A leaf's summed end may round to either side of its last card's
     // walked end: when the first card shown starts a leaf, a card before
     // it may end after `lo` too (rare: walk back and start from there).
+    // Only when the leaf before ends within rounding of `lo`: otherwise
+    // the walk needs no check per card (one that holds the rope).
+    let summedEnd = position(
+      thicknessBefore: thickness(found.before.p), line: found.first - 1)
+    guard found.first > 0, !(lo - summedEnd > 1e-9 * Swift.max(1, abs(lo))) else {
+      forEachCard(
+        sizes, found.before.p, found.elements, first: found.first, at: 0, endingAfter: lo, body)
+      return
+    }
     var stepBack = false
     forEachCard(sizes, found.before.p, found.elements, first: found.first, at: 0, endingAfter: lo) {
       j, start, thick, items, raw in
