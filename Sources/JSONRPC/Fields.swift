@@ -1,5 +1,13 @@
 import CJansson
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Reads the members of a JSON object while tracking the path to it, so
 /// every error names the exact field: `params.sections[2].itemSizes[7].width
 /// must be a finite number >= 0`.
@@ -151,18 +159,28 @@ public struct Fields {
 
   /// Rejects members not in `known`, so that a misspelt field is an error
   /// instead of a silently ignored default. O(members).
+  /// `rejectUnknown` for a few names, compared as bytes in order. O(keys ·
+  /// names).
+  public func rejectUnknown(_ known: [String]) throws(RPCError) {
+    var unknown: String? = nil
+    value.forEachKey { bytes in
+      for var k in known where k.utf8.count == bytes.count {
+        if k.withUTF8({
+          bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        }) {
+          return true
+        }
+      }
+      unknown = String(decoding: bytes, as: UTF8.self)
+      return false
+    }
+    if let unknown { throw .invalidParams(path(unknown), "is not a known field") }
+  }
+
   public func rejectUnknown(_ known: Set<String>) throws(RPCError) {
     // Keys up to 15 bytes become small strings: no allocation per key.
     var unknown: String? = nil
     value.forEachKey { bytes in
-      // A method's few fields compared as bytes: cheaper than hashing.
-      if known.count <= 8 {
-        for var k in known where k.utf8.count == bytes.count {
-          if k.withUTF8({ $0.elementsEqual(bytes) }) { return true }
-        }
-        unknown = String(decoding: bytes, as: UTF8.self)
-        return false
-      }
       let k = String(decoding: bytes, as: UTF8.self)
       if known.contains(k) { return true }
       unknown = k
@@ -170,6 +188,7 @@ public struct Fields {
     }
     if let unknown { throw .invalidParams(path(unknown), "is not a known field") }
   }
+
 }
 
 /// Formats a bound for an error message: `0` rather than `0.0`, and

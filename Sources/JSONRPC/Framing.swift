@@ -279,23 +279,29 @@ public let frameHeaderCapacity = 40
 /// Writes `Content-Length: N\r\n\r\n` at `p` and returns its length: the
 /// header's bytes directly, no String per frame. O(digits).
 public func writeFrameHeader(length n: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
-  var k = 0
-  for b in "Content-Length: ".utf8 {
-    p[k] = b
-    k += 1
+  let head: StaticString = "Content-Length: "
+  let k = head.utf8CodeUnitCount
+  p.update(from: head.utf8Start, count: k)
+  // The digits back to front into a scratch word, then moved into place.
+  var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+  let count = withUnsafeMutableBytes(of: &digits) { raw -> Int in
+    var v = max(n, 0)
+    var i = raw.count
+    repeat {
+      i -= 1
+      raw[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+      v /= 10
+    } while v > 0
+    (p + k).update(
+      from: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + i, count: raw.count - i)
+    return raw.count - i
   }
-  var power = 1
-  while power <= n / 10 { power *= 10 }
-  while power > 0 {
-    p[k] = UInt8(ascii: "0") + UInt8(n / power % 10)
-    k += 1
-    power /= 10
-  }
-  for b in "\r\n\r\n".utf8 {
-    p[k] = b
-    k += 1
-  }
-  return k
+  let tail = p + k + count
+  tail[0] = 13
+  tail[1] = 10
+  tail[2] = 13
+  tail[3] = 10
+  return k + count + 4
 }
 
 extension String {

@@ -1,5 +1,13 @@
 import CJansson
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A parsed JSON document, owned by jansson. Values borrowed from it
 /// (`JSONValue`) are valid while the document is alive.
 public final class JSONDocument {
@@ -182,6 +190,13 @@ public struct JSONValue {
   /// the document, until it returns false. O(members).
   public func forEachKey(_ body: (UnsafeRawBufferPointer) throws -> Bool) rethrows {
     try forEachMember { k, _ in try body(k) }
+  }
+
+  /// Whether the key bytes `k` (from `forEachMember`) are `name`. O(length).
+  @inline(__always)
+  public static func key(_ k: UnsafeRawBufferPointer, is name: StaticString) -> Bool {
+    k.count == name.utf8CodeUnitCount
+      && (k.count == 0 || memcmp(k.baseAddress!, name.utf8Start, k.count) == 0)
   }
 
   /// Calls `body` with each member of an object, its key's UTF-8 bytes

@@ -59,12 +59,14 @@ extension Fields {
     // as before, so that errors name the same field.
     var found: (x: JSONValue?, y: JSONValue?, width: JSONValue?, height: JSONValue?)
     f.value.forEachMember { k, v in
-      switch k.count {
-      case 1 where k[0] == UInt8(ascii: "x"): found.x = v
-      case 1 where k[0] == UInt8(ascii: "y"): found.y = v
-      case 5 where k.elementsEqual("width".utf8): found.width = v
-      case 6 where k.elementsEqual("height".utf8): found.height = v
-      default: break
+      if JSONValue.key(k, is: "x") {
+        found.x = v
+      } else if JSONValue.key(k, is: "y") {
+        found.y = v
+      } else if JSONValue.key(k, is: "width") {
+        found.width = v
+      } else if JSONValue.key(k, is: "height") {
+        found.height = v
       }
       return true
     }

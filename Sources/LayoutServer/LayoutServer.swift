@@ -172,7 +172,7 @@ public final class LayoutServer: RPCHandler {
   {
     guard let spec = spec(named: method) else { throw .methodNotFound(method) }
     let fields = try Fields.params(params)
-    try fields.rejectUnknown(spec.known)
+    try fields.rejectUnknown(spec.knownNames)
     try spec.handler(self)(fields, &w)
   }
 

@@ -36,6 +36,9 @@ public struct MethodSpec: Sendable {
   public let picture: Picture
   let handler: Handler
   let known: Set<String>
+  /// The same names in order, for the per-request check: a method has a
+  /// handful, which a comparison each finds sooner than a hash.
+  let knownNames: [String]
 
   typealias Handler =
     @Sendable (LayoutServer) -> (Fields, inout JSONWriter) throws(RPCError) -> Void
@@ -51,6 +54,7 @@ public struct MethodSpec: Sendable {
     self.picture = picture
     self.handler = handler
     self.known = Set(params.map(\.name))
+    self.knownNames = params.map(\.name)
   }
 }
 
