@@ -635,7 +635,10 @@ struct RopeCursor<S: RopeSummary> {
   init(_ rope: Rope<S>, at i: Int) {
     self.rope = rope
     index = i
-    if i < rope.count { (_, elements, offset) = rope.leaf(containing: i) }
+    // A count-only descent: the cursor never reads the summary before.
+    if i < rope.count {
+      (_, elements, offset) = rope.leaf(containing: i, prefix: (), adding: { _, _ in () })
+    }
   }
 
   /// The next element without consuming it, or nil at the end. O(1).
@@ -648,7 +651,7 @@ struct RopeCursor<S: RopeSummary> {
     offset += 1
     index += 1
     if offset == elements.count && index < rope.count {
-      (_, elements, offset) = rope.leaf(containing: index)
+      (_, elements, offset) = rope.leaf(containing: index, prefix: (), adding: { _, _ in () })
     }
     return e
   }
