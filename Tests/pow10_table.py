@@ -39,7 +39,7 @@ def render() -> str:
         "extension ShortestDouble {",
         f"  /// g(k) for k in {K_MIN}...{K_MAX}: floor(10^k · 2^(127 − ⌊log2 10^k⌋)) + 1,",
         "  /// as (high, low) words, indexed by k − minK.",
-        f"  static let minK = {K_MIN}",
+        f"  @usableFromInline static let minK = {K_MIN}",
         "  static let pow10: [(UInt64, UInt64)] = [",
     ]
     for k in range(K_MIN, K_MAX + 1):

@@ -13,13 +13,28 @@ import CJansson
 /// must be a finite number >= 0`.
 public struct Fields {
   public let value: JSONValue
-  public let path: String
+  /// The path, built when an error needs it: a member object's is its
+  /// parent's and its key, joined only then (a frame's `params.bounds` and
+  /// `params.contentOffset` cost no String).
+  private let base: String
+  private let member: String?
+  public var path: String { member.map { base + "." + $0 } ?? base }
 
   /// Wraps `value`, which must be an object. O(1).
   public init(_ value: JSONValue, path: String) throws(RPCError) {
     guard value.isObject else { throw .invalidParams(path, "must be an object") }
     self.value = value
-    self.path = path
+    self.base = path
+    self.member = nil
+  }
+
+  /// Wraps the member `key` of `parent`, which must be an object. O(1)
+  /// below two levels; deeper, its parent's path is joined once.
+  init(_ value: JSONValue, in parent: Fields, key: String) throws(RPCError) {
+    guard value.isObject else { throw .invalidParams(parent.path(key), "must be an object") }
+    self.value = value
+    self.base = parent.member == nil ? parent.base : parent.path
+    self.member = key
   }
 
   /// `params`, which may be absent or null (read as `{}`) or an object.
@@ -47,12 +62,12 @@ public struct Fields {
   }
 
   public func object(_ key: String) throws(RPCError) -> Fields {
-    try Fields(required(key), path: path(key))
+    try Fields(required(key), in: self, key: key)
   }
 
   public func optionalObject(_ key: String) throws(RPCError) -> Fields? {
     guard let v = optional(key) else { return nil }
-    return try Fields(v, path: path(key))
+    return try Fields(v, in: self, key: key)
   }
 
   public func string(_ key: String, maxLength: Int = .max) throws(RPCError) -> String {

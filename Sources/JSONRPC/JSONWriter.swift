@@ -220,26 +220,67 @@ public struct JSONWriter {
     buffer.count += n
   }
 
-  /// `rawLiteral` after `reserveRaw` made room for it: no capacity check.
-  @inlinable @inline(__always)
-  public mutating func rawLiteralUnchecked(_ s: StaticString) {
-    let n = s.utf8CodeUnitCount
-    ByteBuffer.copySmall(s.utf8Start, to: buffer.base + buffer.count, count: n)
-    buffer.count += n
+  /// Lets `body` write up to `n` bytes straight into the buffer, from the
+  /// pointer it is given, and returns how many it wrote: for hot shapes
+  /// (a trajectory's samples) that place their own pieces and numbers
+  /// (`writeNumber`). The bytes must be one complete JSON value, after
+  /// `beginRawValue`. O(n).
+  @inlinable
+  public mutating func rawWrite(reserving n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    buffer.reserve(n)
+    buffer.count += body(buffer.base + buffer.count)
   }
 
-  /// Room for `n` more bytes, so that the unchecked calls that follow may
-  /// write them. O(1), or O(count) when the buffer grows.
-  @inlinable @inline(__always)
-  public mutating func reserveRaw(_ n: Int) { buffer.reserve(n) }
+  /// The room `writeNumber` needs past its pointer (its scratch digits).
+  public static let numberRoom = 96
 
-  /// Appends again `count` bytes already written from `from` (a value
-  /// written twice, formatted once). O(count).
-  public mutating func rawRepeat(from: Int, count n: Int) {
-    buffer.reserve(n)
-    ByteBuffer.copySmall(
-      UnsafePointer(buffer.base + from), to: buffer.base + buffer.count, count: n)
-    buffer.count += n
+  /// The tables number formatting reads, taken once for a shape written
+  /// through `rawWrite`.
+  public struct NumberTables {
+    @usableFromInline let pow10: UnsafePointer<UInt64>
+    @usableFromInline let powers: UnsafePointer<UInt64>
+    @usableFromInline init(pow10: UnsafePointer<UInt64>, powers: UnsafePointer<UInt64>) {
+      self.pow10 = pow10
+      self.powers = powers
+    }
+  }
+
+  @inlinable public var numberTables: NumberTables {
+    NumberTables(pow10: buffer.pow10Words, powers: buffer.powersOfTen)
+  }
+
+  /// Writes `d` at `p` as `number` writes it (integers, the shortest
+  /// decimal, null for a non-finite value) and returns its length (at
+  /// most 25); `p` must have `numberRoom` bytes of room. `inlined` takes
+  /// the shortest-decimal code into the caller: for a loop over many
+  /// numbers (one call site), not for a shape with two dozen. O(1).
+  @inlinable @inline(__always)
+  public static func writeNumber(
+    _ d: Double, at p: UnsafeMutablePointer<UInt8>, _ t: NumberTables, inlined: Bool = false
+  ) -> Int {
+    guard d.isFinite else { return writeLiteral("null", at: p) }
+    if abs(d) < 9_007_199_254_740_992, Double(Int(d)) == d {
+      return writeInt(Int(d), at: p, powers: t.powers)
+    }
+    return inlined
+      ? ByteBuffer.writeShortest(d, at: p, pow10: t.pow10, powers: t.powers)
+      : ByteBuffer.writeShortestCall(d, at: p, pow10: t.pow10, powers: t.powers)
+  }
+
+  /// Writes an integer at `p` (48 bytes of room) and returns its length.
+  @inlinable @inline(__always)
+  public static func writeInteger(_ i: Int, at p: UnsafeMutablePointer<UInt8>, _ t: NumberTables)
+    -> Int
+  {
+    writeInt(i, at: p, powers: t.powers)
+  }
+
+  /// Copies a literal piece to `p` and returns its length. O(length).
+  @inlinable @inline(__always)
+  public static func writeLiteral(_ s: StaticString, at p: UnsafeMutablePointer<UInt8>) -> Int {
+    let n = s.utf8CodeUnitCount
+    ByteBuffer.copySmall(s.utf8Start, to: p, count: n)
+    return n
   }
 
   /// Appends a number as `number` writes it, with no separator.
@@ -258,10 +299,6 @@ public struct JSONWriter {
     }
   }
 
-  /// Appends an integer, with no separator.
-  @inlinable @inline(__always)
-  public mutating func rawInt(_ i: Int) { appendInt(i) }
-
   /// Appends an already-encoded JSON value verbatim.
   public mutating func raw(_ json: [UInt8]) {
     prefix()
@@ -272,7 +309,17 @@ public struct JSONWriter {
   mutating func appendInt(_ value: Int) {
     // In place, with room for scratch digits past the number.
     buffer.reserve(48)
-    var out = buffer.base + buffer.count
+    buffer.count += Self.writeInt(
+      value, at: buffer.base + buffer.count, powers: buffer.powersOfTen)
+  }
+
+  /// `appendInt`'s digits written at `start`, which has 48 bytes of room;
+  /// returns their length. O(1).
+  @usableFromInline @inline(__always)
+  static func writeInt(
+    _ value: Int, at start: UnsafeMutablePointer<UInt8>, powers: UnsafePointer<UInt64>
+  ) -> Int {
+    var out = start
     if value < 0 {
       out[0] = UInt8(ascii: "-")
       out += 1
@@ -281,10 +328,9 @@ public struct JSONWriter {
     if v < 10 {
       // Indexes, sections, alpha 1 and 0: one byte.
       out[0] = UInt8(truncatingIfNeeded: v) &+ 0x30
-      buffer.count = out + 1 - buffer.base
-      return
+      return out + 1 - start
     }
-    let n = ShortestDouble.digitCount(v, powers: buffer.powersOfTen)
+    let n = ShortestDouble.digitCount(v, powers: powers)
     if n <= 8 {
       // Eight digits, leading zeros included, past the number, and its n
       // copied into place in one word: no loop, no division.
@@ -297,7 +343,7 @@ public struct JSONWriter {
       // per table lookup.
       ShortestDouble.writeDigits(v, n, endingAt: out + n)
     }
-    buffer.count = out + n - buffer.base
+    return out + n - start
   }
 
   private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
@@ -330,8 +376,8 @@ final class ByteBuffer {
   @usableFromInline @exclusivity(unchecked) private(set) var capacity: Int
   /// The number tables, read once per buffer rather than through lazy
   /// globals (a `swift_once` per number).
-  let pow10Words = ShortestDouble.pow10Words
-  let powersOfTen = ShortestDouble.powersOfTen
+  @usableFromInline let pow10Words = ShortestDouble.pow10Words
+  @usableFromInline let powersOfTen = ShortestDouble.powersOfTen
 
   init(capacity: Int) {
     self.capacity = capacity

@@ -3,7 +3,7 @@
 extension ShortestDouble {
   /// g(k) for k in -292...324: floor(10^k · 2^(127 − ⌊log2 10^k⌋)) + 1,
   /// as (high, low) words, indexed by k − minK.
-  static let minK = -292
+  @usableFromInline static let minK = -292
   static let pow10: [(UInt64, UInt64)] = [
     (0xFF77B1FCBEBCDC4F, 0x25E8E89C13BB0F7B),
     (0x9FAACF3DF73609B1, 0x77B191618C54E9AD),

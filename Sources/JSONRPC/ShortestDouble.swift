@@ -5,10 +5,10 @@
 /// trimming. Among the shortest decimals in the rounding interval it picks
 /// the closest to the double, as `Double.description` does, so both give
 /// the same digits.
-enum ShortestDouble {
+@usableFromInline enum ShortestDouble {
   /// The table's words, high then low, as a global pointer: no array
   /// retained and released per number.
-  nonisolated(unsafe) static let pow10Words: UnsafePointer<UInt64> = {
+  @usableFromInline nonisolated(unsafe) static let pow10Words: UnsafePointer<UInt64> = {
     let p = UnsafeMutablePointer<UInt64>.allocate(capacity: 2 * pow10.count)
     for (i, (hi, lo)) in pow10.enumerated() {
       p[2 * i] = hi
@@ -19,7 +19,7 @@ enum ShortestDouble {
 
   /// `digits · 10^exponent` for a finite double > 0, given its IEEE fields.
   /// The digits may end in zeros; `trimmed` removes them. O(1).
-  @inline(__always)
+  @inlinable @inline(__always)
   static func decimal(
     significand bits: UInt64, exponent e: Int, table: UnsafePointer<UInt64> = pow10Words
   ) -> (digits: UInt64, exponent: Int) {
@@ -69,7 +69,7 @@ enum ShortestDouble {
 
   /// ⌊g · cp / 2^128⌋, its lowest bit set when the discarded part is not
   /// zero ("round to odd"), for g = g1 · 2^64 + g0. O(1).
-  @inline(__always)
+  @inlinable @inline(__always)
   static func roundToOdd(_ g1: UInt64, _ g0: UInt64, _ cp: UInt64) -> UInt64 {
     let x = g0.multipliedFullWidth(by: cp)
     let y = g1.multipliedFullWidth(by: cp)
@@ -80,7 +80,7 @@ enum ShortestDouble {
 
   /// The digits without trailing zeros, the exponent raised to match. O(1):
   /// at most 17 digits, and one test when there is none (most doubles).
-  @inline(__always)
+  @inlinable @inline(__always)
   static func trimmed(_ d: (digits: UInt64, exponent: Int)) -> (digits: UInt64, exponent: Int) {
     var (s, k) = d
     guard s % 10 == 0 else { return (s, k) }
@@ -105,7 +105,7 @@ enum ShortestDouble {
 
   /// The number of decimal digits of `s` (1 for 0): from the bit length,
   /// then one comparison. O(1).
-  @inline(__always)
+  @inlinable @inline(__always)
   static func digitCount(_ s: UInt64, powers: UnsafePointer<UInt64> = powersOfTen) -> Int {
     // t = ⌊b · log10 2⌋ for b bits: the count is t + 1, or t when s <
     // 10^t.
@@ -115,7 +115,7 @@ enum ShortestDouble {
   }
 
   /// 10^0 … 10^19, as a global pointer: no array retained per call.
-  nonisolated(unsafe) static let powersOfTen: UnsafePointer<UInt64> = {
+  @usableFromInline nonisolated(unsafe) static let powersOfTen: UnsafePointer<UInt64> = {
     let p = UnsafeMutablePointer<UInt64>.allocate(capacity: 20)
     var v: UInt64 = 1
     for i in 0..<20 {
@@ -126,12 +126,12 @@ enum ShortestDouble {
   }()
 
   /// "00" … "99", read through a pointer that needs no lazy global.
-  static let pairs: StaticString =
+  @usableFromInline static let pairs: StaticString =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
   /// Writes the `n` digits of `s` ending just before `end`: eight at a
   /// time in 32-bit arithmetic, two per table lookup. O(n).
-  @inline(__always)
+  @inlinable @inline(__always)
   static func writeDigits(_ s: UInt64, _ n: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
     var v = s
     var p = end
@@ -162,7 +162,7 @@ enum ShortestDouble {
   }
 
   /// Writes the two digits of `r` < 100 at `p`, as one 16-bit copy.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func pair(_ r: Int, at p: UnsafeMutablePointer<UInt8>) {
     let two = UnsafeRawPointer(Self.pairs.utf8Start).loadUnaligned(
       fromByteOffset: 2 &* r, as: UInt16.self)
@@ -175,7 +175,7 @@ enum ShortestDouble {
   /// rounding it up keeps every step at or just above the true value,
   /// never across a digit (checked for every n < 10^8 when it was
   /// written, and by the property test).
-  @inline(__always)
+  @inlinable @inline(__always)
   static func write8(_ n: UInt32, at p: UnsafeMutablePointer<UInt8>) {
     let mask: UInt64 = (1 << 56) - 1
     var f = UInt64(n) &* 72_057_594_038
@@ -189,7 +189,7 @@ enum ShortestDouble {
   }
 
   /// Writes the 17 digits of `s` < 10^17, leading zeros included, at `p`.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func write17(_ s: UInt64, at p: UnsafeMutablePointer<UInt8>) {
     let a = s / 100_000_000
     let b = a / 100_000_000
@@ -210,8 +210,29 @@ extension ByteBuffer {
     // 96 bytes of room: the number (≤ 25), then the 17 scratch digits at
     // +48, and the 24-byte copies that may read and write past both.
     reserve(96)
-    var out = base + count
-    let start = out
+    count += Self.writeShortest(d, at: base + count, pow10: pow10Words, powers: powersOfTen)
+  }
+
+  /// `appendShortest`'s digits written at `out`, which has 96 bytes of
+  /// room; returns the number's length (≤ 25). O(1).
+  /// `writeShortest` as a call: for shapes with many call sites (a card's
+  /// two dozen numbers), where the inlined body would multiply the code.
+  @usableFromInline @inline(never)
+  static func writeShortestCall(
+    _ d: Double, at start: UnsafeMutablePointer<UInt8>, pow10: UnsafePointer<UInt64>,
+    powers: UnsafePointer<UInt64>
+  ) -> Int {
+    writeShortest(d, at: start, pow10: pow10, powers: powers)
+  }
+
+  // Inlinable and inlined: a loop over many numbers (a trajectory) takes
+  // the body in, with its tables and checks hoisted.
+  @inlinable @inline(__always)
+  static func writeShortest(
+    _ d: Double, at start: UnsafeMutablePointer<UInt8>, pow10: UnsafePointer<UInt64>,
+    powers: UnsafePointer<UInt64>
+  ) -> Int {
+    var out = start
     if d.sign == .minus {
       out[0] = UInt8(ascii: "-")
       out += 1
@@ -221,8 +242,8 @@ extension ByteBuffer {
     let (s, k) = ShortestDouble.trimmed(
       ShortestDouble.decimal(
         significand: d.significandBitPattern, exponent: Int(d.exponentBitPattern),
-        table: pow10Words))
-    let n = ShortestDouble.digitCount(s, powers: powersOfTen)
+        table: pow10))
+    let n = ShortestDouble.digitCount(s, powers: powers)
     // All 17 digits past where the number ends, then its n copied into
     // place around the point by fixed 24-byte copies: no loop over bytes.
     // Whatever such a copy writes past the number's end is scratch.
@@ -273,18 +294,18 @@ extension ByteBuffer {
       ShortestDouble.writeDigits(UInt64(x), xn, endingAt: out + xn)
       out += xn
     }
-    count += out - start
+    return out - start
   }
 
   /// "0000…", the first bytes of a number below 1 (the point written over
   /// the second).
-  @inline(__always) static var zeroPoint: UnsafePointer<UInt8> {
+  @inlinable @inline(__always) static var zeroPoint: UnsafePointer<UInt8> {
     StaticString("000000000000000000000000").utf8Start
   }
 
   /// Copies 24 bytes as three words: callers need the first ≤ 17 and have
   /// room for all of them at both ends.
-  @inline(__always)
+  @inlinable @inline(__always)
   static func copy24(_ from: UnsafePointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) {
     let src = UnsafeRawPointer(from)
     let dst = UnsafeMutableRawPointer(out)

@@ -91,86 +91,90 @@ extension JSONWriter {
   /// zIndex, hidden?}`; the transform is omitted when it is the identity,
   /// `lap` when the layout does not loop, `hidden` unless it is true.
   mutating func attributes(_ a: LayoutAttributes) {
-    // The hottest shape of every answer, written as literal pieces: the
-    // same bytes as beginObject, key and number would write.
+    // The hottest shape of every answer, written straight into the buffer
+    // as literal pieces and numbers: the same bytes as beginObject, key
+    // and number would write, for one capacity check a card.
     beginRawValue()
-    // Room at once for everything up to the transform, so that its literal
-    // pieces need no check each: under 160 bytes of pieces, three integers
-    // of at most 21 and eight numbers of at most 25, 423 bytes in all.
-    reserveRaw(512)
-    switch a.kind {
-    case .cell: rawLiteralUnchecked("{\"kind\":\"cell\",\"section\":")
-    case .header: rawLiteralUnchecked("{\"kind\":\"header\",\"section\":")
-    case .footer: rawLiteralUnchecked("{\"kind\":\"footer\",\"section\":")
-    // The only decoration compositional sections have.
-    case .decoration:
-      rawLiteralUnchecked("{\"kind\":\"decoration\",\"elementKind\":\"background\",\"section\":")
-    }
-    rawInt(a.section)
-    rawLiteralUnchecked(",\"item\":")
-    rawInt(a.item)
-    if let lap = a.lap {
-      rawLiteralUnchecked(",\"lap\":")
-      rawInt(lap)
-    }
-    rawLiteralUnchecked(",\"center\":{\"x\":")
-    rawNumber(a.center.x)
-    rawLiteralUnchecked(",\"y\":")
-    rawNumber(a.center.y)
-    rawLiteralUnchecked("},\"size\":{\"width\":")
-    rawNumber(a.size.width)
-    rawLiteralUnchecked(",\"height\":")
-    rawNumber(a.size.height)
-    rawLiteralUnchecked("},\"frame\":{\"x\":")
-    rawNumber(a.frame.x)
-    rawLiteralUnchecked(",\"y\":")
-    rawNumber(a.frame.y)
-    rawLiteralUnchecked(",\"width\":")
-    rawNumber(a.frame.width)
-    rawLiteralUnchecked(",\"height\":")
-    rawNumber(a.frame.height)
-    rawLiteralUnchecked("}")
-    if !a.transform.isIdentity { transform(a.transform) }
-    rawLiteral(",\"alpha\":")
-    rawNumber(a.alpha)
-    rawLiteral(",\"zIndex\":")
-    rawInt(a.zIndex)
-    if a.hidden { rawLiteral(",\"hidden\":true") }
-    rawLiteral("}")
-  }
-
-  /// `,"transform":[16 numbers]`, row by row.
-  private mutating func transform(_ t: Transform3D) {
-    let m = t.m
-    rawLiteral(",\"transform\":[")
-    // Cover flow's every card: a scale in the plane and nothing else,
-    // written as two numbers between literal pieces instead of sixteen
-    // (the same bytes: rawNumber writes 0 and 1, and -0 as 0).
-    if m.1 == 0 && m.2 == 0 && m.3 == 0 && m.4 == 0 && m.6 == 0 && m.7 == 0 && m.8 == 0
-      && m.9 == 0 && m.10 == 1 && m.11 == 0 && m.12 == 0 && m.13 == 0 && m.14 == 0
-      && m.15 == 1
-    {
-      let from = byteCount
-      rawNumber(m.0)
-      let scaleBytes = byteCount - from
-      rawLiteral(",0,0,0,0,")
-      // A uniform scale: the same double twice, formatted once.
-      if m.5.bitPattern == m.0.bitPattern {
-        rawRepeat(from: from, count: scaleBytes)
-      } else {
-        rawNumber(m.5)
+    let t = numberTables
+    // At most about 1,050 bytes: 250 of pieces, 24 numbers (a full
+    // transform's sixteen) of at most 25, four integers of at most 21, and
+    // the last number's scratch past them.
+    rawWrite(reserving: 1280) { start in
+      var c = RawCursor(o: start, t: t)
+      switch a.kind {
+      case .cell: c.lit("{\"kind\":\"cell\",\"section\":")
+      case .header: c.lit("{\"kind\":\"header\",\"section\":")
+      case .footer: c.lit("{\"kind\":\"footer\",\"section\":")
+      // The only decoration compositional sections have.
+      case .decoration:
+        c.lit("{\"kind\":\"decoration\",\"elementKind\":\"background\",\"section\":")
       }
-      rawLiteral(",0,0,0,0,1,0,0,0,0,1]")
-      return
-    }
-    // Straight from the tuple: no array per element on the per-frame path.
-    withUnsafeBytes(of: m) { raw in
-      for (k, v) in raw.bindMemory(to: Double.self).enumerated() {
-        if k > 0 { rawLiteral(",") }
-        rawNumber(v)
+      c.int(a.section)
+      c.lit(",\"item\":")
+      c.int(a.item)
+      if let lap = a.lap {
+        c.lit(",\"lap\":")
+        c.int(lap)
       }
+      c.lit(",\"center\":{\"x\":")
+      c.num(a.center.x)
+      c.lit(",\"y\":")
+      c.num(a.center.y)
+      c.lit("},\"size\":{\"width\":")
+      c.num(a.size.width)
+      c.lit(",\"height\":")
+      c.num(a.size.height)
+      c.lit("},\"frame\":{\"x\":")
+      c.num(a.frame.x)
+      c.lit(",\"y\":")
+      c.num(a.frame.y)
+      c.lit(",\"width\":")
+      c.num(a.frame.width)
+      c.lit(",\"height\":")
+      c.num(a.frame.height)
+      c.lit("}")
+      if !a.transform.isIdentity {
+        // `,"transform":[16 numbers]`, row by row.
+        let m = a.transform.m
+        c.lit(",\"transform\":[")
+        // Cover flow's every card: a scale in the plane and nothing else,
+        // written as two numbers between literal pieces instead of sixteen
+        // (the same bytes: numbers write 0 and 1, and -0 as 0).
+        if m.1 == 0 && m.2 == 0 && m.3 == 0 && m.4 == 0 && m.6 == 0 && m.7 == 0 && m.8 == 0
+          && m.9 == 0 && m.10 == 1 && m.11 == 0 && m.12 == 0 && m.13 == 0 && m.14 == 0
+          && m.15 == 1
+        {
+          let from = c.o
+          c.num(m.0)
+          let scaleBytes = c.o - from
+          c.lit(",0,0,0,0,")
+          // A uniform scale: the same double twice, formatted once.
+          if m.5.bitPattern == m.0.bitPattern {
+            c.o.update(from: from, count: scaleBytes)
+            c.o += scaleBytes
+          } else {
+            c.num(m.5)
+          }
+          c.lit(",0,0,0,0,1,0,0,0,0,1]")
+        } else {
+          // Straight from the tuple: no array per element.
+          withUnsafeBytes(of: m) { raw in
+            for (k, v) in raw.bindMemory(to: Double.self).enumerated() {
+              if k > 0 { c.lit(",") }
+              c.num(v)
+            }
+          }
+          c.lit("]")
+        }
+      }
+      c.lit(",\"alpha\":")
+      c.num(a.alpha)
+      c.lit(",\"zIndex\":")
+      c.int(a.zIndex)
+      if a.hidden { c.lit(",\"hidden\":true") }
+      c.lit("}")
+      return c.o - start
     }
-    rawLiteral("]")
   }
 
   mutating func attributesArray(_ list: [LayoutAttributes]) {
@@ -202,9 +206,78 @@ extension JSONWriter {
     key("durationMs")
     number(p.durationMs)
     key("trajectory")
-    beginArray()
-    for q in p.trajectory { point(q) }
-    endArray()
+    samples(p.trajectory)
     endObject()
   }
+
+  /// A trajectory, `[{"x":…,"y":…},…]`, written as one raw value straight
+  /// into the buffer: each sample's pieces stored as words, its numbers
+  /// formatted in place (a zero, every sample's cross axis in a scroll
+  /// along one, is part of a piece). The bytes `point` would write, for a
+  /// capacity check per trajectory rather than per piece. O(samples).
+  mutating func samples(_ list: [Point]) {
+    beginRawValue()
+    // Per sample: 25 bytes a number, 14 of pieces; room for the last
+    // number's scratch past the end.
+    let room = 2 + list.count * (2 * 25 + 14) + JSONWriter.numberRoom
+    let t = numberTables
+    rawWrite(reserving: room) { start in
+      var out = start
+      @inline(__always) func piece(_ word: UInt64, _ n: Int) {
+        // A piece of up to 8 bytes as one store; the bytes past `n` are
+        // overwritten by what follows.
+        UnsafeMutableRawPointer(out).storeBytes(of: word, as: UInt64.self)
+        out += n
+      }
+      out[0] = UInt8(ascii: "[")
+      out += 1
+      list.withUnsafeBufferPointer { all in
+        for k in all.indices {
+          let q = all[k]
+          if k > 0 {
+            out[0] = UInt8(ascii: ",")
+            out += 1
+          }
+          if q.x == 0 {
+            piece(Self.word("{\"x\":0,"), 7)
+          } else {
+            piece(Self.word("{\"x\":"), 5)
+            out += JSONWriter.writeNumber(q.x, at: out, t, inlined: true)
+            piece(Self.word(","), 1)
+          }
+          if q.y == 0 {
+            piece(Self.word("\"y\":0}"), 6)
+          } else {
+            piece(Self.word("\"y\":"), 4)
+            out += JSONWriter.writeNumber(q.y, at: out, t)
+            piece(Self.word("}"), 1)
+          }
+        }
+      }
+      out[0] = UInt8(ascii: "]")
+      out += 1
+      return out - start
+    }
+  }
+
+  /// A literal of up to 8 bytes as a little-endian word. O(1).
+  @inline(__always)
+  static func word(_ s: StaticString) -> UInt64 {
+    var v: UInt64 = 0
+    let p = s.utf8Start
+    for i in 0..<s.utf8CodeUnitCount { v |= UInt64(p[i]) << (8 * UInt64(i)) }
+    return v
+  }
+}
+
+/// Where a hot shape's bytes go inside `rawWrite`: literal pieces, numbers
+/// and integers written at a moving pointer. A struct, not closures over a
+/// captured pointer (captured variables cost an exclusivity check each).
+struct RawCursor {
+  var o: UnsafeMutablePointer<UInt8>
+  let t: JSONWriter.NumberTables
+
+  @inline(__always) mutating func lit(_ s: StaticString) { o += JSONWriter.writeLiteral(s, at: o) }
+  @inline(__always) mutating func num(_ d: Double) { o += JSONWriter.writeNumber(d, at: o, t) }
+  @inline(__always) mutating func int(_ i: Int) { o += JSONWriter.writeInteger(i, at: o, t) }
 }

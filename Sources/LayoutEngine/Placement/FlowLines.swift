@@ -463,13 +463,29 @@ struct RowWalk {
     return axes.rect(main: main, cross: x, mainExtent: size.height, crossExtent: size.width)
   }
 
-  /// Where card `j` of a single row of `sizes` ends. O(log n).
-  func end(ofCard j: Int, _ sizes: SizeList) -> Double {
+  /// Card `j` of a single row of `sizes`: its start along the axis and its
+  /// size as stored. O(log n).
+  func card(_ j: Int, _ sizes: SizeList) -> (start: Double, raw: Size) {
     let axes = axes
     var (p, elements, offset) = sizes.leaf(
       containing: j, prefix: SectionGeometry.RowPrefix(), adding: { $0.adding($1, axes) })
     for k in 0..<offset { p.add(elements[k], axes) }
-    return position(thicknessBefore: thickness(p), line: j) + mainExtent(elements[offset])
+    return (position(thicknessBefore: thickness(p), line: j), elements[offset])
+  }
+
+  /// Where card `j` of a single row of `sizes` ends. O(log n).
+  func end(ofCard j: Int, _ sizes: SizeList) -> Double {
+    let c = card(j, sizes)
+    return c.start + mainExtent(c.raw)
+  }
+
+  /// The untransformed frame of card `j` of a single row of `sizes`: the
+  /// walk's arithmetic, from one descent. O(log n).
+  func frame(ofCard j: Int, _ sizes: SizeList, centered: Bool) -> Rect {
+    let c = card(j, sizes)
+    return frame(
+      ofCard: j, start: c.start, thickness: mainExtent(c.raw), size: neutral(c.raw),
+      centered: centered)
   }
 
   /// A single row's cards from the first ending after `lo`, in order, to

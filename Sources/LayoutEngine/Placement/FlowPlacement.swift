@@ -201,6 +201,12 @@ public struct FlowGeometry: Placement {
   /// The untransformed frame of an item. O(items in its line), plus
   /// O(log lines) for sections of varied sizes.
   public func frameForItem(_ path: IndexPath) -> Rect {
+    if case .single(let sizes) = sections[path.section].lines {
+      // A single row's card from one descent: its leaf gives both its
+      // position and its size (the same doubles as the walk's).
+      let w = sections[path.section].walk
+      return w.frame(ofCard: path.item, sizes, centered: policy.crossAlignment == .centered)
+    }
     let j = sections[path.section].lineIndex(ofItem: path.item)
     var scratch = Scratch()
     var result = Rect.zero
