@@ -199,6 +199,28 @@ public struct JSONValue {
       && (k.count == 0 || memcmp(k.baseAddress!, name.utf8Start, k.count) == 0)
   }
 
+  /// The members of an object named `names`, found in one pass (a lookup
+  /// each would hash each key); nil for one that is absent. A name may
+  /// repeat: only its first place is filled. O(members).
+  public func members(
+    _ names: (StaticString, StaticString, StaticString, StaticString)
+  ) -> (JSONValue?, JSONValue?, JSONValue?, JSONValue?) {
+    var found: (JSONValue?, JSONValue?, JSONValue?, JSONValue?)
+    forEachMember { k, v in
+      if Self.key(k, is: names.0) {
+        found.0 = v
+      } else if Self.key(k, is: names.1) {
+        found.1 = v
+      } else if Self.key(k, is: names.2) {
+        found.2 = v
+      } else if Self.key(k, is: names.3) {
+        found.3 = v
+      }
+      return true
+    }
+    return found
+  }
+
   /// Calls `body` with each member of an object, its key's UTF-8 bytes
   /// borrowed from the document and its value, until it returns false:
   /// one pass finds several members without hashing a key each. O(members).

@@ -359,34 +359,23 @@ public final class Server {
       writeError(.invalidRequest("a message must be an object"), id: nil, into: &w)
       return true
     }
-    // The envelope's members in one pass (a lookup each would hash each
-    // key); the checks below take them in the order they always did.
-    var envelope: (id: JSONValue?, jsonrpc: JSONValue?, method: JSONValue?, params: JSONValue?)
-    m.forEachMember { k, v in
-      if JSONValue.key(k, is: "id") {
-        envelope.id = v
-      } else if JSONValue.key(k, is: "jsonrpc") {
-        envelope.jsonrpc = v
-      } else if JSONValue.key(k, is: "method") {
-        envelope.method = v
-      } else if JSONValue.key(k, is: "params") {
-        envelope.params = v
-      }
-      return true
-    }
+    // The envelope's members in one pass; the checks below take them in
+    // the order they always did.
+    let (idMember, jsonrpc, methodMember, paramsMember) = m.members(
+      ("id", "jsonrpc", "method", "params"))
     // An id that is present but neither an integer nor a string makes the
     // message invalid; it cannot be echoed, so the error carries id null.
-    let idValue = envelope.id
+    let idValue = idMember
     let id = idValue.flatMap(RequestID.init)
     if idValue != nil && id == nil {
       writeError(.invalidRequest("id must be an integer or a string"), id: nil, into: &w)
       return true
     }
-    guard envelope.jsonrpc?.isString("2.0") == true else {
+    guard jsonrpc?.isString("2.0") == true else {
       writeError(.invalidRequest("jsonrpc must be \"2.0\""), id: id, into: &w)
       return true
     }
-    guard let methodValue = envelope.method else {
+    guard let methodValue = methodMember else {
       // A response from the client: this server sends no requests.
       if id != nil && (m["result"] != nil || m["error"] != nil) {
         logger?.log("ignoring an unexpected response")
@@ -400,7 +389,7 @@ public final class Server {
       writeError(.invalidRequest("method must be a string"), id: id, into: &w)
       return true
     }
-    let params = envelope.params
+    let params = paramsMember
     if let params, !params.isNull, !params.isObject {
       if id != nil {
         writeError(.invalidParams("params", "must be an object"), id: id, into: &w)

@@ -17,13 +17,8 @@ extension Fields {
 
   func point(_ key: String) throws(RPCError) -> Point {
     let f = try object(key)
-    var found: (x: JSONValue?, y: JSONValue?)
-    f.value.forEachMember { k, v in
-      if k.count == 1 && k[0] == UInt8(ascii: "x") { found.x = v }
-      if k.count == 1 && k[0] == UInt8(ascii: "y") { found.y = v }
-      return true
-    }
-    return Point(x: try f.coordinate(found.x, "x"), y: try f.coordinate(found.y, "y"))
+    let (x, y, _, _) = f.value.members(("x", "y", "x", "y"))
+    return Point(x: try f.coordinate(x, "x"), y: try f.coordinate(y, "y"))
   }
 
   /// `coordinate(name)` for a member already found (nil: missing; null
@@ -54,26 +49,13 @@ extension Fields {
   /// A rect: any finite origin, a size of finite numbers >= 0.
   func rect(_ key: String) throws(RPCError) -> Rect {
     let f = try object(key)
-    // Every frame sends one: its members found in one pass over the
-    // object (four lookups would hash four keys), then checked in order
-    // as before, so that errors name the same field.
-    var found: (x: JSONValue?, y: JSONValue?, width: JSONValue?, height: JSONValue?)
-    f.value.forEachMember { k, v in
-      if JSONValue.key(k, is: "x") {
-        found.x = v
-      } else if JSONValue.key(k, is: "y") {
-        found.y = v
-      } else if JSONValue.key(k, is: "width") {
-        found.width = v
-      } else if JSONValue.key(k, is: "height") {
-        found.height = v
-      }
-      return true
-    }
+    // Every frame sends one: its members found in one pass, then checked
+    // in order as before, so that errors name the same field.
+    let (x, y, width, height) = f.value.members(("x", "y", "width", "height"))
     return Rect(
-      x: try f.coordinate(found.x, "x"), y: try f.coordinate(found.y, "y"),
-      width: try f.coordinate(found.width, "width", min: 0),
-      height: try f.coordinate(found.height, "height", min: 0))
+      x: try f.coordinate(x, "x"), y: try f.coordinate(y, "y"),
+      width: try f.coordinate(width, "width", min: 0),
+      height: try f.coordinate(height, "height", min: 0))
   }
 
   func optionalInsets(_ key: String) throws(RPCError) -> Insets? {
