@@ -1866,7 +1866,7 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
                sb["daemon"] / sb["floor"] <= 0.1, f"row X1; the floor: {sb['floor']:,.0f}")
         target("scrollEnded ≤ 150,000 instructions", 150000, {"instructions": se["daemon"]},
                se["daemon"] <= 150000, f"row X2, {se['samples']} trajectory samples")
-        target("allocations per setBounds frame ≤ 5 (make test's bound)", 5, {"per frame": al["setBounds"]},
+        target("allocations per setBounds frame ≤ 4 (make test's bound)", 4, {"per frame": al["setBounds"]},
                al["setBounds"] <= 5, "row X1; clients/python/tests/test_allocations.py")
     vals = {}
     for n in ns:
