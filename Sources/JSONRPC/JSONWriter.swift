@@ -234,8 +234,8 @@ public struct JSONWriter {
   /// The room `writeNumber` needs past its pointer (its scratch digits).
   public static let numberRoom = 96
 
-  /// The tables number formatting reads, taken once for a shape written
-  /// through `rawWrite`.
+  /// The tables number formatting reads, taken once (O(1)) for a shape
+  /// written through `rawWrite`.
   public struct NumberTables {
     @usableFromInline let pow10: UnsafePointer<UInt64>
     @usableFromInline let powers: UnsafePointer<UInt64>
@@ -268,6 +268,7 @@ public struct JSONWriter {
   }
 
   /// Writes an integer at `p` (48 bytes of room) and returns its length.
+  /// O(1).
   @inlinable @inline(__always)
   public static func writeInteger(_ i: Int, at p: UnsafeMutablePointer<UInt8>, _ t: NumberTables)
     -> Int
