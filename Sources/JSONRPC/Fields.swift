@@ -173,32 +173,33 @@ public struct Fields {
   }
 
   /// Rejects members not in `known`, so that a misspelt field is an error
-  /// instead of a silently ignored default. O(members).
-  /// `rejectUnknown` for a few names, compared as bytes in order. O(keys ·
-  /// names).
+  /// instead of a silently ignored default; a method's few names compared
+  /// as bytes in order. O(members · names).
   public func rejectUnknown(_ known: [String]) throws(RPCError) {
-    var unknown: String? = nil
-    value.forEachKey { bytes in
-      for var k in known where k.utf8.count == bytes.count {
-        if k.withUTF8({
-          bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-        }) {
-          return true
-        }
+    try rejectUnknown { bytes in
+      known.contains { k in
+        var k = k
+        return k.utf8.count == bytes.count
+          && k.withUTF8 {
+            bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+          }
       }
-      unknown = String(decoding: bytes, as: UTF8.self)
-      return false
     }
-    if let unknown { throw .invalidParams(path(unknown), "is not a known field") }
   }
 
+  /// `rejectUnknown` for a set of names. O(members).
   public func rejectUnknown(_ known: Set<String>) throws(RPCError) {
     // Keys up to 15 bytes become small strings: no allocation per key.
+    try rejectUnknown { known.contains(String(decoding: $0, as: UTF8.self)) }
+  }
+
+  /// The first key, in the object's order, that `isKnown` refuses, as
+  /// error -32602 naming it. O(keys).
+  private func rejectUnknown(where isKnown: (UnsafeRawBufferPointer) -> Bool) throws(RPCError) {
     var unknown: String? = nil
     value.forEachKey { bytes in
-      let k = String(decoding: bytes, as: UTF8.self)
-      if known.contains(k) { return true }
-      unknown = k
+      if isKnown(bytes) { return true }
+      unknown = String(decoding: bytes, as: UTF8.self)
       return false
     }
     if let unknown { throw .invalidParams(path(unknown), "is not a known field") }

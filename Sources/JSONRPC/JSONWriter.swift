@@ -232,7 +232,7 @@ public struct JSONWriter {
   }
 
   /// The room `writeNumber` needs past its pointer (its scratch digits).
-  public static let numberRoom = 96
+  @inlinable public static var numberRoom: Int { 96 }
 
   /// The tables number formatting reads, taken once (O(1)) for a shape
   /// written through `rawWrite`.
@@ -287,17 +287,8 @@ public struct JSONWriter {
   /// Appends a number as `number` writes it, with no separator.
   @inlinable @inline(__always)
   public mutating func rawNumber(_ d: Double) {
-    guard d.isFinite else {
-      rawLiteral("null")
-      return
-    }
-    // Integral below 2^53: an integer (the conversion truncates; no call
-    // to trunc).
-    if abs(d) < 9_007_199_254_740_992, Double(Int(d)) == d {
-      appendInt(Int(d))
-    } else {
-      buffer.appendShortest(d)
-    }
+    let t = numberTables
+    rawWrite(reserving: Self.numberRoom) { Self.writeNumber(d, at: $0, t) }
   }
 
   /// Appends an already-encoded JSON value verbatim.

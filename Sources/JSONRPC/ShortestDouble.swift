@@ -200,21 +200,6 @@
 }
 
 extension ByteBuffer {
-  /// Appends the shortest round-trip decimal of a finite, non-zero double,
-  /// in the notation `Double.description` chooses: fixed for 1e-4 ≤ |d| ≤
-  /// 2^53, scientific otherwise, but with no "+" and no padding in the
-  /// exponent ("1e-5", "1.5e300"), so never longer. Writes at most 25
-  /// bytes in place (and scratch digits past them): no allocation. O(1).
-  @usableFromInline
-  func appendShortest(_ d: Double) {
-    // 96 bytes of room: the number (≤ 25), then the 17 scratch digits at
-    // +48, and the 24-byte copies that may read and write past both.
-    reserve(96)
-    count += Self.writeShortest(d, at: base + count, pow10: pow10Words, powers: powersOfTen)
-  }
-
-  /// `appendShortest`'s digits written at `out`, which has 96 bytes of
-  /// room; returns the number's length (≤ 25). O(1).
   /// `writeShortest` as a call: for shapes with many call sites (a card's
   /// two dozen numbers), where the inlined body would multiply the code.
   @usableFromInline @inline(never)
@@ -225,8 +210,15 @@ extension ByteBuffer {
     writeShortest(d, at: start, pow10: pow10, powers: powers)
   }
 
-  // Inlinable and inlined: a loop over many numbers (a trajectory) takes
-  // the body in, with its tables and checks hoisted.
+  /// Writes the shortest round-trip decimal of a finite, non-zero double at
+  /// `start`, in the notation `Double.description` chooses: fixed for 1e-4
+  /// ≤ |d| ≤ 2^53, scientific otherwise, but with no "+" and no padding in
+  /// the exponent ("1e-5", "1.5e300"), so never longer. Writes at most 25
+  /// bytes, and scratch digits past them: `start` needs 96 bytes of room
+  /// (the 17 scratch digits sit at +48, and 24-byte copies may read and
+  /// write past both). Returns the number's length; no allocation. O(1).
+  /// Inlinable and inlined: a loop over many numbers (a trajectory) takes
+  /// the body in, with its tables and checks hoisted.
   @inlinable @inline(__always)
   static func writeShortest(
     _ d: Double, at start: UnsafeMutablePointer<UInt8>, pow10: UnsafePointer<UInt64>,

@@ -4,20 +4,15 @@ import LayoutEngine
 // Engine values → JSON, written straight into the response bytes.
 
 extension JSONWriter {
+  /// `{"x":…,"y":…}`: a sample written in place (`RawCursor.point`).
   mutating func point(_ p: Point) {
-    // A trajectory's every sample: literal pieces, as `attributes`.
     beginRawValue()
-    rawLiteral("{\"x\":")
-    rawNumber(p.x)
-    // A scroll along one axis keeps the other at 0 (rawNumber writes 0 and
-    // -0 as 0): the rest of the sample is a literal.
-    if p.y == 0 {
-      rawLiteral(",\"y\":0}")
-      return
+    let t = numberTables
+    rawWrite(reserving: RawCursor.pointBytes + JSONWriter.numberRoom) { start in
+      var c = RawCursor(o: start, t: t)
+      c.point(p, inlined: false)
+      return c.o - start
     }
-    rawLiteral(",\"y\":")
-    rawNumber(p.y)
-    rawLiteral("}")
   }
 
   mutating func size(_ s: Size) {
@@ -211,62 +206,27 @@ extension JSONWriter {
   }
 
   /// A trajectory, `[{"x":…,"y":…},…]`, written as one raw value straight
-  /// into the buffer: each sample's pieces stored as words, its numbers
-  /// formatted in place (a zero, every sample's cross axis in a scroll
-  /// along one, is part of a piece). The bytes `point` would write, for a
-  /// capacity check per trajectory rather than per piece. O(samples).
+  /// into the buffer (`RawCursor.point` per sample, with the shortest-
+  /// decimal code inlined in this one loop): the bytes `point` would
+  /// write, for a capacity check per trajectory rather than per piece.
+  /// O(samples).
   mutating func samples(_ list: [Point]) {
     beginRawValue()
-    // Per sample: 25 bytes a number, 14 of pieces; room for the last
-    // number's scratch past the end.
-    let room = 2 + list.count * (2 * 25 + 14) + JSONWriter.numberRoom
+    // Room for every sample and comma, and the last number's scratch.
+    let room = 2 + list.count * (RawCursor.pointBytes + 1) + JSONWriter.numberRoom
     let t = numberTables
     rawWrite(reserving: room) { start in
-      var out = start
-      @inline(__always) func piece(_ word: UInt64, _ n: Int) {
-        // A piece of up to 8 bytes as one store; the bytes past `n` are
-        // overwritten by what follows.
-        UnsafeMutableRawPointer(out).storeBytes(of: word, as: UInt64.self)
-        out += n
+      var c = RawCursor(o: start, t: t)
+      c.lit("[")
+      // No closure around the loop: a captured cursor costs an
+      // exclusivity check per access.
+      for (k, q) in list.enumerated() {
+        if k > 0 { c.lit(",") }
+        c.point(q, inlined: true)
       }
-      out[0] = UInt8(ascii: "[")
-      out += 1
-      list.withUnsafeBufferPointer { all in
-        for k in all.indices {
-          let q = all[k]
-          if k > 0 {
-            out[0] = UInt8(ascii: ",")
-            out += 1
-          }
-          if q.x == 0 {
-            piece(Self.word("{\"x\":0,"), 7)
-          } else {
-            piece(Self.word("{\"x\":"), 5)
-            out += JSONWriter.writeNumber(q.x, at: out, t, inlined: true)
-            piece(Self.word(","), 1)
-          }
-          if q.y == 0 {
-            piece(Self.word("\"y\":0}"), 6)
-          } else {
-            piece(Self.word("\"y\":"), 4)
-            out += JSONWriter.writeNumber(q.y, at: out, t)
-            piece(Self.word("}"), 1)
-          }
-        }
-      }
-      out[0] = UInt8(ascii: "]")
-      out += 1
-      return out - start
+      c.lit("]")
+      return c.o - start
     }
-  }
-
-  /// A literal of up to 8 bytes as a little-endian word. O(1).
-  @inline(__always)
-  static func word(_ s: StaticString) -> UInt64 {
-    var v: UInt64 = 0
-    let p = s.utf8Start
-    for i in 0..<s.utf8CodeUnitCount { v |= UInt64(p[i]) << (8 * UInt64(i)) }
-    return v
   }
 }
 
@@ -280,4 +240,39 @@ struct RawCursor {
   @inline(__always) mutating func lit(_ s: StaticString) { o += JSONWriter.writeLiteral(s, at: o) }
   @inline(__always) mutating func num(_ d: Double) { o += JSONWriter.writeNumber(d, at: o, t) }
   @inline(__always) mutating func int(_ i: Int) { o += JSONWriter.writeInteger(i, at: o, t) }
+
+  /// A piece of up to 8 bytes as one word store: the bytes past it are
+  /// overwritten by what follows (the cursor always has that room).
+  @inline(__always) mutating func piece(_ s: StaticString) {
+    var v: UInt64 = 0
+    let p = s.utf8Start
+    for i in 0..<s.utf8CodeUnitCount { v |= UInt64(p[i]) << (8 * UInt64(i)) }
+    UnsafeMutableRawPointer(o).storeBytes(of: v, as: UInt64.self)
+    o += s.utf8CodeUnitCount
+  }
+
+  /// The most bytes `point` writes: two numbers of at most 25 and 14 of
+  /// pieces.
+  static let pointBytes = 2 * 25 + 14
+
+  /// `{"x":…,"y":…}`, the bytes `beginObject`, `key` and `number` would
+  /// write; a zero coordinate (every sample's cross axis in a scroll along
+  /// one; numbers write 0 and -0 as 0) is part of a piece. O(1).
+  @inline(__always) mutating func point(_ q: Point, inlined: Bool) {
+    if q.x == 0 {
+      piece("{\"x\":0,")
+    } else {
+      piece("{\"x\":")
+      // Inlined, the shortest-decimal code for one loop over many.
+      o += JSONWriter.writeNumber(q.x, at: o, t, inlined: inlined)
+      piece(",")
+    }
+    if q.y == 0 {
+      piece("\"y\":0}")
+    } else {
+      piece("\"y\":")
+      num(q.y)
+      piece("}")
+    }
+  }
 }

@@ -189,7 +189,7 @@ public final class LayoutServer: RPCHandler {
   /// JSON-RPC requires, and its result or error is dropped.
   public func handleNotification(method: String, params: JSONValue?) {
     guard let spec = Self.methodsByName[method], let fields = try? Fields.params(params),
-      (try? fields.rejectUnknown(spec.known)) != nil
+      (try? fields.rejectUnknown(spec.knownNames)) != nil
     else { return }
     var discard = JSONWriter()
     try? spec.handler(self)(fields, &discard)

@@ -35,8 +35,7 @@ public struct MethodSpec: Sendable {
   public let result: String
   public let picture: Picture
   let handler: Handler
-  let known: Set<String>
-  /// The same names in order, for the per-request check: a method has a
+  /// The parameters' names, for the unknown-field check: a method has a
   /// handful, which a comparison each finds sooner than a hash.
   let knownNames: [String]
 
@@ -53,7 +52,6 @@ public struct MethodSpec: Sendable {
     self.result = result
     self.picture = picture
     self.handler = handler
-    self.known = Set(params.map(\.name))
     self.knownNames = params.map(\.name)
   }
 }

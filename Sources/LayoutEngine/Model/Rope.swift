@@ -144,6 +144,14 @@ public struct Rope<S: RopeSummary>: Sendable {
     leaf(containing: i, prefix: S.zero, adding: +)
   }
 
+  /// The leaf holding element `i` and `i`'s offset in it, found by counts
+  /// alone, for readers that never look at the summary before it. O(log n).
+  @inline(__always)
+  func leafElements(containing i: Int) -> (elements: [Element], offset: Int) {
+    let (_, elements, offset) = leaf(containing: i, prefix: (), adding: { _, _ in () })
+    return (elements, offset)
+  }
+
   /// `leaf(containing:)` with the summary before the leaf accumulated from
   /// `zero` by `add`, which reads only the fields a walk needs: a hot
   /// descent then adds a sum or two per child, not every field of S. The
@@ -177,21 +185,7 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// rope. Returns the summary before that leaf, the leaf and the index of
   /// its first element; nil when no prefix satisfies `pred`. O(log n).
   func descend(_ pred: (S) -> Bool) -> (before: S, elements: [Element], first: Int)? {
-    guard pred(root.summary) else { return nil }
-    var node = root
-    var acc = S.zero
-    while !node.isLeaf {
-      let children = node.children
-      var k = 0
-      while k < children.count - 1 {
-        let through = acc + children[k].summary
-        if pred(through) { break }
-        acc = through
-        k += 1
-      }
-      node = children[k]
-    }
-    return (acc, node.elements, acc.count)
+    descend(prefix: S.zero, adding: +, where: pred)
   }
 
   /// `descend` with the prefix accumulated from `zero` by `add` (see
@@ -224,34 +218,22 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// `body` returns false. Prefixes match `leaf(containing:)` bit for bit.
   /// O(log n + leaves visited).
   func forEachLeaf(from i: Int, _ body: (S, [Element], Int) -> Bool) {
-    forEachLeaf(from: i, prefix: S.zero, adding: +, body)
-  }
-
-  /// `forEachLeaf(from:)` with the prefixes accumulated from `zero` by
-  /// `add` (see `leaf(containing:prefix:adding:)`). O(log n + leaves
-  /// visited).
-  @inline(__always)
-  func forEachLeaf<A>(
-    from i: Int, prefix zero: A, adding add: (A, S) -> A, _ body: (A, [Element], Int) -> Bool
-  ) {
-    var acc = zero
-    var first = 0
+    var acc = S.zero
     func visit(_ node: RopeNode<S>, skip: Int) -> Bool {
       if node.isLeaf {
         if node.elements.isEmpty { return true }
-        guard body(acc, node.elements, first) else { return false }
-        acc = add(acc, node.summary)
-        first += node.elements.count
+        guard body(acc, node.elements, acc.count) else { return false }
+        acc = acc + node.summary
         return true
       }
+      // By index: an iterator would retain and release every child.
       let children = node.children
       var skip = skip
       for k in children.indices {
         let n = children[k].summary.count
         if skip >= n {
           skip -= n
-          acc = add(acc, children[k].summary)
-          first += n
+          acc = acc + children[k].summary
           continue
         }
         guard visit(children[k], skip: skip) else { return false }
@@ -635,10 +617,7 @@ struct RopeCursor<S: RopeSummary> {
   init(_ rope: Rope<S>, at i: Int) {
     self.rope = rope
     index = i
-    // A count-only descent: the cursor never reads the summary before.
-    if i < rope.count {
-      (_, elements, offset) = rope.leaf(containing: i, prefix: (), adding: { _, _ in () })
-    }
+    if i < rope.count { (elements, offset) = rope.leafElements(containing: i) }
   }
 
   /// The next element without consuming it, or nil at the end. O(1).
@@ -651,7 +630,7 @@ struct RopeCursor<S: RopeSummary> {
     offset += 1
     index += 1
     if offset == elements.count && index < rope.count {
-      (_, elements, offset) = rope.leaf(containing: index, prefix: (), adding: { _, _ in () })
+      (elements, offset) = rope.leafElements(containing: index)
     }
     return e
   }

@@ -246,12 +246,23 @@ struct SectionGeometry: Sendable {
   /// firstLine(endingAfter:))` in one descent. O(log lines + lines
   /// visited).
   func forEachLine(endingAfter lo: Double, _ body: LineVisitor) {
+    switch lines {
+    case .uniform: forEachLine(from: firstLine(endingAfter: lo), body)
+    case .single(let sizes): walk.forEachCard(sizes, endingAfter: lo, body)
+    case .variable(_, let records): forEachRecord(records, endingAfter: lo, body)
+    }
+  }
+
+  /// `forEachLine(endingAfter:)` over line records: one descent, then the
+  /// records leaf by leaf. O(log lines + lines visited).
+  private func forEachRecord(_ records: LineList, endingAfter lo: Double, _ body: LineVisitor) {
     func endsAfter(_ j: Int) -> Bool {
       let l = line(j)
       return l.start + l.thickness > lo
     }
+    guard let found = records.descend(linesEnd(after: lo)) else { return }
     // The leaf found and the first line given to `body` (−1: none yet).
-    var leaf = (first: 0, end: 0)
+    let leaf = (first: found.first, end: found.first + found.elements.count)
     var firstShown = -1
     var stepBackFrom = -1
     func visit(_ j: Int, _ start: Double, _ thick: Double, _ items: Range<Int>, _ raw: Size?)
@@ -270,17 +281,7 @@ struct SectionGeometry: Sendable {
       }
       return body(j, start, thick, items, raw)
     }
-    var more: Bool
-    switch lines {
-    case .uniform:
-      return forEachLine(from: firstLine(endingAfter: lo), body)
-    case .single(let sizes):
-      return walk.forEachCard(sizes, endingAfter: lo, body)
-    case .variable(_, let lines):
-      guard let found = lines.descend(linesEnd(after: lo)) else { return }
-      leaf = (found.first, found.first + found.elements.count)
-      more = visitLines(found.before, found.elements, found.first, from: found.first, visit)
-    }
+    let more = visitLines(found.before, found.elements, found.first, from: found.first, visit)
     if stepBackFrom >= 0 {
       var j = stepBackFrom
       while j > 0 && endsAfter(j - 1) { j -= 1 }
@@ -563,7 +564,7 @@ struct RowWalk {
       }
       first += elements.count
       guard first < count else { return shown }
-      elements = sizes.leaf(containing: first, prefix: (), adding: { _, _ in () }).elements
+      elements = sizes.leafElements(containing: first).elements
       k = 0
     }
   }
