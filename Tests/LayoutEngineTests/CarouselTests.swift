@@ -59,10 +59,11 @@ final class CarouselTests: XCTestCase {
     XCTAssertEqual(a.frame.x, 300 + (r * sin(Double.pi / 5) - 100) / w, accuracy: 1e-9)
     XCTAssertEqual(a.frame.width, 200 / w, accuracy: 1e-9)
     XCTAssertEqual(a.lap, 0)
-    // At the centre: the perspective alone; z = m33 = 1, zIndex 64·2 + 63.
+    // At the centre: the perspective alone, z = m33 = 1, the front-most of
+    // the window's 10 candidates: 9 lie behind it.
     let a0 = layout.attributesForItem(IndexPath(section: 0, item: 0), bounds: bounds(0))!
     XCTAssertEqual(a0.frame, Rect(x: 200, y: 100, width: 200, height: 200))
-    XCTAssertEqual(a0.zIndex, 191)
+    XCTAssertEqual(a0.zIndex, 9)
     XCTAssertFalse(a0.hidden)
   }
 
@@ -118,12 +119,85 @@ final class CarouselTests: XCTestCase {
   }
 
   func testDepthOrderAndTies() {
-    XCTAssertGreaterThan(
-      CarouselFrame.zIndex(depth: 1.6, offset: 3), CarouselFrame.zIndex(depth: 1, offset: 0))
-    XCTAssertGreaterThan(
-      CarouselFrame.zIndex(depth: 1, offset: 0.2), CarouselFrame.zIndex(depth: 1, offset: 1))
-    XCTAssertEqual(
-      CarouselFrame.zIndex(depth: 1, offset: 0.2), CarouselFrame.zIndex(depth: 1, offset: -0.2))
+    let deeper = LayoutAttributes(
+      kind: .cell, section: 0, item: 0, frame: Rect(x: 0, y: 0, width: 1, height: 1))
+    var nearer = deeper
+    nearer.setTransform(Transform3D.identity.translated(0, 0, 0.6))
+    // Larger z in front, whatever the distance.
+    XCTAssertLessThan(CarouselDepth(deeper, offset: 0), CarouselDepth(nearer, offset: 3))
+    // Equal z: the item nearer the scroll position in front.
+    XCTAssertLessThan(CarouselDepth(deeper, offset: 1), CarouselDepth(deeper, offset: 0.2))
+    XCTAssertEqual(CarouselDepth(deeper, offset: 0.2), CarouselDepth(deeper, offset: -0.2))
+  }
+
+  /// iCarousel's order (compareViewDepth), computed from each answered
+  /// item's own transform and offset: +1 when `a` is in front of `b`, −1
+  /// behind, 0 for an exact tie.
+  func iCarouselOrder(_ a: LayoutAttributes, _ b: LayoutAttributes, u: Double, n: Int) -> Int {
+    func z(_ x: LayoutAttributes) -> Double {
+      x.transform.m.2 + x.transform.m.6 + x.transform.m.10 + x.transform.m.14
+    }
+    func distance(_ x: LayoutAttributes) -> Double {
+      abs(Double(x.item + (x.lap ?? 0) * n) - u)
+    }
+    if z(a) != z(b) { return z(a) > z(b) ? 1 : -1 }
+    if distance(a) != distance(b) { return distance(a) < distance(b) ? 1 : -1 }
+    return 0
+  }
+
+  func testZIndexOrderIsICarouselsForEveryPairInEveryStyle() {
+    // A property test over every style, both wraps, and scroll positions
+    // at, between and halfway between items: the zIndex order of every two
+    // answered items is iCarousel's depth order.
+    var rng = SystemRandomNumberGenerator()
+    var pairs = 0
+    for style in CarouselStyle.allCases {
+      for wrap in [false, true] {
+        for n in [1, 2, 5, 13, 40] {
+          let layout = carousel(style, n) {
+            $0.wrap = wrap
+            $0.showBackfaces = true
+          }
+          guard case .carousel(let g) = layout.placement else { return XCTFail("placement") }
+          var offsets = [0.0, 0.5, 1, 2.5, Double(n) - 0.5]
+          for _ in 0..<20 { offsets.append(Double.random(in: -2...Double(n + 2), using: &rng)) }
+          for u in offsets {
+            let b = bounds(u * g.pitch)
+            let all = layout.attributes(
+              in: Rect(x: -1e7, y: -1e7, width: 2e7, height: 2e7), bounds: b)
+            for (i, x) in all.enumerated() {
+              // attributesForItem agrees with the rect's answer.
+              let one = layout.attributesForItem(x.indexPath, lap: x.lap, bounds: b)!
+              XCTAssertEqual(one.zIndex, x.zIndex, "\(style) n \(n) u \(u) item \(x.item)")
+              for y in all[(i + 1)...] {
+                let expected = iCarouselOrder(x, y, u: u, n: n)
+                let got = x.zIndex == y.zIndex ? 0 : (x.zIndex > y.zIndex ? 1 : -1)
+                XCTAssertEqual(
+                  got, expected,
+                  "\(style) wrap \(wrap) n \(n) u \(u): \(x.item)/\(x.lap ?? 0) vs \(y.item)/\(y.lap ?? 0)"
+                )
+                pairs += 1
+              }
+            }
+          }
+        }
+      }
+    }
+    XCTAssertGreaterThan(pairs, 10_000)
+  }
+
+  func testWheelsStackTheRightNeighbourOverTheLeft() {
+    // iCarousel's wheel adds 0.01 · offset to z: the item after the
+    // centred one lies on top of the item before it, and both on top of
+    // nothing else; the centred one is in the middle of the stack.
+    for style in [CarouselStyle.wheel, .invertedWheel] {
+      let layout = carousel(style, 12)
+      let all = layout.attributes(in: bounds(1200), bounds: bounds(1200))
+      func z(_ item: Int) -> Int { all.first { $0.item == item }!.zIndex }
+      // u = 6: items 5, 6, 7 at offsets −1, 0, 1.
+      XCTAssertGreaterThan(z(7), z(6), "\(style)")
+      XCTAssertGreaterThan(z(6), z(5), "\(style)")
+    }
   }
 
   func testInvertedCylinderHidesTheFarSide() {

@@ -228,8 +228,9 @@ struct CarouselFrame {
 
   /// The item's attributes at offset `off`: centred in `bounds` with its
   /// own `size`, the transform, the frame of its projected corners, alpha,
-  /// the depth's zIndex, and `hidden` when it faces away (unless backfaces
-  /// show) or a corner is at or behind the eye. O(1).
+  /// and `hidden` when it faces away (unless backfaces show) or a corner is
+  /// at or behind the eye; zIndex is left to the window's depth order
+  /// (`CarouselDepth`). O(1).
   func attributes(
     section: Int, item: Int, lap: Int?, size: Size, offset off: Double, bounds: Rect
   ) -> LayoutAttributes {
@@ -252,17 +253,32 @@ struct CarouselFrame {
     a.alpha = alpha(offset: off)
     let m = t.m
     a.hidden = behindEye || (!c.resolvedShowBackfaces && m.10 <= 0)
-    a.zIndex = Self.zIndex(depth: m.2 + m.6 + m.10 + m.14, offset: off)
     return a
   }
+}
 
-  /// Depth order as iCarousel sorts its views: larger z = m13 + m23 + m33
-  /// + m43 in front, and for equal z the item nearer the centre. zIndex =
-  /// 64 · ⌊2z⌋ + 63 − min(63, ⌊2 |off|⌋): items whose depths differ by more
-  /// than half a point always differ, in depth order. O(1).
-  static func zIndex(depth z: Double, offset off: Double) -> Int {
-    let bucket = (2 * Swift.min(Swift.max(z, -1e12), 1e12)).rounded(.down)
-    let near = Swift.min(63, (2 * abs(off)).rounded(.down))
-    return Int(bucket) * 64 + 63 - Int(near.isFinite ? near : 63)
+/// iCarousel's depth order (its `compareViewDepth`): the larger z = m13 +
+/// m23 + m33 + m43 in front, and for exactly equal z the item nearer the
+/// scroll position along the scroll axis. A carousel's zIndex is an item's
+/// rank in this order among the window of candidates (`Layout.carouselWindow`),
+/// so that for every two items the sign of their zIndex difference is
+/// iCarousel's order: a fixed-point code of z could not keep depths that
+/// differ by less than its step apart (a wheel's differ by 0.01 per item).
+struct CarouselDepth: Comparable {
+  let z: Double
+  /// |offset| in items: larger is farther, so behind at equal z.
+  let distance: Double
+
+  /// O(1).
+  init(_ a: LayoutAttributes, offset: Double) {
+    let m = a.transform.m
+    let z = m.2 + m.6 + m.10 + m.14
+    // A NaN depth (never from finite transforms) sorts behind everything.
+    self.z = z.isNaN ? -.infinity : z
+    distance = offset.isNaN ? .infinity : abs(offset)
+  }
+
+  static func < (a: Self, b: Self) -> Bool {
+    a.z != b.z ? a.z < b.z : a.distance > b.distance
   }
 }

@@ -38,39 +38,61 @@ extension Layout {
     return (off, lap)
   }
 
-  /// iCarousel's visible items: the window of `visibleItems` indices
-  /// around round(u) (halves away from zero), shifted into [0, n − 1]
-  /// without wrap and taken mod n with it, that are not hidden, have alpha
-  /// above 0 and a frame meeting `rect` with positive area; by lap, then
-  /// index. O(visibleItems · log n).
-  func carouselAttributes(
-    in rect: Rect, bounds: Rect, _ c: CarouselConfiguration, _ g: CarouselGeometry
-  ) -> [LayoutAttributes] {
+  /// iCarousel's window of candidates: the `visibleItems` indices around
+  /// round(u) (halves away from zero), shifted into [0, n − 1] without wrap
+  /// and taken mod n with it, each with its offset and lap. O(visibleItems).
+  func carouselWindow(_ frame: CarouselFrame, bounds: Rect, _ g: CarouselGeometry)
+    -> [(global: Int, offset: Double, lap: Int?)]
+  {
     let n = g.itemCount
-    guard n > 0 else { return [] }
-    let frame = CarouselFrame(c, itemCount: n, itemExtent: g.itemExtent, bounds: bounds.size)
     let N = frame.visibleItems
-    guard N > 0 else { return [] }
+    guard n > 0, N > 0 else { return [] }
     let (u, K) = carouselPosition(g, bounds: bounds)
     let centre = u.rounded(.toNearestOrAwayFromZero)
     // The window's first index, as a Double: u may be far outside [0, n).
     var start = min(max(centre, -4e18), 4e18) - Double(N / 2)
     if !g.wraps { start = min(max(start, 0), Double(n - N)) }
-    var result: [(key: (Int, Int), a: LayoutAttributes)] = []
-    result.reserveCapacity(N)
-    for j in 0..<N {
+    return (0..<N).map { j in
       var i = Int(start) + j
       if g.wraps {
         i %= n
         if i < 0 { i += n }
       }
       let (off, lap) = carouselOffset(i, u: u, K: K, g)
-      let path = g.indexPath(global: i)
+      return (i, off, lap)
+    }
+  }
+
+  /// iCarousel's visible items: the window's candidates that are not
+  /// hidden, have alpha above 0 and a frame meeting `rect` with positive
+  /// area; by lap, then index. Each one's zIndex is its rank in depth order
+  /// among the whole window (`CarouselDepth`). O(visibleItems · log n).
+  func carouselAttributes(
+    in rect: Rect, bounds: Rect, _ c: CarouselConfiguration, _ g: CarouselGeometry
+  ) -> [LayoutAttributes] {
+    let frame = CarouselFrame(
+      c, itemCount: g.itemCount, itemExtent: g.itemExtent, bounds: bounds.size)
+    let window = carouselWindow(frame, bounds: bounds, g)
+    guard !window.isEmpty else { return [] }
+    var all = window.map { w -> (depth: CarouselDepth, a: LayoutAttributes) in
+      let path = g.indexPath(global: w.global)
       let a = frame.attributes(
-        section: path.section, item: path.item, lap: lap, size: g.size(of: path), offset: off,
-        bounds: bounds)
-      guard !a.hidden, a.alpha > 0, a.frame.intersects(rect) else { continue }
-      result.append(((lap ?? 0, i), a))
+        section: path.section, item: path.item, lap: w.lap, size: g.size(of: path),
+        offset: w.offset, bounds: bounds)
+      return (CarouselDepth(a, offset: w.offset), a)
+    }
+    // Rank: how many candidates lie strictly behind (equal depths share one).
+    let order = all.indices.sorted { all[$0].depth < all[$1].depth }
+    var rank = 0
+    for (k, i) in order.enumerated() {
+      if k > 0, all[order[k - 1]].depth < all[i].depth { rank = k }
+      all[i].a.zIndex = rank
+    }
+    var result: [(key: (Int, Int), a: LayoutAttributes)] = []
+    result.reserveCapacity(all.count)
+    for (w, e) in zip(window, all) {
+      guard !e.a.hidden, e.a.alpha > 0, e.a.frame.intersects(rect) else { continue }
+      result.append(((w.lap ?? 0, w.global), e.a))
     }
     result.sort { $0.key < $1.key }
     return result.map(\.a)
@@ -78,7 +100,9 @@ extension Layout {
 
   /// One item's attributes: copy `lap` when the carousel wraps, else (and
   /// without `lap`) the offset iCarousel shows it at. Hidden items are
-  /// answered, with `hidden` set. O(log n).
+  /// answered, with `hidden` set. Its zIndex is its rank in depth order
+  /// among the window's other candidates, as `carouselAttributes` gives
+  /// it. O(visibleItems · log n).
   func carouselItem(
     _ path: IndexPath, lap: Int?, bounds: Rect, _ c: CarouselConfiguration,
     _ g: CarouselGeometry
@@ -92,9 +116,20 @@ extension Layout {
       off = (Double(i) - u) + Double(lap &- K) * Double(g.itemCount)
       shown = lap
     }
-    return frame.attributes(
+    var a = frame.attributes(
       section: path.section, item: path.item, lap: shown, size: g.size(of: path), offset: off,
       bounds: bounds)
+    let depth = CarouselDepth(a, offset: off)
+    var behind = 0
+    for w in carouselWindow(frame, bounds: bounds, g) where w.global != i || w.lap != shown {
+      let p = g.indexPath(global: w.global)
+      let other = frame.attributes(
+        section: p.section, item: p.item, lap: w.lap, size: g.size(of: p), offset: w.offset,
+        bounds: bounds)
+      if CarouselDepth(other, offset: w.offset) < depth { behind += 1 }
+    }
+    a.zIndex = behind
+    return a
   }
 
   /// Where anchoring measures a card from, in content coordinates: a

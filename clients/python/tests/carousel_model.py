@@ -264,7 +264,7 @@ class Model:
                 (ax, ay), (bx, by) = q[k], q[(k + 1) % 4]
                 sides.append((bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax))
             if all(v >= 0 for v in sides) or all(v <= 0 for v in sides):
-                key = (z_index(e.depth, e.offset), e.lap or 0, e.item)
+                key = (e.depth, -abs(e.offset), e.lap or 0, e.item)
                 if best is None or key > best[0]:
                     best = (key, e)
         return best[1] if best else None
@@ -290,6 +290,23 @@ class Model:
         return sorted(out, key=lambda e: ((e.lap or 0), e.item))
 
 
-def z_index(depth: float, off: float) -> int:
-    """protocol.md's mapping: 64·⌊2z⌋ + 63 − min(63, ⌊2|off|⌋)."""
-    return math.floor(2 * depth) * 64 + 63 - min(63, math.floor(2 * abs(off)))
+def z_index_range(m: "Model", e: "Expected", eps: float = 1e-9) -> Tuple[int, int]:
+    """protocol.md's rule: zIndex is the number of the window's other
+    candidates that iCarousel's compareViewDepth puts behind `e` (smaller
+    z = m13 + m23 + m33 + m43, or equal z and farther from the scroll
+    position). The model's depths may differ from the daemon's in the last
+    bits, so candidates within `eps` of `e`'s depth may count either way:
+    the answer lies in [surely behind, surely or maybe behind]. The engine's
+    own property test checks exact ties against the daemon's transforms."""
+    lo = hi = 0
+    for i in m.window():
+        o = m.element(i)
+        if (o.item, o.lap) == (e.item, e.lap):
+            continue
+        if o.depth < e.depth - eps:
+            lo, hi = lo + 1, hi + 1
+        elif abs(o.depth - e.depth) <= eps:
+            # A tie, or a last-bit difference either way: nearness decides
+            # only an exact one.
+            hi += 1
+    return lo, hi
