@@ -116,6 +116,13 @@ public enum LayoutType: Equatable, Sendable {
     return false
   }
 
+  /// Whether its sections can be rows that scroll on their own
+  /// (layout/scrollSection). O(1).
+  public var hasRows: Bool {
+    if case .compositional = self { return true }
+    return false
+  }
+
   /// Whether the placement depends on the viewport's extent along the
   /// scroll axis (a carousel's centring insets do; flow lines and columns
   /// depend only on the cross extent).

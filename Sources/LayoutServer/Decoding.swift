@@ -70,42 +70,6 @@ extension Fields {
   }
 }
 
-/// The fields every flow-based layout type accepts.
-private let flowKeys: Set<String> = [
-  "type", "scrollDirection", "itemSize", "minimumLineSpacing", "minimumInteritemSpacing",
-  "sectionInset", "headerReferenceSize", "footerReferenceSize",
-  "sectionHeadersPinToVisibleBounds", "sectionFootersPinToVisibleBounds", "layoutDirection",
-  "estimatedItemSize",
-]
-
-private let coverFlowKeys = flowKeys.union([
-  "scale", "alpha", "distanceUnit", "rotation", "sideShift", "spacingMode", "overlap", "ends",
-  "snap", "loop",
-])
-
-/// Reads the flow fields into `c`, leaving unset fields at their defaults.
-private func readFlowFields(_ f: Fields, into c: inout FlowConfiguration) throws(RPCError) {
-  if let d = try f.optionalChoice("scrollDirection", ScrollDirection.allCases.map(\.rawValue)) {
-    c.scrollDirection = ScrollDirection(rawValue: d)!
-  }
-  if let s = try f.optionalSize("itemSize") { c.itemSize = s }
-  if let v = try f.optionalSpacing("minimumLineSpacing") { c.minimumLineSpacing = v }
-  if let v = try f.optionalSpacing("minimumInteritemSpacing") { c.minimumInteritemSpacing = v }
-  if let v = try f.optionalInsets("sectionInset") { c.sectionInset = v }
-  if let v = try f.optionalSize("headerReferenceSize") { c.headerReferenceSize = v }
-  if let v = try f.optionalSize("footerReferenceSize") { c.footerReferenceSize = v }
-  if let v = try f.optionalBool("sectionHeadersPinToVisibleBounds") {
-    c.sectionHeadersPinToVisibleBounds = v
-  }
-  if let v = try f.optionalBool("sectionFootersPinToVisibleBounds") {
-    c.sectionFootersPinToVisibleBounds = v
-  }
-  if let v = try f.optionalSize("estimatedItemSize") { c.estimatedItemSize = v }
-  if let d = try f.optionalChoice("layoutDirection", LayoutDirection.allCases.map(\.rawValue)) {
-    c.layoutDirection = LayoutDirection(rawValue: d)!
-  }
-}
-
 func readCurve(_ f: Fields, default d: Curve) throws(RPCError) -> Curve {
   try f.rejectUnknown(["curve", "peak", "factor", "minimum", "maximum"])
   var c = d
@@ -126,32 +90,12 @@ func readCurve(_ f: Fields, default d: Curve) throws(RPCError) -> Curve {
   return c
 }
 
-/// Reads `rotation: {maxAngle, perspective}`.
-private func readTilt(_ f: Fields, base: Tilt?) throws(RPCError) -> Tilt {
-  try f.rejectUnknown(["maxAngle", "perspective"])
-  var t = base ?? Tilt()
-  if let v = try f.optionalNumber("maxAngle", min: 0, maxMagnitude: 90) { t.maxAngle = v }
-  if let v = try f.optionalNumber("perspective", min: 0, maxMagnitude: maxCoordinate) {
-    guard v > 0 else { throw .invalidParams(f.path("perspective"), "must be > 0") }
-    t.perspective = v
-  }
-  return t
-}
-
-/// Reads `sideShift: {factor, maximum?}`.
-private func readSideShift(_ f: Fields, base: SideShift?) throws(RPCError) -> SideShift {
-  try f.rejectUnknown(["factor", "maximum"])
-  return SideShift(
-    factor: try f.optionalNumber("factor", maxMagnitude: maxCoordinate) ?? base?.factor ?? 0,
-    maximum: try f.optionalNumber("maximum", min: 0, maxMagnitude: maxCoordinate) ?? base?.maximum)
-}
-
 /// The largest deceleration rate accepted: slower decay makes the
 /// trajectory of a long fling too long to send.
 let maxDecelerationRate = 0.999
 
 /// Reads `snap: {policy, decelerationRate, bias, velocityThreshold, maxItems, edges}`.
-private func readSnap(_ f: Fields, base: SnapConfiguration) throws(RPCError) -> SnapConfiguration {
+func readSnap(_ f: Fields, base: SnapConfiguration) throws(RPCError) -> SnapConfiguration {
   try f.rejectUnknown([
     "policy", "decelerationRate", "bias", "velocityThreshold", "maxItems", "edges",
   ])
@@ -183,258 +127,30 @@ private func readSnap(_ f: Fields, base: SnapConfiguration) throws(RPCError) -> 
   return s
 }
 
-/// Reads `params.layout`. With `base` (layout/configure), fields that are
-/// absent keep their current values, and `type` may be omitted; a different
-/// `type` starts from that type's defaults.
-func readLayoutType(_ f: Fields, base: LayoutType? = nil) throws(RPCError) -> LayoutType {
-  let type = base != nil && f.optional("type") == nil ? base!.name : try f.string("type")
-  let start = base?.name == type ? base : nil
-  switch type {
-  case "flow":
-    try f.rejectUnknown(flowKeys)
-    var c = FlowConfiguration()
-    if case .flow(let b)? = start { c = b }
-    try readFlowFields(f, into: &c)
-    return .flow(c)
-  case "coverFlow":
-    try f.rejectUnknown(coverFlowKeys)
-    var c = CoverFlowConfiguration()
-    if case .coverFlow(let b)? = start { c = b }
-    try readFlowFields(f, into: &c.flow)
-    if f.optional("sectionInset") != nil { c.sectionInset = try f.optionalInsets("sectionInset") }
-    if let s = try f.optionalObject("scale") { c.scale = try readCurve(s, default: c.scale) }
-    if let a = try f.optionalObject("alpha") { c.alpha = try readCurve(a, default: c.alpha) }
-    if let u = try f.optionalChoice("distanceUnit", DistanceUnit.allCases.map(\.rawValue)) {
-      c.distanceUnit = DistanceUnit(rawValue: u)!
-    }
-    if let t = try f.optionalObject("rotation") { c.tilt = try readTilt(t, base: c.tilt) }
-    if let t = try f.optionalObject("sideShift") {
-      c.sideShift = try readSideShift(t, base: c.sideShift)
-    }
-    // Absent fields keep the current (or default) value, so configure can
-    // change one of them.
-    if let mode = try f.optionalChoice("spacingMode", SpacingMode.names) {
-      switch mode {
-      case "fixed": c.spacing = .fixed
-      case "overlap": c.spacing = .overlap(visibleOffset: 40)
-      default: c.spacing = .flow
-      }
-    }
-    if let o = try f.optionalObject("overlap") {
-      guard case .overlap = c.spacing else {
-        throw .invalidParams(f.path("overlap"), "requires spacingMode \"overlap\"")
-      }
-      try o.rejectUnknown(["visibleOffset"])
-      if let v = try o.optionalNumber("visibleOffset", min: 0, maxMagnitude: maxCoordinate) {
-        guard v > 0 else { throw .invalidParams(o.path("visibleOffset"), "must be > 0") }
-        c.spacing = .overlap(visibleOffset: v)
-      }
-    }
-    if let e = try f.optionalChoice("ends", Ends.allCases.map(\.rawValue)) {
-      c.ends = Ends(rawValue: e)!
-    }
-    if let s = try f.optionalObject("snap") { c.snap = try readSnap(s, base: c.snap) }
-    if let v = try f.optionalBool("loop") { c.loop = v }
-    return .coverFlow(c)
-  case "waterfall":
-    try f.rejectUnknown(waterfallKeys)
-    var c = WaterfallConfiguration()
-    if case .waterfall(let b)? = start { c = b }
-    try readWaterfallFields(f, into: &c)
-    return .waterfall(c)
-  case "carousel":
-    try f.rejectUnknown(carouselKeys)
-    var c = CarouselConfiguration()
-    if case .carousel(let b)? = start { c = b }
-    try readCarouselFields(f, into: &c)
-    return .carousel(c)
-  case "compositional":
-    try f.rejectUnknown(compositionalKeys)
-    var c = CompositionalConfiguration()
-    if case .compositional(let b)? = start { c = b }
-    try readCompositionalFields(f, into: &c)
-    return .compositional(c)
-  default:
-    throw .invalidParams(
-      f.path("type"),
-      "must be one of " + LayoutType.names.map { "\"\($0)\"" }.joined(separator: ", "))
-  }
-}
-
-private let carouselKeys: Set<String> = [
-  "type", "style", "itemSize", "scrollDirection", "perspective", "viewpointOffset", "spacing",
-  "tilt", "arc", "radius", "count", "fade", "showBackfaces", "wrap", "visibleItems",
-  "offsetMultiplier", "snap",
-]
-
-/// The most items a carousel examines per query (`visibleItems`): each
-/// frame transforms every one of them.
-let maxCarouselVisibleItems = 1000
-/// The most places on a circular carousel's circle (`count`).
-let maxCarouselCount = 1_000_000
-
-/// Reads the carousel fields into `c`, leaving unset fields as they are.
-private func readCarouselFields(_ f: Fields, into c: inout CarouselConfiguration)
-  throws(RPCError)
-{
-  if let v = try f.optionalChoice("style", CarouselStyle.allCases.map(\.rawValue)) {
-    c.style = CarouselStyle(rawValue: v)!
-  }
-  if let v = try f.optionalSize("itemSize") { c.itemSize = v }
-  if let d = try f.optionalChoice("scrollDirection", ScrollDirection.allCases.map(\.rawValue)) {
-    c.scrollDirection = ScrollDirection(rawValue: d)!
-  }
-  if let v = try f.optionalNumber("perspective", min: 0, maxMagnitude: maxCoordinate) {
-    guard v > 0 else { throw .invalidParams(f.path("perspective"), "must be > 0") }
-    c.perspective = v
-  }
-  if let o = try f.optionalObject("viewpointOffset") {
-    c.viewpointOffset = Size(width: try o.coordinate("width"), height: try o.coordinate("height"))
-  }
-  if let v = try f.optionalNumber("spacing", maxMagnitude: maxCurveParameter) { c.spacing = v }
-  if let v = try f.optionalNumber("tilt", maxMagnitude: maxCurveParameter) { c.tilt = v }
-  if let v = try f.optionalNumber("arc", maxMagnitude: maxCurveParameter) {
-    guard v != 0 else { throw .invalidParams(f.path("arc"), "must not be 0") }
-    c.arc = v
-  }
-  if let v = try f.optionalNumber("radius", maxMagnitude: maxCoordinate) { c.radius = v }
-  if f.optional("count") != nil { c.count = try f.integer("count", in: 1...maxCarouselCount) }
-  if let o = try f.optionalObject("fade") {
-    try o.rejectUnknown(["min", "max", "range", "minAlpha"])
-    if let v = try o.optionalNumber("min", maxMagnitude: maxCoordinate) { c.fade.min = v }
-    if let v = try o.optionalNumber("max", maxMagnitude: maxCoordinate) { c.fade.max = v }
-    if let v = try o.optionalNumber("range", min: 0, maxMagnitude: maxCoordinate) {
-      guard v > 0 else { throw .invalidParams(o.path("range"), "must be > 0") }
-      c.fade.range = v
-    }
-    if let v = try o.optionalNumber("minAlpha", min: 0, maxMagnitude: 1) { c.fade.minAlpha = v }
-  }
-  if let v = try f.optionalBool("showBackfaces") { c.showBackfaces = v }
-  if let v = try f.optionalBool("wrap") { c.wrap = v }
-  if f.optional("visibleItems") != nil {
-    c.visibleItems = try f.integer("visibleItems", in: 1...maxCarouselVisibleItems)
-  }
-  if let v = try f.optionalNumber("offsetMultiplier", min: 0, maxMagnitude: maxCurveParameter) {
-    guard v > 0 else { throw .invalidParams(f.path("offsetMultiplier"), "must be > 0") }
-    c.offsetMultiplier = v
-  }
-  if let s = try f.optionalObject("snap") { c.snap = try readSnap(s, base: c.snap) }
-}
-
-private let waterfallKeys: Set<String> = [
-  "type", "scrollDirection", "columnCount", "minimumColumnSpacing", "minimumInteritemSpacing",
-  "sectionInset", "headerHeight", "footerHeight", "headerInset", "footerInset",
-  "itemRenderDirection", "placement", "pixelScale", "minimumContentHeight", "itemSize",
-  "estimatedItemSize", "sectionHeadersPinToVisibleBounds", "sectionFootersPinToVisibleBounds",
-  "layoutDirection", "snap",
-]
-
-/// The most columns a waterfall section may have: a query costs
-/// O(columns · log n), and every column is walked per query.
-let maxColumnCount = 1024
-/// The finest pixel grid: v · pixelScale must stay well within a double's
-/// integers.
-let maxPixelScale = 1000.0
-
-/// Reads the waterfall fields into `c`, leaving unset fields as they are.
-private func readWaterfallFields(_ f: Fields, into c: inout WaterfallConfiguration)
-  throws(RPCError)
-{
-  if let d = try f.optionalChoice("scrollDirection", ScrollDirection.allCases.map(\.rawValue)) {
-    c.scrollDirection = ScrollDirection(rawValue: d)!
-  }
-  if f.optional("columnCount") != nil {
-    c.columnCount = try f.integer("columnCount", in: 1...maxColumnCount)
-  }
-  if let v = try f.optionalSpacing("minimumColumnSpacing") { c.minimumColumnSpacing = v }
-  if let v = try f.optionalSpacing("minimumInteritemSpacing") { c.minimumInteritemSpacing = v }
-  if let v = try f.optionalInsets("sectionInset") { c.sectionInset = v }
-  if let v = try f.optionalSpacing("headerHeight") { c.headerHeight = v }
-  if let v = try f.optionalSpacing("footerHeight") { c.footerHeight = v }
-  if let v = try f.optionalInsets("headerInset") { c.headerInset = v }
-  if let v = try f.optionalInsets("footerInset") { c.footerInset = v }
-  if let d = try f.optionalChoice(
-    "itemRenderDirection", ItemRenderDirection.allCases.map(\.rawValue))
-  {
-    c.itemRenderDirection = ItemRenderDirection(rawValue: d)!
-  }
-  if let d = try f.optionalChoice("placement", ColumnPlacement.allCases.map(\.rawValue)) {
-    c.placement = ColumnPlacement(rawValue: d)!
-  }
-  if let v = try f.optionalNumber("pixelScale", min: 0, maxMagnitude: maxPixelScale) {
-    c.pixelScale = v
-  }
-  if let v = try f.optionalSpacing("minimumContentHeight") { c.minimumContentHeight = v }
-  if let s = try f.optionalSize("itemSize") { c.itemSize = s }
-  if let v = try f.optionalSize("estimatedItemSize") { c.estimatedItemSize = v }
-  if let v = try f.optionalBool("sectionHeadersPinToVisibleBounds") {
-    c.sectionHeadersPinToVisibleBounds = v
-  }
-  if let v = try f.optionalBool("sectionFootersPinToVisibleBounds") {
-    c.sectionFootersPinToVisibleBounds = v
-  }
-  if let d = try f.optionalChoice("layoutDirection", LayoutDirection.allCases.map(\.rawValue)) {
-    c.layoutDirection = LayoutDirection(rawValue: d)!
-  }
-  if let s = try f.optionalObject("snap") {
-    c.snap = try readSnap(s, base: c.snap ?? SnapConfiguration())
-  }
-}
-
-/// What a layout type's section objects and item sizes may carry beyond
-/// what every type reads: flow's per-section spacings and reference sizes,
-/// or a waterfall's column overrides and full-span items.
+/// What a layout kind's section objects and item sizes may carry beyond
+/// what every kind reads (`itemCount`, `itemSizes`, the packed sizes,
+/// `ids`): its keys, whether an item size may say `fullSpan`, and a reader
+/// of its own section fields. Each kind's decoder (Kinds/) gives one.
 struct SectionFormat: Sendable {
   var keys: Set<String>
   var fullSpan: Bool
+  /// Reads the kind's own fields of a section object into the section.
+  var readFields: @Sendable (Fields, inout Section) throws(RPCError) -> Void
 
-  static let flow = SectionFormat(keys: sectionKeys, fullSpan: false)
-  static let waterfall = SectionFormat(
-    keys: sharedSectionKeys.union(columnSectionKeys), fullSpan: true)
-  /// A carousel's sections carry items only.
-  static let carousel = SectionFormat(
-    keys: ["itemCount", "itemSizes", packedSizesKey, "ids"], fullSpan: false)
-  /// A compositional section's items (sizes are measured sizes) and its
-  /// own section layout.
-  static let compositional = SectionFormat(
-    keys: ["itemCount", "itemSizes", packedSizesKey, "ids", "layout"], fullSpan: false)
-
-  private init(keys: Set<String>, fullSpan: Bool) {
+  init(
+    keys: Set<String>, fullSpan: Bool = false,
+    readFields: @escaping @Sendable (Fields, inout Section) throws(RPCError) -> Void = { _, _ in }
+  ) {
     self.keys = keys
     self.fullSpan = fullSpan
+    self.readFields = readFields
   }
 
-  init(_ type: LayoutType) {
-    switch type {
-    case .waterfall: self = .waterfall
-    case .carousel: self = .carousel
-    case .compositional: self = .compositional
-    case .flow, .coverFlow: self = .flow
-    }
-  }
-}
+  /// The keys every kind's sections accept.
+  static let itemKeys: Set<String> = ["itemCount", "itemSizes", packedSizesKey, "ids"]
 
-private let sharedSectionKeys: Set<String> = [
-  "itemCount", "itemSizes", packedSizesKey, "ids", "inset", "minimumInteritemSpacing",
-]
-private let columnSectionKeys: Set<String> = [
-  "columnCount", "minimumColumnSpacing", "headerHeight", "footerHeight", "headerInset",
-  "footerInset",
-]
-
-/// Reads a waterfall section's column overrides; nil when it has none.
-private func readColumnOverrides(_ s: Fields) throws(RPCError) -> ColumnOverrides? {
-  guard columnSectionKeys.contains(where: { s.optional($0) != nil }) else { return nil }
-  var o = ColumnOverrides()
-  if s.optional("columnCount") != nil {
-    o.columnCount = try s.integer("columnCount", in: 1...maxColumnCount)
-  }
-  o.minimumColumnSpacing = try s.optionalSpacing("minimumColumnSpacing")
-  o.headerHeight = try s.optionalSpacing("headerHeight")
-  o.footerHeight = try s.optionalSpacing("footerHeight")
-  o.headerInset = try s.optionalInsets("headerInset")
-  o.footerInset = try s.optionalInsets("footerInset")
-  return o
+  /// The format of the session's kind. O(kinds).
+  init(_ type: LayoutType) { self = LayoutKinds.decoder(for: type).sectionFormat }
 }
 
 /// Reads an item's size object: `{width, height}`, and `fullSpan` where
@@ -451,12 +167,6 @@ func optionalItemSize(_ f: Fields, _ key: String, format: SectionFormat) throws(
   guard f.optional(key) != nil else { return nil }
   return try readItemSize(try f.object(key), format: format)
 }
-
-/// A flow-based section's keys: the shared ones and flow's per-section
-/// spacing and reference sizes.
-private let sectionKeys = sharedSectionKeys.union([
-  "minimumLineSpacing", "headerSize", "footerSize",
-])
 
 /// Reads one `{width, height}` on the bulk path: no allocation unless the
 /// value is invalid, when the slow path builds the error naming the field.
@@ -536,16 +246,7 @@ func readSection(_ s: Fields, extra: Set<String> = [], format: SectionFormat) th
   default: section = .sizes(try readSizeObjects(s, "itemSizes", format: format))
   }
   if s.optional("ids") != nil { section.ids = IDList(try readIDs(s, count: section.count)) }
-  section.inset = try s.optionalInsets("inset")
-  section.minimumLineSpacing = try s.optionalSpacing("minimumLineSpacing")
-  section.minimumInteritemSpacing = try s.optionalSpacing("minimumInteritemSpacing")
-  section.headerSize = try s.optionalSize("headerSize")
-  section.footerSize = try s.optionalSize("footerSize")
-  if format.fullSpan { section.columns = try readColumnOverrides(s) }
-  // Only a compositional format lets `layout` through rejectUnknown.
-  if let l = try s.optionalObject("layout") {
-    section.sectionLayout = try readSectionLayout(l)
-  }
+  try format.readFields(s, &section)
   return section
 }
 

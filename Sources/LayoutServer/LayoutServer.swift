@@ -97,35 +97,26 @@ public final class LayoutServer: RPCHandler {
     w.key("capabilities")
     w.beginObject()
     w.key("layoutTypes")
-    strings(LayoutType.names, &w)
+    strings(LayoutKinds.names, &w)
+    // The snapping layer's and the queries' vocabularies, shared by kinds;
+    // then each kind's own, in the registry's order.
     w.key("snapPolicies")
     strings(SnapPolicy.allCases.map(\.rawValue), &w)
     w.key("snapEdges")
     strings(SnapEdges.allCases.map(\.rawValue), &w)
     w.key("decelerationRates")
     strings(["normal", "fast"], &w)
-    w.key("scaleCurves")
-    strings(Curve.Shape.allCases.map(\.rawValue), &w)
-    w.key("distanceUnits")
-    strings(DistanceUnit.allCases.map(\.rawValue), &w)
-    w.key("spacingModes")
-    strings(SpacingMode.names, &w)
-    w.key("ends")
-    strings(Ends.allCases.map(\.rawValue), &w)
-    w.key("carouselEffects")
-    strings(["scale", "alpha", "rotation", "sideShift"], &w)
     w.key("itemPositions")
     strings(ItemPosition.allCases.map(\.rawValue), &w)
-    w.key("itemRenderDirections")
-    strings(ItemRenderDirection.allCases.map(\.rawValue), &w)
-    w.key("columnPlacements")
-    strings(ColumnPlacement.allCases.map(\.rawValue), &w)
-    w.key("carouselStyles")
-    strings(CarouselStyle.allCases.map(\.rawValue), &w)
-    w.key("orthogonalScrollingBehaviors")
-    strings(OrthogonalScrollingBehavior.allCases.map(\.rawValue), &w)
-    w.key("loop")
-    w.bool(true)
+    for kind in LayoutKinds.all {
+      for (name, value) in kind.capabilities {
+        w.key(escaping: name)
+        switch value {
+        case .names(let list): strings(list, &w)
+        case .flag(let on): w.bool(on)
+        }
+      }
+    }
     w.key("methods")
     strings(Self.methodTable.map(\.name), &w)
     w.key("methodTable")
@@ -222,7 +213,7 @@ public final class LayoutServer: RPCHandler {
       max: Swift.max(0, Swift.min(perSession, limits.maxTotalItems - others)),
       perSession: perSession,
       perSessionReason: perSession < limits.maxItemsPerSession
-        ? "the per-session limit of a waterfall" : "the per-session limit",
+        ? "the per-session limit of a \(type.name)" : "the per-session limit",
       maxTotal: limits.maxTotalItems, others: others)
   }
 
@@ -293,7 +284,7 @@ public final class LayoutServer: RPCHandler {
         message: "\(limits.maxSessions) sessions are open, the limit; close one first",
         field: p.path("session"))
     }
-    let type = try readLayoutType(try p.object("layout"))
+    let type = try LayoutKinds.read(try p.object("layout"))
     let bounds = try p.rect("bounds")
     let sections = try readSections(
       p, limits: limits, cap: itemCap(for: type, holding: 0), format: SectionFormat(type))
@@ -301,22 +292,8 @@ public final class LayoutServer: RPCHandler {
     let overscan = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) ?? 0
     let layout = Layout(
       type: type, sections: sections, contentInset: inset, viewportSize: bounds.size)
-    try checkTilt(layout, field: "params.layout.rotation.perspective")
     var session = Session(layout: layout, bounds: bounds, overscan: overscan)
-    try checkLoop(session, field: "params.layout.loop", lapsField: "params.bounds")
-    try checkAnswer(layout, session.visibleRect, bounds, field: "params.bounds")
-    let delta = session.refresh()
-    store(id, session)
-    w.beginObject()
-    w.key("contentSize")
-    w.size(layout.contentSize)
-    w.key("bounds")
-    w.rect(bounds)
-    w.key("attributes")
-    w.attributesArray(session.picture, at: delta.invalidated)
-    w.key("centeredItem")
-    w.card(delta.centered)
-    w.endObject()
+    try commit(id, &session, source: .open, &w)
   }
 
   /// layout/setBounds {session, bounds}
@@ -332,10 +309,10 @@ public final class LayoutServer: RPCHandler {
       // session where it lies, then applied there: no copy of it.
       guard requested.size == session.bounds.size, requested.size == session.layout.viewportSize
       else { return false }
+      // The layout is unchanged, so it has no problem a scroll could
+      // cause: only what the new viewport meets is checked.
       let rect = session.visibleRect(for: requested)
-      try checkTilt(session.layout, field: "params.bounds")
-      try checkLoop(session.layout, rect, requested, field: "params.bounds")
-      try checkAnswer(session.layout, rect, requested, field: "params.bounds")
+      try checkViewport(session.layout, rect, requested, field: "params.bounds")
       session.pendingAnchor = nil  // the user moved on: a chunked reload's anchor is stale
       session.bounds = requested  // the client's bounds are the law
       let delta = session.refresh()
@@ -346,68 +323,27 @@ public final class LayoutServer: RPCHandler {
     }
     if scrolled { return }
     // A size change (a rotation): on a copy, stored once every check passed.
-    let (id, current) = try existing(p)
-    var session = current
-    let anchor = session.anchor()  // found in the old layout
+    let (id, old) = try existing(p)
+    var session = old
     session.pendingAnchor = nil
     session.layout.setViewportSize(requested.size)
-    if let anchor {
-      session.bounds = session.anchoredBounds(anchor, at: anchor.path, proposed: requested)
-    } else {
-      session.bounds = session.clamped(requested)  // a size change with nothing to anchor
+    try commit(id, &session, source: .change("params.bounds"), &w) { session in
+      if let anchor = old.anchor() {  // found in the old layout
+        session.bounds = session.anchoredBounds(anchor, at: anchor.path, proposed: requested)
+      } else {
+        session.bounds = session.clamped(requested)  // a size change with nothing to anchor
+      }
     }
-    try checkTilt(session.layout, field: "params.bounds")
-    try checkLoop(session, field: "params.bounds")
-    try checkAnswer(session.layout, session.visibleRect, session.bounds, field: "params.bounds")
-    let delta = session.refresh()
-    store(id, session)
-    w.beginObject()
-    w.mutation(session, delta)
-    w.endObject()
   }
 
-  /// A tilt whose card corners could reach the eye is refused (before the
-  /// session changes).
-  func checkTilt(_ layout: Layout, field: String) throws(RPCError) {
-    guard !layout.tiltIsDrawable else { return }
-    throw .invalidParams(
-      field,
-      field.hasSuffix("perspective")
-        ? "must exceed half the largest card extent times the largest scale times sin(maxAngle)"
-        : "makes a tilted card reach the eye (see params.layout.rotation.perspective)")
-  }
-
-  /// A loop that cannot be laid out, or whose visible rect spans more
-  /// copies than the limit, is refused (before the session changes).
-  func checkLoop(_ session: Session, field: String, lapsField: String? = nil) throws(RPCError) {
-    try checkLoop(
-      session.layout, session.visibleRect, session.bounds, field: field, lapsField: lapsField)
-  }
-
-  /// `checkLoop` for `layout` seen through `bounds`, whose visible rect is
-  /// `rect`.
-  func checkLoop(
-    _ layout: Layout, _ rect: Rect, _ bounds: Rect, field: String, lapsField: String? = nil
-  ) throws(RPCError) {
-    switch layout.loopProblem {
-    case nil:
-      break
-    case .unboundedScale:
-      throw .invalidParams(
-        "params.layout.scale",
-        "must stay bounded when loop is on: a linear curve needs a minimum (a maximum for a "
-          + "negative factor), a reciprocal one with a negative factor both")
-    case .period(let P):
-      throw .invalidParams(
-        field,
-        "leaves the loop a period of \(P == P.rounded() && abs(P) < 1e15 ? "\(Int(P))" : "\(P)") "
-          + "points (one copy's extent along the scroll axis); "
-          + "it must be at least 1")
-    case .overlappingCopies:
-      throw .invalidParams(
-        field, "makes a copy's last card come after the next copy's first (negative insets)")
-    }
-    try checkLaps(layout, rect, bounds, field: lapsField ?? field)
+  /// What a viewport `bounds` (whose visible rect is `rect`) meets must be
+  /// answerable: no more copies of looping content than `maxLapsPerQuery`,
+  /// no answer over `maxMessageBytes`. O(log n) per section met.
+  func checkViewport(_ layout: Layout, _ rect: Rect, _ bounds: Rect, field: String)
+    throws(RPCError)
+  {
+    try checkLaps(layout, rect, bounds, field: field)
+    try checkAnswer(layout, rect, bounds, field: field)
   }
 
   /// A loop query over more copies than `maxLapsPerQuery` is error 1004.
@@ -555,13 +491,11 @@ public final class LayoutServer: RPCHandler {
         p.path("section"), "is out of range: the session has \(layout.sections.count) sections")
     }
     guard layout.scrollsOrthogonally(section: s) else {
-      guard case .compositional = layout.type else {
-        throw .invalidParams(
-          p.path("section"), "names a row, which only a compositional layout has")
-      }
       throw .invalidParams(
         p.path("section"),
-        "does not scroll on its own (its orthogonalScrollingBehavior is \"none\")")
+        layout.type.hasRows
+          ? "does not scroll on its own (its orthogonalScrollingBehavior is \"none\")"
+          : "names a row, which a \(layout.type.name) layout does not have")
     }
     return s
   }

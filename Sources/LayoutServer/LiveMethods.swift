@@ -53,17 +53,24 @@ extension LayoutServer {
     var session = old
     session.pendingAnchor = nil
     session.layout.apply(result)
-    try checkTilt(session.layout, field: p.path("updates"))
     let deleted = result.deletedItems
-    session.bounds = reanchor(old, into: session) { path in
-      result.newPath(of: path, deleted: deleted)
-        ?? nearestSurvivor(of: path, in: old.layout) { result.newPath(of: $0, deleted: deleted) }
+    try commit(id, &session, source: .change(p.path("updates")), &w) { session in
+      session.bounds = reanchor(old, into: session) { path in
+        result.newPath(of: path, deleted: deleted)
+          ?? nearestSurvivor(of: path, in: old.layout) { result.newPath(of: $0, deleted: deleted) }
+      }
+    } answer: { w, session in
+      writeAnimations(from: old, to: session, result, deleted: deleted, &w)
     }
-    try checkLoop(session, field: p.path("updates"))
-    try checkAnswer(session.layout, session.visibleRect, session.bounds, field: p.path("updates"))
-    let delta = session.refresh()
+  }
 
-    // What a client needs to animate the change as UICollectionView does.
+  /// What a client needs to animate a batch as UICollectionView does: the
+  /// elements appearing and disappearing, and those that moved.
+  /// O(k · ops) for k pictured elements.
+  private func writeAnimations(
+    from old: Session, to session: Session, _ result: BatchResult, deleted: Set<IndexPath>,
+    _ w: inout JSONWriter
+  ) {
     var appearing: [LayoutAttributes] = []
     var moved: [(LayoutAttributes, LayoutAttributes)] = []
     for a in session.picture {
@@ -86,9 +93,6 @@ extension LayoutServer {
       // Elements that moved out of sight: visible before, not after.
       if session.pictured(after.key) == nil && after.frame != a.frame { moved.append((a, after)) }
     }
-    store(id, session)
-    w.beginObject()
-    w.mutation(session, delta)
     w.key("appearing")
     w.attributesArray(appearing)
     w.key("disappearing")
@@ -107,7 +111,6 @@ extension LayoutServer {
       w.endObject()
     }
     w.endArray()
-    w.endObject()
   }
 
   /// The attributes before the batch of the element now described by `a`,
@@ -146,21 +149,20 @@ extension LayoutServer {
       format: SectionFormat(old.layout.type))
     var session = old
     session.layout.setSections(sections)
-    try checkTilt(session.layout, field: p.path("sections"))
-    var pending: (id: ItemID, anchor: Anchor)? = nil
-    session.bounds = reanchor(old, into: session) { path in
-      if let itemID = old.layout.sections[path.section].ids?[path.item] ?? nil {
-        for (s, section) in sections.enumerated() {
-          if let i = section.ids?.firstIndex(of: itemID) { return IndexPath(section: s, item: i) }
+    try commit(id, &session, source: .change(p.path("sections")), &w) { session in
+      var pending: (id: ItemID, anchor: Anchor)? = nil
+      session.bounds = reanchor(old, into: session) { path in
+        if let itemID = old.layout.sections[path.section].ids?[path.item] ?? nil {
+          for (s, section) in sections.enumerated() {
+            if let i = section.ids?.firstIndex(of: itemID) { return IndexPath(section: s, item: i) }
+          }
+          // Not here (yet): the rest of a chunked reload may bring it.
+          if let anchor = old.anchor() { pending = (itemID, anchor) }
         }
-        // Not here (yet): the rest of a chunked reload may bring it.
-        if let anchor = old.anchor() { pending = (itemID, anchor) }
+        return clampPath(path, in: sections)
       }
-      return clampPath(path, in: sections)
+      session.pendingAnchor = pending
     }
-    session.pendingAnchor = pending
-    try checkLoop(session, field: p.path("sections"))
-    try respond(id, &session, &w, field: p.path("sections"))
   }
 
   /// layout/configure {session, layout?, contentInset?, overscan?} → the
@@ -171,7 +173,7 @@ extension LayoutServer {
     var session = old
     session.pendingAnchor = nil
     if let f = try p.optionalObject("layout") {
-      let type = try readLayoutType(f, base: old.layout.type)
+      let type = try LayoutKinds.read(f, base: old.layout.type)
       // A session too large for the new type stays as it is.
       let cap = itemCap(for: type, holding: old.layout.itemCount)
       if old.layout.itemCount > cap.max {
@@ -183,10 +185,7 @@ extension LayoutServer {
     if let v = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) {
       session.overscan = v
     }
-    try checkTilt(session.layout, field: "params.layout.rotation.perspective")
-    session.bounds = reanchor(old, into: session) { $0 }
-    try checkLoop(session, field: "params.layout")
-    try respond(id, &session, &w, field: "params.layout")
+    try commit(id, &session, source: .configure, &w) { reanchorInPlace(old, &$0) }
   }
 
   /// layout/setItemSizes {session, sizes: [{section, item, size}]} → the
@@ -221,10 +220,7 @@ extension LayoutServer {
     var session = old
     session.pendingAnchor = nil
     session.layout.setItemSizes(sizes)
-    try checkTilt(session.layout, field: p.path("sizes"))
-    session.bounds = reanchor(old, into: session) { $0 }
-    try checkLoop(session, field: p.path("sizes"))
-    try respond(id, &session, &w, field: p.path("sizes"))
+    try commit(id, &session, source: .change(p.path("sizes")), &w) { reanchorInPlace(old, &$0) }
   }
 
   /// layout/appendItems {session, section, itemCount | itemSizes |
@@ -280,18 +276,17 @@ extension LayoutServer {
     let ids = idsValue == nil ? nil : try readIDs(p, count: k)
     var session = old
     session.layout.appendItems(section: s, count: k, sizes: sizes, ids: ids)
-    try checkTilt(session.layout, field: p.path(key))
-    if let pending = old.pendingAnchor, let i = ids?.firstIndex(of: pending.id) {
-      // The anchor of the reload this chunk continues has arrived.
-      session.pendingAnchor = nil
-      session.bounds = session.anchoredBounds(
-        pending.anchor, at: IndexPath(section: s, item: old.layout.sections[s].count + i),
-        proposed: old.bounds)
-    } else {
-      session.bounds = reanchor(old, into: session) { $0 }
+    try commit(id, &session, source: .change(p.path(key)), &w) { session in
+      if let pending = old.pendingAnchor, let i = ids?.firstIndex(of: pending.id) {
+        // The anchor of the reload this chunk continues has arrived.
+        session.pendingAnchor = nil
+        session.bounds = session.anchoredBounds(
+          pending.anchor, at: IndexPath(section: s, item: old.layout.sections[s].count + i),
+          proposed: old.bounds)
+      } else {
+        reanchorInPlace(old, &session)
+      }
     }
-    try checkLoop(session, field: p.path(key))
-    try respond(id, &session, &w, field: p.path(key))
   }
 
   /// layout/scrollSection {session, section, offset} → the mutation fields
@@ -304,28 +299,53 @@ extension LayoutServer {
     var session = old
     session.pendingAnchor = nil
     session.layout.setRowOffset(offset, section: s)
-    try checkAnswer(session.layout, session.visibleRect, session.bounds, field: p.path("offset"))
+    // The main scroll stays where it is: a row moves inside it.
+    try commit(id, &session, source: .change(p.path("offset")), &w) { _ in
+    } answer: { w, session in
+      w.key("offset")
+      w.number(session.layout.rowOffsets[s] ?? 0)
+    }
+  }
+
+  /// The one path every change takes once the request is read and the
+  /// change made on a copy of the session (`session`): the kind's own
+  /// validation, the bounds placed (`place`: anchoring), what the viewport
+  /// meets checked, the picture refreshed, the session stored, and the
+  /// answer written: the open fields or the mutation fields, then
+  /// `answer`'s. An error on the way leaves the stored session as it was.
+  /// O(log n + k) beyond what `place` and `answer` cost.
+  func commit(
+    _ id: String, _ session: inout Session, source: ChangeSource, _ w: inout JSONWriter,
+    place: (inout Session) -> Void = { _ in },
+    answer: (inout JSONWriter, Session) -> Void = { _, _ in }
+  ) throws(RPCError) {
+    try LayoutKinds.check(session.layout, source: source)
+    place(&session)
+    try checkViewport(
+      session.layout, session.visibleRect, session.bounds, field: source.viewportField)
     let delta = session.refresh()
     store(id, session)
     w.beginObject()
-    w.mutation(session, delta)
-    w.key("offset")
-    w.number(session.layout.rowOffsets[s] ?? 0)
+    if case .open = source {
+      w.key("contentSize")
+      w.size(session.layout.contentSize)
+      w.key("bounds")
+      w.rect(session.bounds)
+      w.key("attributes")
+      w.attributesArray(session.picture, at: delta.invalidated)
+      w.key("centeredItem")
+      w.card(delta.centered)
+    } else {
+      w.mutation(session, delta)
+    }
+    answer(&w, session)
     w.endObject()
   }
 
-  /// Answers a change with the delta, unless the viewport's answer would
-  /// be too large (then nothing changes). `field` names the request's
-  /// change.
-  private func respond(
-    _ id: String, _ session: inout Session, _ w: inout JSONWriter, field: String
-  ) throws(RPCError) {
-    try checkAnswer(session.layout, session.visibleRect, session.bounds, field: field)
-    let delta = session.refresh()
-    store(id, session)
-    w.beginObject()
-    w.mutation(session, delta)
-    w.endObject()
+  /// Keeps the element the user was looking at in `old` where it was,
+  /// following its index path unchanged.
+  private func reanchorInPlace(_ old: Session, _ session: inout Session) {
+    session.bounds = reanchor(old, into: session) { $0 }
   }
 
   /// The bounds after a change that keep the anchor (found in `old`) where

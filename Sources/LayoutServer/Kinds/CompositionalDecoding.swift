@@ -5,7 +5,36 @@ import LayoutEngine
 // NSCollectionLayoutGroup and NSCollectionLayoutItem as objects. Every
 // reader names the field it rejects.
 
-let compositionalKeys: Set<String> = [
+struct CompositionalDecoder: KindDecoder {
+  let name = "compositional"
+
+  func read(_ f: Fields, base: LayoutType?) throws(RPCError) -> LayoutType {
+    try f.rejectUnknown(compositionalKeys)
+    var c = CompositionalConfiguration()
+    if case .compositional(let b)? = base { c = b }
+    try readCompositionalFields(f, into: &c)
+    return .compositional(c)
+  }
+
+  /// A compositional section's items (sizes are measured sizes) and its
+  /// own section layout.
+  var sectionFormat: SectionFormat {
+    SectionFormat(keys: SectionFormat.itemKeys.union(["layout"])) { s, section throws(RPCError) in
+      if let l = try s.optionalObject("layout") { section.sectionLayout = try readSectionLayout(l) }
+    }
+  }
+
+  var capabilities: [(key: String, value: Capability)] {
+    [
+      (
+        "orthogonalScrollingBehaviors",
+        .names(OrthogonalScrollingBehavior.allCases.map(\.rawValue))
+      )
+    ]
+  }
+}
+
+private let compositionalKeys: Set<String> = [
   "type", "scrollDirection", "interSectionSpacing", "section", "layoutDirection",
 ]
 

@@ -1,0 +1,23 @@
+// What a layout's kind refuses: a configuration that cannot be drawn or
+// scrolled. Generic code asks `problem` after every change, before
+// anything is stored; the kind's decoder in the server says which field
+// is to blame and why.
+
+/// Why a layout cannot be drawn or scrolled as it is configured.
+public enum LayoutProblem: Equatable, Sendable {
+  /// A tilted card's corner can reach the eye somewhere in the offset
+  /// range (its perspective divisor falls to 0 or below).
+  case tiltReachesEye
+  /// The repeated content cannot be laid out (`LoopProblem`).
+  case loop(LoopProblem)
+}
+
+extension Layout {
+  /// The first problem of this layout, or nil. It depends on the layout
+  /// and the viewport size, never on the bounds' origin: a scroll cannot
+  /// cause one. O(log lines).
+  public var problem: LayoutProblem? {
+    if !tiltIsDrawable { return .tiltReachesEye }
+    return loopProblem.map(LayoutProblem.loop)
+  }
+}

@@ -1,0 +1,102 @@
+import JSONRPC
+import LayoutEngine
+
+// The protocol's side of a layout kind: how its `layout` object and its
+// sections are read, the vocabularies it adds to `initialize`, and how its
+// problems are reported. Every kind has one decoder in a file of its own in
+// this folder; `LayoutKinds.all` is the one registry. Nothing else in the
+// server names a layout type.
+
+/// A value `initialize` reports among the capabilities.
+enum Capability: Sendable {
+  /// The names a field accepts.
+  case names([String])
+  /// A feature that is there.
+  case flag(Bool)
+}
+
+/// Which request made a change, for naming the field an error blames.
+enum ChangeSource: Sendable {
+  /// layout/open: the layout as opened, seen through `params.bounds`.
+  case open
+  /// layout/configure: the layout's new fields.
+  case configure
+  /// Any other change, made by the field named.
+  case change(String)
+
+  /// The field blamed when the change meets too much: too many copies of
+  /// looping content, or an answer too large to send.
+  var viewportField: String {
+    switch self {
+    case .open: return "params.bounds"
+    case .configure: return "params.layout"
+    case .change(let field): return field
+    }
+  }
+}
+
+/// One layout kind's decoder.
+protocol KindDecoder: Sendable {
+  /// `params.layout.type`.
+  var name: String { get }
+  /// Reads `params.layout` (`f`). `base` is the session's current type when
+  /// it is of this kind (layout/configure): absent fields keep its values.
+  func read(_ f: Fields, base: LayoutType?) throws(RPCError) -> LayoutType
+  /// What its section objects carry.
+  var sectionFormat: SectionFormat { get }
+  /// Its own entries of `initialize`'s capabilities, in order.
+  var capabilities: [(key: String, value: Capability)] { get }
+  /// The error for `problem` of a layout of this kind, caused by `source`.
+  func error(for problem: LayoutProblem, source: ChangeSource) -> RPCError
+}
+
+extension KindDecoder {
+  var capabilities: [(key: String, value: Capability)] { [] }
+
+  /// A kind whose layouts never have problems reports one plainly.
+  func error(for problem: LayoutProblem, source: ChangeSource) -> RPCError {
+    .invalidParams(source.viewportField, "makes the \(name) layout impossible to draw")
+  }
+}
+
+/// The registry of kinds.
+enum LayoutKinds {
+  /// Every kind, in `capabilities.layoutTypes`' order.
+  static let all: [any KindDecoder] = [
+    FlowDecoder(), CoverFlowDecoder(), WaterfallDecoder(), CarouselDecoder(),
+    CompositionalDecoder(),
+  ]
+
+  static let names = all.map(\.name)
+
+  /// The decoder of kind `name`, or nil. O(kinds).
+  static func decoder(named name: String) -> (any KindDecoder)? {
+    all.first { $0.name == name }
+  }
+
+  /// The decoder of `type`'s kind. O(kinds).
+  static func decoder(for type: LayoutType) -> any KindDecoder {
+    guard let d = decoder(named: type.name) else {
+      preconditionFailure("kind \(type.name) has no decoder in LayoutKinds.all")
+    }
+    return d
+  }
+
+  /// Reads `params.layout`: its `type` (which layout/configure may omit to
+  /// keep the session's), then the kind's own fields. A different `type`
+  /// starts from that kind's defaults.
+  static func read(_ f: Fields, base: LayoutType? = nil) throws(RPCError) -> LayoutType {
+    let name = base != nil && f.optional("type") == nil ? base!.name : try f.string("type")
+    guard let kind = decoder(named: name) else {
+      throw .invalidParams(
+        f.path("type"), "must be one of " + names.map { "\"\($0)\"" }.joined(separator: ", "))
+    }
+    return try kind.read(f, base: base?.name == name ? base : nil)
+  }
+
+  /// The problem of `layout` as an error, or nothing when it has none.
+  static func check(_ layout: Layout, source: ChangeSource) throws(RPCError) {
+    guard let problem = layout.problem else { return }
+    throw decoder(for: layout.type).error(for: problem, source: source)
+  }
+}
