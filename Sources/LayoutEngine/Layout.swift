@@ -23,9 +23,7 @@ public enum LayoutType: Equatable, Sendable {
   /// every frame.
   indirect case compositional(CompositionalConfiguration)
 
-  /// Every type's name, as `type` takes it.
-  public static let names = ["flow", "coverFlow", "waterfall", "carousel", "compositional"]
-
+  /// The type's name, as `type` takes it. O(1).
   public var name: String {
     switch self {
     case .flow: return "flow"
@@ -36,122 +34,40 @@ public enum LayoutType: Equatable, Sendable {
     }
   }
 
-  /// The flow fields of a type placed in flow lines (nil for waterfall).
-  public var flowFields: FlowConfiguration? {
-    switch self {
-    case .flow(let c): return c
-    case .coverFlow(let c): return c.flow
-    case .waterfall, .carousel, .compositional: return nil
-    }
-  }
+  // What generic code asks of every type, answered by its kind.
 
-  // The fields every type has, whatever its placement.
-
-  public var scrollDirection: ScrollDirection {
-    switch self {
-    case .flow(let c): return c.scrollDirection
-    case .coverFlow(let c): return c.flow.scrollDirection
-    case .waterfall(let c): return c.scrollDirection
-    case .carousel(let c): return c.scrollDirection
-    case .compositional(let c): return c.scrollDirection
-    }
-  }
-
-  public var layoutDirection: LayoutDirection {
-    switch self {
-    case .flow(let c): return c.layoutDirection
-    case .coverFlow(let c): return c.flow.layoutDirection
-    case .waterfall(let c): return c.layoutDirection
-    case .carousel: return .ltr
-    case .compositional(let c): return c.layoutDirection
-    }
-  }
-
+  /// The flow fields of a type placed in flow lines (nil otherwise).
+  public var flowFields: FlowConfiguration? { kind.flowFields }
+  public var scrollDirection: ScrollDirection { kind.scrollDirection }
+  public var layoutDirection: LayoutDirection { kind.layoutDirection }
   /// Whether section headers, then footers, pin to the visible bounds.
-  public var pinsSupplementaries: (headers: Bool, footers: Bool) {
-    switch self {
-    case .flow(let c):
-      return (c.sectionHeadersPinToVisibleBounds, c.sectionFootersPinToVisibleBounds)
-    case .coverFlow(let c):
-      return (c.flow.sectionHeadersPinToVisibleBounds, c.flow.sectionFootersPinToVisibleBounds)
-    case .waterfall(let c):
-      return (c.sectionHeadersPinToVisibleBounds, c.sectionFootersPinToVisibleBounds)
-    case .carousel: return (false, false)
-    // Each boundary item says whether it pins; the placement reads it.
-    case .compositional: return (true, true)
-    }
-  }
-
-  /// The snapping layer's options: a carousel's, a waterfall's when set;
-  /// nil scrolls freely.
-  public var snap: SnapConfiguration? {
-    switch self {
-    case .flow: return nil
-    case .coverFlow(let c): return c.snap
-    case .waterfall(let c): return c.snap
-    case .carousel(let c): return c.snap
-    // The main scroll is free; rows snap by their behaviour.
-    case .compositional: return nil
-    }
-  }
-
+  public var pinsSupplementaries: (headers: Bool, footers: Bool) { kind.pinsSupplementaries }
+  /// The snapping layer's options; nil scrolls freely.
+  public var snap: SnapConfiguration? { kind.snapping }
   /// The size of items without one of their own, whatever the type.
-  public var uniformItemSize: Size {
-    switch self {
-    case .flow(let c): return c.uniformItemSize
-    case .coverFlow(let c): return c.flow.uniformItemSize
-    case .waterfall(let c): return c.uniformItemSize
-    case .carousel(let c): return c.itemSize
-    // Sizes come from the section layouts; items carry measured sizes only.
-    case .compositional: return .zero
-    }
-  }
-
-  /// Whether the placement keeps a record per item whatever the sizes (a
-  /// waterfall's columns; flow keeps none for items of the uniform size),
-  /// so that its sessions cost memory and time in proportion to the
-  /// items. O(1).
-  public var storesEveryItem: Bool {
-    if case .waterfall = self { return true }
-    return false
-  }
-
-  /// Whether its sections can be rows that scroll on their own
-  /// (layout/scrollSection). O(1).
-  public var hasRows: Bool {
-    if case .compositional = self { return true }
-    return false
-  }
-
-  /// Whether the placement depends on the viewport's extent along the
-  /// scroll axis (a carousel's centring insets do; flow lines and columns
-  /// depend only on the cross extent).
-  var dependsOnMainExtent: Bool {
-    switch self {
-    // Fractional heights resolve against the viewport's height.
-    case .coverFlow, .carousel, .compositional: return true
-    case .flow, .waterfall: return false
-    }
-  }
+  public var uniformItemSize: Size { kind.uniformItemSize }
+  /// Whether the placement keeps a record per item whatever the sizes.
+  public var storesEveryItem: Bool { kind.storesEveryItem }
+  /// Whether its sections can be rows that scroll on their own.
+  public var hasRows: Bool { kind.hasRows }
 }
 
 extension Layout {
   /// The fields of a layout type that hot queries read. O(1) to take.
   struct Traits: Sendable {
+    /// The type's kind, boxed once here: every request opens it.
+    let kind: any LayoutKind
     let scrollDirection: ScrollDirection
     let isRTL: Bool
     let loops: Bool
     let pins: (headers: Bool, footers: Bool)
 
     init(_ type: LayoutType) {
-      scrollDirection = type.scrollDirection
-      isRTL = type.layoutDirection == .rtl
-      pins = type.pinsSupplementaries
-      switch type {
-      case .coverFlow(let cf): loops = cf.loop
-      case .carousel(let c): loops = c.resolvedWrap
-      case .flow, .waterfall, .compositional: loops = false
-      }
+      kind = type.kind
+      scrollDirection = kind.scrollDirection
+      isRTL = kind.layoutDirection == .rtl
+      pins = kind.pinsSupplementaries
+      loops = kind.loops
     }
   }
 }
@@ -192,21 +108,21 @@ public struct Layout: Sendable {
     self.sections = sections
     self.contentInset = contentInset
     self.viewportSize = viewportSize
-    self.placement = Self.makePlacement(type, sections, contentInset, viewportSize)
-    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
+    self.placement = Self.makePlacement(traits.kind, sections, contentInset, viewportSize)
+    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(traits.kind, sections)
   }
 
   /// What the data implies beyond the geometry: the largest card extent,
   /// the range of pitches, and each section's first global item index.
   /// O(sections): sizes come from the summaries of their ropes.
-  private static func derived(_ type: LayoutType, _ sections: [Section]) -> (
+  private static func derived(_ kind: any LayoutKind, _ sections: [Section]) -> (
     Double, (min: Double, max: Double), [Int]
   ) {
     var starts = [0]
     starts.reserveCapacity(sections.count + 1)
     for s in sections { starts.append(starts[starts.count - 1] + s.count) }
     // Columns have no card pitch: only the section starts matter.
-    guard let c = type.flowFields else { return (0, (0, 0), starts) }
+    guard let c = kind.flowFields else { return (0, (0, 0), starts) }
     let uniform = c.uniformItemSize
     let axes = Axes(direction: c.scrollDirection)
     var extent = max(uniform.width, uniform.height)
@@ -251,13 +167,9 @@ public struct Layout: Sendable {
   /// Replaces the layout type and its fields (invalidateLayout).
   /// O(sections + items in sections of varied sizes).
   public mutating func setType(_ type: LayoutType) {
-    let old = self.type
+    let old = traits.kind
     self.type = type
-    if case .waterfall = old, type.name != old.name {
-      // Spanning every column is a waterfall's notion: other types see the
-      // plain sizes. O(n).
-      sections = sections.map { $0.withoutFullSpan }
-    }
+    sections = old.sections(sections, leavingFor: type)
     // Columns survive a change that keeps their count (stable placement).
     relayout(continuity: .identity(sections: sections.count))
   }
@@ -354,59 +266,20 @@ public struct Layout: Sendable {
   /// beyond it.
   private mutating func relayout(continuity: Continuity? = nil, rowOffsets: RowOffsets? = nil) {
     placement = Self.makePlacement(
-      type, sections, contentInset, viewportSize, previous: continuity == nil ? nil : placement,
+      traits.kind, sections, contentInset, viewportSize,
+      previous: continuity == nil ? nil : placement,
       continuity: continuity, rowOffsets: rowOffsets ?? self.rowOffsets)
-    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(type, sections)
+    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(traits.kind, sections)
   }
 
-  /// The placement of a layout type: the only place that maps types to
-  /// placements.
+  /// The placement of a layout type: its kind's.
   private static func makePlacement(
-    _ type: LayoutType, _ sections: [Section], _ inset: Insets, _ viewport: Size,
+    _ kind: any LayoutKind, _ sections: [Section], _ inset: Insets, _ viewport: Size,
     previous: AnyPlacement? = nil, continuity: Continuity? = nil, rowOffsets: RowOffsets = [:]
   ) -> AnyPlacement {
-    let D = max(
-      0,
-      type.scrollDirection == .vertical
-        ? viewport.width - inset.left - inset.right : viewport.height - inset.top - inset.bottom)
-    var flowPrevious: FlowGeometry? = nil
-    if case .flow(let g)? = previous { flowPrevious = g }
-    let reuse = continuity?.sections ?? []
-    switch type {
-    case .flow(var c):
-      c.itemSize = c.uniformItemSize
-      return .flow(
-        FlowGeometry(
-          configuration: c, sections: sections, crossExtent: D, previous: flowPrevious,
-          reuse: reuse))
-    case .coverFlow(var cf):
-      cf.flow.itemSize = cf.flow.uniformItemSize
-      return .flow(
-        FlowGeometry(
-          configuration: cf.flow, sections: sections, crossExtent: D, policy: cf.policy,
-          sectionInsets: { _, section in cf.inset(for: section, viewport: viewport, crossExtent: D)
-          },
-          previous: flowPrevious, reuse: reuse))
-    case .waterfall(let c):
-      var waterfallPrevious: WaterfallGeometry? = nil
-      if case .waterfall(let g)? = previous { waterfallPrevious = g }
-      return .waterfall(
-        WaterfallGeometry(
-          configuration: c, sections: sections, crossExtent: D, previous: waterfallPrevious,
-          continuity: continuity))
-    case .carousel(let c):
-      return .carousel(CarouselGeometry(configuration: c, sections: sections, viewport: viewport))
-    case .compositional(let c):
-      var before: CompositionalGeometry? = nil
-      if case .compositional(let g)? = previous { before = g }
-      let visible = Size(
-        width: max(0, viewport.width - inset.left - inset.right),
-        height: max(0, viewport.height - inset.top - inset.bottom))
-      return .compositional(
-        CompositionalGeometry(
-          configuration: c, sections: sections, visible: visible, rowOffsets: rowOffsets,
-          previous: before, continuity: continuity))
-    }
+    kind.makePlacement(
+      sections, inset: inset, viewport: viewport, previous: previous, continuity: continuity,
+      rowOffsets: rowOffsets)
   }
 
   /// The flow placement of a type placed in flow lines (flow, coverFlow),
@@ -430,7 +303,7 @@ public struct Layout: Sendable {
     guard size != viewportSize else { return false }
     let old = viewportSize
     viewportSize = size
-    if !type.dependsOnMainExtent, axes.cross(old) == axes.cross(size) { return false }
+    if !traits.kind.dependsOnMainExtent, axes.cross(old) == axes.cross(size) { return false }
     // A rotation keeps what it can: flow's line breaks where the cross
     // extent is unchanged, a stable waterfall's columns.
     relayout(continuity: .identity(sections: sections.count))

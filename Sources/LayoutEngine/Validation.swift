@@ -17,7 +17,7 @@ extension Layout {
   /// and the viewport size, never on the bounds' origin: a scroll cannot
   /// cause one. O(log lines).
   public var problem: LayoutProblem? {
-    if !tiltIsDrawable { return .tiltReachesEye }
+    if let own = traits.kind.problem(in: self) { return own }
     return loopProblem.map(LayoutProblem.loop)
   }
 }

@@ -229,22 +229,22 @@ final class LoopTests: XCTestCase {
   }
 
   func testLoopProblems() {
-    XCTAssertNil(loop(10).loopProblem)
+    XCTAssertNil(loop(10).problem)
     // A linear curve with a negative factor and no maximum grows forever.
     XCTAssertEqual(
-      loop(3, scale: Curve(peak: 1, factor: -0.4, minimum: 0.6)).loopProblem, .unboundedScale)
-    XCTAssertNil(loop(3, scale: Curve(shape: .reciprocal, peak: 1, factor: 0.001)).loopProblem)
+      loop(3, scale: Curve(peak: 1, factor: -0.4, minimum: 0.6)).problem, .loop(.unboundedScale))
+    XCTAssertNil(loop(3, scale: Curve(shape: .reciprocal, peak: 1, factor: 0.001)).problem)
     // Cards with no extent and no spacing: nothing to repeat over.
     var c = CoverFlowConfiguration()
     c.loop = true
     c.flow.itemSize = Size(width: 0, height: 300)
     c.flow.minimumLineSpacing = 0
     XCTAssertEqual(
-      Layout(type: .coverFlow(c), sections: [.uniform(3)], viewportSize: viewport).loopProblem,
-      .period(0))
+      Layout(type: .coverFlow(c), sections: [.uniform(3)], viewportSize: viewport).problem,
+      .loop(.period(0)))
     // No items, no period: fine, and empty.
     let empty = Layout(type: .coverFlow(c), sections: [.uniform(0)], viewportSize: viewport)
-    XCTAssertNil(empty.loopProblem)
+    XCTAssertNil(empty.problem)
     XCTAssertEqual(empty.attributes(in: at(0), bounds: at(0)), [])
     XCTAssertNil(empty.centeredCard(in: at(0)))
     // Insets of −150 and −100: P = −250 + 3·200 + 2·30 = 410, but card 2's
@@ -253,7 +253,7 @@ final class LoopTests: XCTestCase {
     c.flow.minimumLineSpacing = 30
     c.sectionInset = Insets(top: 0, left: -150, bottom: 0, right: -100)
     XCTAssertEqual(
-      Layout(type: .coverFlow(c), sections: [.uniform(3)], viewportSize: viewport).loopProblem,
-      .overlappingCopies)
+      Layout(type: .coverFlow(c), sections: [.uniform(3)], viewportSize: viewport).problem,
+      .loop(.overlappingCopies))
   }
 }

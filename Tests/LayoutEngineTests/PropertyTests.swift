@@ -221,7 +221,7 @@ final class PropertyTests: XCTestCase {
       let layout = Layout(
         type: .coverFlow(cf), sections: sections,
         viewportSize: Size(width: v(100...400), height: v(100...400)))
-      if layout.itemCount > 0 && layout.loopProblem == nil && layout.tiltIsDrawable {
+      if layout.itemCount > 0 && layout.problem == nil {
         return layout
       }
     }

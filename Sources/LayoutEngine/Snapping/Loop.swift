@@ -54,11 +54,7 @@ extension Layout {
   /// Why the loop cannot be laid out, or nil (always nil without loop).
   /// O(log lines).
   public var loopProblem: LoopProblem? {
-    // A carousel's copies are one slot per item a pitch apart: they never
-    // overlap, and any period works (its queries bound the scroll position).
-    if case .carousel = type { return nil }
-    guard loops, case .coverFlow(let cf) = type else { return nil }
-    if !cf.scale.magnitudeBound(upTo: .infinity).isFinite { return .unboundedScale }
+    guard loops, traits.kind.repeatsPlacement else { return nil }
     let P = period
     guard itemCount > 0 || P != 0 else { return nil }
     if !(P >= 1) { return .period(P) }

@@ -176,17 +176,12 @@ extension Layout {
   /// Whether rest offsets put a card's centre at the viewport's centre (a
   /// carousel's), rather than an item's top at the visible top or none.
   /// O(1).
-  public var centresCards: Bool {
-    switch type {
-    case .coverFlow, .carousel: return true
-    case .flow, .waterfall, .compositional: return false
-    }
-  }
+  public var centresCards: Bool { traits.kind.centresCards }
 
   /// The snap options in force: a carousel's own, a waterfall's when it
   /// has them, `free` otherwise.
   var snapConfiguration: SnapConfiguration {
-    if let s = type.snap { return s }
+    if let s = traits.kind.snapping { return s }
     var s = SnapConfiguration()
     s.policy = .free
     return s
