@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The layout types the engine knows. Each is a placement (Placement/),
 /// optionally with an effect (Effects/) and a snapping (Snapping/).
 public enum LayoutType: Equatable, Sendable {
@@ -196,7 +190,7 @@ public struct Layout: Sendable {
     relayout(
       continuity: Continuity(sections: reuse, survivors: result.survivors(section:)),
       rowOffsets: [:])
-    if case .compositional(let before) = old { anchorRows(before, result) }
+    traits.kind.didApply(result, before: old, to: &self)
   }
 
   /// Appends `count` items to the end of section `s`, the bulk path:
@@ -405,7 +399,7 @@ public struct Layout: Sendable {
     -> (attributes: [LayoutAttributes], centered: Card?)
   {
     var nearest: NearestCell? = nil
-    if !loops, case .coverFlow = type {
+    if !loops, centresCards {
       nearest = NearestCell(to: axes.main(toLTR(bounds).center))
     }
     let list = attributes(in: rect, bounds: bounds, nearest: &nearest)
@@ -436,54 +430,7 @@ public struct Layout: Sendable {
   }
 
   func attributes(in rect: Rect, bounds: Rect, nearest: inout NearestCell?) -> [LayoutAttributes] {
-    if case .carousel(let c) = type, case .carousel(let g) = placement {
-      return carouselAttributes(in: rect, bounds: bounds, c, g)
-    }
-    if loops, case .coverFlow(let cf) = type {
-      return loopAttributes(in: rect, bounds: bounds, cf)
-    }
-    let rect = toLTR(rect)
-    let bounds = toLTR(bounds)
-    let pin = pinning(bounds)
-    var result: [LayoutAttributes] = []
-    // A viewport's worth without regrowing: attributes are large.
-    result.reserveCapacity(16)
-    switch type {
-    case .flow, .waterfall, .carousel:
-      placement.forEachElement(in: rect, pin: pin) { kind, s, i, frame in
-        result.append(Self.plain(kind, s, i, frame, pinned: pin))
-      }
-    case .compositional:
-      guard case .compositional(let g) = placement else { break }
-      placement.forEachElement(in: rowSearch(rect, g), pin: pin) { kind, s, i, frame in
-        let a = rowAttributes(g, kind, s, i, frame)
-        if a.frame.intersects(rect) { result.append(a) }
-      }
-    case .coverFlow(let cf):
-      let search = coverSearch(cf, rect: rect, bounds: bounds)
-      let centerMain = axes.main(bounds.center)
-      let extent = axes.main(bounds.size)
-      let sections = self.sections
-      let axes = axes
-      if nearest != nil {
-        let (lo, hi, _, _) = axes.spans(search)
-        nearest!.span = (lo, hi)
-      }
-      placement.forEachElement(in: search, pin: pin) { kind, s, i, frame in
-        // Built in place in the result (an attribute is 240 bytes: a copy
-        // into it costs two), and taken back when its drawn box misses.
-        result.append(Self.plain(kind, s, i, frame, pinned: pin))
-        if kind == .cell {
-          if nearest != nil { nearest!.visit(s, i, axes.main(frame.center)) }
-          cf.apply(
-            to: &result[result.count - 1], centerMain: centerMain, extent: extent,
-            lineSpacing: cf.lineSpacing(sections[s].minimumLineSpacing))
-        }
-        if !result[result.count - 1].frame.intersects(rect) { result.removeLast() }
-      }
-    }
-    if isRTL { for i in result.indices { fromLTR(&result[i]) } }
-    return result
+    traits.kind.attributes(in: rect, bounds: bounds, nearest: &nearest, of: self)
   }
 
   /// At least as many elements as `attributes(in: rect, bounds:)` answers,
@@ -493,42 +440,17 @@ public struct Layout: Sendable {
   /// ends of the rect and every copy between whole. O(log n) per section
   /// met (waterfall: O(columns · log n)).
   public func elementCountBound(in rect: Rect, bounds: Rect) -> Int {
-    if case .carousel(let c) = type, case .carousel(let g) = placement {
-      return CarouselFrame(c, itemCount: g.itemCount, itemExtent: g.itemExtent, bounds: bounds.size)
-        .visibleItems
-    }
-    if loops, case .coverFlow(let cf) = type, period > 0 {
-      let q = loopQuery(rect, bounds, cf)
-      let (b, search, (kLo, kHi)) = (q.bounds, q.search, q.laps)
-      let (lo, hi, _, _) = axes.spans(search)
-      guard kLo <= kHi else { return 0 }
-      func lap(_ k: Int) -> Int {
-        let off = Double(k) * period
-        return placement.elementCountBound(
-          in: shiftedMain(search, -off), pin: pinning(shiftedMain(b, -off)))
-      }
-      // Copies wholly inside the span count whole; the few the span cuts
-      // (lapRange errs wide by a copy at each end) one by one.
-      let P = period
-      let span = placement.elementSpan
-      func int(_ v: Double) -> Int { Int(min(max(v, -4e18), 4e18)) }
-      let inLo = max(kLo, int(((lo - span.lo) / P).rounded(.up)))
-      let inHi = min(kHi, int(((hi - span.hi) / P).rounded(.down)))
-      guard inLo <= inHi else { return (kLo...kHi).reduce(0) { $0 + lap($1) } }
-      let whole = itemCount + 2 * sections.count
-      let (inside, overflow) = whole.multipliedReportingOverflow(by: inHi - inLo + 1)
-      if overflow { return Int.max }
-      var n = inside
-      for k in kLo..<inLo { n += lap(k) }
-      if inHi < kHi { for k in (inHi + 1)...kHi { n += lap(k) } }
-      return n
-    }
-    let r = toLTR(rect)
-    let b = toLTR(bounds)
-    var search = r
-    if case .coverFlow(let cf) = type { search = coverSearch(cf, rect: r, bounds: b) }
-    if case .compositional(let g) = placement { search = rowSearch(r, g) }
-    return placement.elementCountBound(in: search, pin: pinning(b))
+    traits.kind.elementCountBound(in: rect, bounds: bounds, of: self)
+  }
+
+  /// Where anchoring measures a card from, in content coordinates: the
+  /// element's drawn centre, or where its kind says (a carousel's slot
+  /// centre: every item is drawn at the viewport's centre). O(log n).
+  public func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect) -> Point? {
+    guard path.section >= 0, path.section < sections.count, path.item >= 0,
+      path.item < placement.itemCount(inSection: path.section)
+    else { return nil }
+    return traits.kind.anchorPoint(path, lap: lap, bounds: bounds, of: self)
   }
 
   /// Pinned headers and footers float above the cells, as in UIKit.
@@ -557,26 +479,7 @@ public struct Layout: Sendable {
     guard path.section >= 0, path.section < sections.count, path.item >= 0,
       path.item < placement.itemCount(inSection: path.section)
     else { return nil }
-    if case .carousel(let c) = type, case .carousel(let g) = placement {
-      return carouselItem(path, lap: lap, bounds: bounds, c, g)
-    }
-    if loops, case .coverFlow(let cf) = type {
-      return loopElement(
-        .cell, path.section, path.item, placement.frameForItem(path), lap: lap, bounds: bounds, cf)
-    }
-    var a = LayoutAttributes(
-      kind: .cell, section: path.section, item: path.item, frame: placement.frameForItem(path))
-    if case .compositional(let g) = placement {
-      a = rowAttributes(g, .cell, path.section, path.item, a.frame)
-    }
-    if case .coverFlow(let cf) = type {
-      let b = toLTR(bounds)
-      cf.apply(
-        to: &a, centerMain: axes.main(b.center), extent: axes.main(b.size),
-        lineSpacing: cf.lineSpacing(sections[path.section].minimumLineSpacing))
-    }
-    fromLTR(&a)
-    return a
+    return traits.kind.attributesForItem(path, lap: lap, bounds: bounds, of: self)
   }
 
   /// layoutAttributesForSupplementaryView(ofKind:at:), or nil when the
@@ -589,20 +492,9 @@ public struct Layout: Sendable {
   )
     -> LayoutAttributes?
   {
-    if loops, case .coverFlow(let cf) = type {
-      guard section >= 0, section < sections.count,
-        let frame = placement.frameForSupplementary(kind, section: section, pin: nil)
-      else { return nil }
-      return loopElement(kind, section, 0, frame, lap: lap, bounds: bounds, cf)
-    }
-    let pin = pinning(toLTR(bounds))
-    guard section >= 0, section < sections.count,
-      let frame = placement.frameForSupplementary(kind, section: section, pin: pin)
-    else { return nil }
-    var a = Self.plain(kind, section, 0, frame, pinned: pin)
-    if case .compositional(let g) = placement { a = rowAttributes(g, kind, section, 0, frame) }
-    fromLTR(&a)
-    return a
+    guard section >= 0, section < sections.count else { return nil }
+    return traits.kind.attributesForSupplementary(
+      kind, section: section, lap: lap, bounds: bounds, of: self)
   }
 
   /// The item whose centre is nearest the centre of `bounds`: along the
@@ -642,78 +534,5 @@ public struct Layout: Sendable {
     // No trajectory: a release at rest needs only where it settles.
     let rest = restingPlace(contentOffset: raw, velocity: .zero, proposed: raw)
     return (rest.target, rest.item)
-  }
-
-  // MARK: Carousel search bounds
-
-  /// The largest |scale| and the smallest perspective divisor w any card
-  /// can have when the viewport's centre is at `center` (left-to-right
-  /// main axis); w ≤ 0 means a corner can reach the eye. O(1).
-  func effectBounds(_ cf: CoverFlowConfiguration, center: Double, extent: Double)
-    -> (scale: Double, w: Double)
-  {
-    let contentMain = axes.main(contentSize)
-    // A loop has cards at every distance.
-    let far = loops ? .infinity : max(abs(center), abs(center - contentMain))
-    let unit: Double
-    switch cf.distanceUnit {
-    case .viewport: unit = extent
-    case .points: unit = 1
-    case .pitch: unit = pitchRange.min
-    }
-    let dmax = unit > 0 ? far / unit : .infinity
-    let s = cf.scale.magnitudeBound(upTo: dmax)
-    guard let tilt = cf.tilt else { return (s, 1) }
-    let angle = min(tilt.maxAngle, 90) * Double.pi / 180
-    return (s, 1 - maxItemExtent / 2 * s * sin(angle) / tilt.perspective)
-  }
-
-  /// True when no card within the offset range can have a corner at or
-  /// behind the eye under the carousel's tilt. O(1).
-  public var tiltIsDrawable: Bool {
-    guard case .coverFlow(let cf) = type, cf.tilt != nil else { return true }
-    let W = axes.main(viewportSize)
-    let (lo, hi) = ltrMainRange
-    let a = effectBounds(cf, center: lo + W / 2, extent: W)
-    let b = effectBounds(cf, center: hi + W / 2, extent: W)
-    return min(a.w, b.w) > 0
-  }
-
-  /// The rect of untransformed frames to examine for a carousel query:
-  /// `rect` widened along the scroll axis by how far a card's drawn box can
-  /// lie from its own (scale, tilt, spacing mode), and unbounded across
-  /// (side shift; one card per line, so this costs nothing). O(1).
-  func coverSearch(_ cf: CoverFlowConfiguration, rect: Rect, bounds: Rect) -> Rect {
-    let huge = 1e300
-    let C = axes.main(bounds.center)
-    let (bound, w) = effectBounds(cf, center: C, extent: axes.main(bounds.size))
-    let E = maxItemExtent
-    // The drawn box's half-extent, and how far spacing modes move a centre.
-    let h = w > 0 ? bound / w * E / 2 : .infinity
-    let s0 = abs(cf.scale.value(at: 0))
-    let shrink = (s0 + bound) * E / 2
-    var (lo, hi, _, _) = axes.spans(rect)
-    switch cf.spacing {
-    case .flow:
-      lo -= h
-      hi += h
-    case .fixed:
-      let move = shrink + abs(1 - s0) * E
-      lo -= h + move
-      hi += h + move
-    case .overlap(let visible):
-      // A card `off` from the centre is drawn within v·|off|/pitch ± shrink
-      // of it, so only |off| ≤ (R + shrink + h)·maxPitch / v can reach.
-      let R = max(abs(lo - C), abs(hi - C))
-      let span = (R + shrink + h) * pitchRange.max / visible + h
-      lo = min(lo - h, C - span)
-      hi = max(hi + h, C + span)
-    }
-    if !(lo >= -huge) { lo = -huge }
-    if !(hi <= huge) { hi = huge }
-    if hi < lo { (lo, hi) = (-huge, huge) }
-    return scrollDirection == .horizontal
-      ? Rect(x: lo, y: -huge, width: hi - lo, height: 2 * huge)
-      : Rect(x: -huge, y: lo, width: 2 * huge, height: hi - lo)
   }
 }

@@ -57,67 +57,6 @@ extension Layout {
   public func forEachAttribute(
     in rect: Rect, bounds: Rect, after: PageStart? = nil, _ take: (LayoutAttributes) -> Bool
   ) {
-    if case .carousel = type {
-      for a in attributes(in: rect, bounds: bounds) where after?.precedes(a) ?? true {
-        if !take(a) { break }
-      }
-    } else if loops, case .coverFlow(let cf) = type, period > 0 {
-      let q = loopQuery(rect, bounds, cf)
-      let (K, shift, b, search, (kLo, kHi)) = (q.K, q.shift, q.bounds, q.search, q.laps)
-      var k = kLo
-      if let after { k = max(kLo, (after.lap ?? 0) &- K) }
-      while k <= kHi {
-        let off = Double(k) * period
-        let lapBounds = shiftedMain(b, -off)
-        let from = after.flatMap { (($0.lap ?? 0) &- K) == k ? $0.position : nil }
-        var stop = false
-        placement.forEachElement(
-          in: shiftedMain(search, -off), pin: pinning(lapBounds), after: from
-        ) {
-          kind, s, i, frame in
-          let a = finish(kind, s, i, frame, k: k, K: K, shift: shift, lapBounds: lapBounds, cf)
-          guard a.frame.intersects(rect) else { return true }
-          stop = !take(a)
-          return !stop
-        }
-        if stop { break }
-        k += 1
-      }
-    } else {
-      let r = toLTR(rect)
-      let b = toLTR(bounds)
-      let pin = pinning(b)
-      var search = r
-      var effect: CoverFlowConfiguration? = nil
-      var rows: CompositionalGeometry? = nil
-      if case .coverFlow(let cf) = type {
-        search = coverSearch(cf, rect: r, bounds: b)
-        effect = cf
-      } else if case .compositional(let g) = placement {
-        search = rowSearch(r, g)
-        rows = g
-      }
-      let centerMain = axes.main(b.center)
-      let extent = axes.main(b.size)
-      placement.forEachElement(in: search, pin: pin, after: after?.position) { kind, s, i, frame in
-        var a: LayoutAttributes
-        if let g = rows {
-          a = rowAttributes(g, kind, s, i, frame)
-          guard a.frame.intersects(r) else { return true }
-        } else {
-          a = Self.plain(kind, s, i, frame, pinned: pin)
-        }
-        if let cf = effect {
-          if kind == .cell {
-            cf.apply(
-              to: &a, centerMain: centerMain, extent: extent,
-              lineSpacing: cf.lineSpacing(sections[s].minimumLineSpacing))
-          }
-          guard a.frame.intersects(r) else { return true }
-        }
-        fromLTR(&a)
-        return take(a)
-      }
-    }
+    traits.kind.forEachAttribute(in: rect, bounds: bounds, after: after, of: self, take)
   }
 }

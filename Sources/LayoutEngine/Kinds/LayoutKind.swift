@@ -8,7 +8,7 @@
 /// One layout kind: the facts generic code asks of it, its placement, the
 /// stages of the query pipeline it adds, and its validation. Defaults are
 /// those of a plain placement: no effect, no snapping, no repetition.
-public protocol LayoutKind: Sendable {
+protocol LayoutKind: Sendable {
   /// `type`'s name in the protocol.
   var name: String { get }
   var scrollDirection: ScrollDirection { get }
@@ -46,6 +46,50 @@ public protocol LayoutKind: Sendable {
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement
 
+  // MARK: The query pipeline's stages
+
+  /// What the effect computes once per query (say, the viewport's centre).
+  associatedtype EffectContext = Void
+  /// Whether the effect can move or grow a frame: the pipeline then clips
+  /// each element to the rect after it.
+  var hasEffect: Bool { get }
+  /// Widen: the rect of untransformed frames to walk for `rect` (both in
+  /// the left-to-right space) seen through `bounds`: how far the effect
+  /// can draw an element from its frame. O(1).
+  func searchRect(_ rect: Rect, bounds: Rect, in layout: Layout) -> Rect
+  /// The effect's context for a viewport `bounds` (left to right). O(1).
+  func effectContext(bounds: Rect, in layout: Layout) -> EffectContext
+  /// Effect: an element's transform, alpha, zIndex and drawn frame from
+  /// its place relative to the viewport. O(1).
+  func applyEffect(to a: inout LayoutAttributes, _ context: EffectContext, in layout: Layout)
+
+  // MARK: Whole queries
+  // Written once over the stages above (Pipeline.swift); a kind whose
+  // elements are not a walk of its placement (a carousel's window) gives
+  // its own.
+
+  func attributes(
+    in rect: Rect, bounds: Rect, nearest: inout Layout.NearestCell?, of layout: Layout
+  ) -> [LayoutAttributes]
+  func forEachAttribute(
+    in rect: Rect, bounds: Rect, after: PageStart?, of layout: Layout,
+    _ take: (LayoutAttributes) -> Bool)
+  func elementCountBound(in rect: Rect, bounds: Rect, of layout: Layout) -> Int
+  /// A valid item's attributes, copy `lap` of a loop (nil: the nearest).
+  func attributesForItem(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout)
+    -> LayoutAttributes?
+  /// A valid section's header, footer or background, or nil.
+  func attributesForSupplementary(
+    _ kind: ElementKind, section: Int, lap: Int?, bounds: Rect, of layout: Layout
+  ) -> LayoutAttributes?
+  /// The copies of repeated content one query examines (0 without).
+  func lapsExamined(in rect: Rect, bounds: Rect, of layout: Layout) -> Double
+  /// Where anchoring measures a valid item from, in content coordinates.
+  func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout) -> Point?
+  /// After a batch update: what the kind carries across it beyond the
+  /// placement's continuity (a compositional row's offset).
+  func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout)
+
   /// The kind's own problem with `layout` (beyond repetition's, which
   /// `Layout.problem` checks for every kind), or nil. O(log lines).
   func problem(in layout: Layout) -> LayoutProblem?
@@ -56,26 +100,34 @@ public protocol LayoutKind: Sendable {
 }
 
 extension LayoutKind {
-  public var layoutDirection: LayoutDirection { .ltr }
-  public var pinsSupplementaries: (headers: Bool, footers: Bool) { (false, false) }
-  public var snapping: SnapConfiguration? { nil }
-  public var storesEveryItem: Bool { false }
-  public var dependsOnMainExtent: Bool { false }
-  public var loops: Bool { false }
-  public var repeatsPlacement: Bool { loops }
-  public var hasRows: Bool { false }
-  public var centresCards: Bool { false }
-  public var flowFields: FlowConfiguration? { nil }
-  public func problem(in layout: Layout) -> LayoutProblem? { nil }
-  public func sections(_ sections: [Section], leavingFor next: LayoutType) -> [Section] {
+  var layoutDirection: LayoutDirection { .ltr }
+  var pinsSupplementaries: (headers: Bool, footers: Bool) { (false, false) }
+  var snapping: SnapConfiguration? { nil }
+  var storesEveryItem: Bool { false }
+  var dependsOnMainExtent: Bool { false }
+  var loops: Bool { false }
+  var repeatsPlacement: Bool { loops }
+  var hasRows: Bool { false }
+  var centresCards: Bool { false }
+  var flowFields: FlowConfiguration? { nil }
+  func problem(in layout: Layout) -> LayoutProblem? { nil }
+  var hasEffect: Bool { false }
+  func searchRect(_ rect: Rect, bounds: Rect, in layout: Layout) -> Rect { rect }
+  func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout) {}
+  func sections(_ sections: [Section], leavingFor next: LayoutType) -> [Section] {
     sections
   }
+}
+
+extension LayoutKind where EffectContext == Void {
+  func effectContext(bounds: Rect, in layout: Layout) {}
+  func applyEffect(to a: inout LayoutAttributes, _ context: Void, in layout: Layout) {}
 }
 
 extension LayoutType {
   /// The registry of kinds: each case's kind. O(1), but it boxes the
   /// configuration: `Layout` takes it once when its type is set.
-  public var kind: any LayoutKind {
+  var kind: any LayoutKind {
     switch self {
     case .flow(let c): return c
     case .coverFlow(let c): return c

@@ -107,14 +107,12 @@ extension Layout {
   /// How many copies `attributes(in: rect, bounds:)` examines: 0 without
   /// loop. Callers bound it, since a loop has no end. O(1).
   public func lapsExamined(in rect: Rect, bounds: Rect) -> Double {
-    guard loops, case .coverFlow(let cf) = type, period > 0 else { return 0 }
-    let (a, b) = loopQuery(rect, bounds, cf).laps
-    return Double(b) - Double(a) + 1
+    traits.kind.lapsExamined(in: rect, bounds: bounds, of: self)
   }
 
   /// What every query of a loop over a client rect works with: the
   /// reduction K and its shift, the bounds reduced into the left-to-right
-  /// space, the frames to search there (a carousel's widened rect), and
+  /// space, the frames to search there (the kind's widened rect), and
   /// the copies, relative to K, whose elements can lie in it. O(1).
   struct LoopQuery {
     var K: Int
@@ -124,24 +122,24 @@ extension Layout {
     var laps: (lo: Int, hi: Int)
   }
 
-  func loopQuery(_ clientRect: Rect, _ clientBounds: Rect, _ cf: CoverFlowConfiguration)
+  func loopQuery<K: LayoutKind>(_ kind: K, _ clientRect: Rect, _ clientBounds: Rect)
     -> LoopQuery
   {
     let (K, shift) = loopBase(axes.main(clientBounds.origin))
     let rect = toLTR(shiftedMain(clientRect, -shift))
     let bounds = toLTR(shiftedMain(clientBounds, -shift))
-    let search = coverSearch(cf, rect: rect, bounds: bounds)
+    let search = kind.searchRect(rect, bounds: bounds, in: self)
     let (lo, hi, _, _) = axes.spans(search)
     return LoopQuery(K: K, shift: shift, bounds: bounds, search: search, laps: lapRange(lo, hi))
   }
 
   /// Every element of every copy whose frame overlaps `rect`, in lap order
   /// and within a lap in document order. O(laps examined · log n + k).
-  func loopAttributes(in clientRect: Rect, bounds clientBounds: Rect, _ cf: CoverFlowConfiguration)
+  func loopAttributes<K: LayoutKind>(_ kind: K, in clientRect: Rect, bounds clientBounds: Rect)
     -> [LayoutAttributes]
   {
     guard period > 0 else { return [] }
-    let q = loopQuery(clientRect, clientBounds, cf)
+    let q = loopQuery(kind, clientRect, clientBounds)
     let (K, shift, bounds, search) = (q.K, q.shift, q.bounds, q.search)
     let (kLo, kHi) = q.laps
     var result: [LayoutAttributes] = []
@@ -150,42 +148,97 @@ extension Layout {
       let off = Double(k) * period
       let b = shiftedMain(bounds, -off)
       placement.forEachElement(in: shiftedMain(search, -off), pin: pinning(b)) {
-        kind, s, i, frame in
-        let a = finish(kind, s, i, frame, k: k, K: K, shift: shift, lapBounds: b, cf)
+        element, s, i, frame in
+        let a = finish(kind, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: b)
         if a.frame.intersects(clientRect) { result.append(a) }
       }
     }
     return result
   }
 
+  /// `loopAttributes` one element at a time, from just after `after`, until
+  /// `take` returns false. O(laps examined · log n + elements visited).
+  func loopForEachAttribute<K: LayoutKind>(
+    _ kind: K, in rect: Rect, bounds: Rect, after: PageStart?, _ take: (LayoutAttributes) -> Bool
+  ) {
+    let q = loopQuery(kind, rect, bounds)
+    let (K, shift, b, search, (kLo, kHi)) = (q.K, q.shift, q.bounds, q.search, q.laps)
+    var k = kLo
+    if let after { k = max(kLo, (after.lap ?? 0) &- K) }
+    while k <= kHi {
+      let off = Double(k) * period
+      let lapBounds = shiftedMain(b, -off)
+      let from = after.flatMap { (($0.lap ?? 0) &- K) == k ? $0.position : nil }
+      var stop = false
+      placement.forEachElement(
+        in: shiftedMain(search, -off), pin: pinning(lapBounds), after: from
+      ) {
+        element, s, i, frame in
+        let a = finish(
+          kind, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: lapBounds)
+        guard a.frame.intersects(rect) else { return true }
+        stop = !take(a)
+        return !stop
+      }
+      if stop { break }
+      k += 1
+    }
+  }
+
+  /// At least as many elements as `loopAttributes` answers: the copies at
+  /// both ends of the rect one by one, and every copy between whole. O(log
+  /// n) per copy at the ends.
+  func loopElementCountBound<K: LayoutKind>(_ kind: K, in rect: Rect, bounds: Rect) -> Int {
+    let q = loopQuery(kind, rect, bounds)
+    let (b, search, (kLo, kHi)) = (q.bounds, q.search, q.laps)
+    let (lo, hi, _, _) = axes.spans(search)
+    guard kLo <= kHi else { return 0 }
+    func lap(_ k: Int) -> Int {
+      let off = Double(k) * period
+      return placement.elementCountBound(
+        in: shiftedMain(search, -off), pin: pinning(shiftedMain(b, -off)))
+    }
+    // Copies wholly inside the span count whole; the few the span cuts
+    // (lapRange errs wide by a copy at each end) one by one.
+    let P = period
+    let span = placement.elementSpan
+    func int(_ v: Double) -> Int { Int(min(max(v, -4e18), 4e18)) }
+    let inLo = max(kLo, int(((lo - span.lo) / P).rounded(.up)))
+    let inHi = min(kHi, int(((hi - span.hi) / P).rounded(.down)))
+    guard inLo <= inHi else { return (kLo...kHi).reduce(0) { $0 + lap($1) } }
+    let whole = itemCount + 2 * sections.count
+    let (inside, overflow) = whole.multipliedReportingOverflow(by: inHi - inLo + 1)
+    if overflow { return Int.max }
+    var n = inside
+    for k in kLo..<inLo { n += lap(k) }
+    if inHi < kHi { for k in (inHi + 1)...kHi { n += lap(k) } }
+    return n
+  }
+
   /// The attributes of one element of copy K + k, from its frame in copy 0
   /// of the reduced left-to-right space and the bounds moved into that
   /// copy (`lapBounds` = reduced bounds − k·P), back in client space. The
   /// one path every loop query takes, so they agree to the bit. O(1).
-  func finish(
-    _ kind: ElementKind, _ s: Int, _ i: Int, _ frame: Rect, k: Int, K: Int, shift: Double,
-    lapBounds b: Rect, _ cf: CoverFlowConfiguration
+  func finish<Kind: LayoutKind>(
+    _ kind: Kind, _ element: ElementKind, _ s: Int, _ i: Int, _ frame: Rect, k: Int, K: Int,
+    shift: Double, lapBounds b: Rect
   ) -> LayoutAttributes {
     let pin = pinning(b)
-    var a = Self.plain(kind, s, i, frame, pinned: pin)
+    var a = Self.plain(element, s, i, frame, pinned: pin)
     a.lap = K + k
-    if kind == .cell {
-      cf.apply(
-        to: &a, centerMain: axes.main(b.center), extent: axes.main(b.size),
-        lineSpacing: cf.lineSpacing(sections[s].minimumLineSpacing))
-    }
+    kind.applyEffect(to: &a, kind.effectContext(bounds: b, in: self), in: self)
     shiftMain(&a, Double(k) * period)
     fromLTR(&a)
     shiftMain(&a, shift)
     return a
   }
 
-  /// One element of a looping carousel: copy `lap`, or the copy whose
-  /// (unpinned) centre is nearest the viewport's centre. `frame` is its
-  /// frame in copy 0 (left to right). O(1) plus the pinned frame.
-  func loopElement(
-    _ kind: ElementKind, _ s: Int, _ i: Int, _ frame: Rect, lap: Int?, bounds clientBounds: Rect,
-    _ cf: CoverFlowConfiguration
+  /// One element of a loop: copy `lap`, or the copy whose (unpinned)
+  /// centre is nearest the viewport's centre. `frame` is its frame in copy
+  /// 0 (left to right). O(1) plus the pinned frame.
+  func loopElement<K: LayoutKind>(
+    _ kind: K, _ element: ElementKind, _ s: Int, _ i: Int, _ frame: Rect, lap: Int?,
+    bounds clientBounds: Rect
   ) -> LayoutAttributes? {
     let P = period
     guard P > 0 else { return nil }
@@ -201,12 +254,12 @@ extension Layout {
     }
     let b = shiftedMain(bounds, -Double(k) * P)
     var local = frame
-    if kind != .cell,
-      let pinned = placement.frameForSupplementary(kind, section: s, pin: pinning(b))
+    if element != .cell,
+      let pinned = placement.frameForSupplementary(element, section: s, pin: pinning(b))
     {
       local = pinned
     }
-    return finish(kind, s, i, local, k: k, K: K, shift: shift, lapBounds: b, cf)
+    return finish(kind, element, s, i, local, k: k, K: K, shift: shift, lapBounds: b)
   }
 
   // MARK: Cards of the endless sequence (left-to-right space)

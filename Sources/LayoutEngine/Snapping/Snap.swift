@@ -242,9 +242,10 @@ extension Layout {
       item = indexPath(global: main.card)
       let m = ltrMain(main.offset)
       if scrollDirection == .horizontal { target.x = m } else { target.y = m }
-    } else if case .waterfall(let w) = type, w.snap != nil, itemCount > 0 {
-      // Tops, not cards: the rest model of a layout whose items are not
-      // in index order along the scroll axis.
+    } else if traits.kind.snapping != nil, itemCount > 0 {
+      // Tops, not cards: the rest model of a kind that snaps but does not
+      // centre cards (its items need not be in index order along the
+      // scroll axis: a waterfall's).
       let main = topSnapTarget(
         snap, offset: ltrMain(axes.main(o)), projected: ltrMain(axes.main(projected)),
         velocity: (isRTL && scrollDirection == .horizontal ? -1 : 1) * axes.main(v))

@@ -4,20 +4,71 @@
 // window of visible items and wrap (CarouselQueries.swift), item snapping.
 
 extension CarouselConfiguration: LayoutKind {
-  public var name: String { "carousel" }
-  public var snapping: SnapConfiguration? { snap }
-  public var uniformItemSize: Size { itemSize }
+  var name: String { "carousel" }
+  var snapping: SnapConfiguration? { snap }
+  var uniformItemSize: Size { itemSize }
   /// The slots are centred in the viewport.
-  public var dependsOnMainExtent: Bool { true }
-  public var loops: Bool { resolvedWrap }
+  var dependsOnMainExtent: Bool { true }
+  var loops: Bool { resolvedWrap }
   /// Its wrap is iCarousel's own: each item once, at its nearest offset.
-  public var repeatsPlacement: Bool { false }
-  public var centresCards: Bool { true }
+  var repeatsPlacement: Bool { false }
+  var centresCards: Bool { true }
 
-  public func makePlacement(
+  func makePlacement(
     _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement {
     .carousel(CarouselGeometry(configuration: self, sections: sections, viewport: viewport))
+  }
+}
+
+// A carousel's queries are iCarousel's: a window of items around the scroll
+// position, each drawn at the viewport's centre (CarouselQueries.swift),
+// not a walk of its slots.
+extension CarouselConfiguration {
+  func attributes(
+    in rect: Rect, bounds: Rect, nearest: inout Layout.NearestCell?, of layout: Layout
+  ) -> [LayoutAttributes] {
+    guard case .carousel(let g) = layout.placement else { return [] }
+    return layout.carouselAttributes(in: rect, bounds: bounds, self, g)
+  }
+
+  func forEachAttribute(
+    in rect: Rect, bounds: Rect, after: PageStart?, of layout: Layout,
+    _ take: (LayoutAttributes) -> Bool
+  ) {
+    var none: Layout.NearestCell? = nil
+    for a in attributes(in: rect, bounds: bounds, nearest: &none, of: layout)
+    where after?.precedes(a) ?? true {
+      if !take(a) { break }
+    }
+  }
+
+  /// The window: at most `visibleItems`.
+  func elementCountBound(in rect: Rect, bounds: Rect, of layout: Layout) -> Int {
+    guard case .carousel(let g) = layout.placement else { return 0 }
+    return CarouselFrame(
+      self, itemCount: g.itemCount, itemExtent: g.itemExtent, bounds: bounds.size
+    )
+    .visibleItems
+  }
+
+  func attributesForItem(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout)
+    -> LayoutAttributes?
+  {
+    guard case .carousel(let g) = layout.placement else { return nil }
+    return layout.carouselItem(path, lap: lap, bounds: bounds, self, g)
+  }
+
+  /// The slot's centre: every item is drawn at the viewport's centre, so
+  /// its drawn centre says nothing of where it is.
+  func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout) -> Point? {
+    guard case .carousel(let g) = layout.placement else { return nil }
+    var slot = g.frameForItem(path).center
+    if let lap, g.wraps {
+      let shift = Double(lap) * layout.period
+      if scrollDirection == .horizontal { slot.x += shift } else { slot.y += shift }
+    }
+    return slot
   }
 }

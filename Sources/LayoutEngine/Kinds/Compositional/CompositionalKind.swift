@@ -3,16 +3,16 @@
 // on their own with row effects and row snapping (Rows.swift).
 
 extension CompositionalConfiguration: LayoutKind {
-  public var name: String { "compositional" }
+  var name: String { "compositional" }
   /// Each boundary item says whether it pins; the placement reads it.
-  public var pinsSupplementaries: (headers: Bool, footers: Bool) { (true, true) }
+  var pinsSupplementaries: (headers: Bool, footers: Bool) { (true, true) }
   /// Sizes come from the section layouts; items carry measured sizes only.
-  public var uniformItemSize: Size { .zero }
+  var uniformItemSize: Size { .zero }
   /// Fractional heights resolve against the viewport's height.
-  public var dependsOnMainExtent: Bool { true }
-  public var hasRows: Bool { true }
+  var dependsOnMainExtent: Bool { true }
+  var hasRows: Bool { true }
 
-  public func makePlacement(
+  func makePlacement(
     _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement {
@@ -25,5 +25,35 @@ extension CompositionalConfiguration: LayoutKind {
       CompositionalGeometry(
         configuration: self, sections: sections, visible: visible, rowOffsets: rowOffsets,
         previous: before, continuity: continuity))
+  }
+}
+
+// The pipeline's stages: the search widened by a row effect's reach, and
+// each element's zIndex and row effect.
+extension CompositionalConfiguration {
+  typealias EffectContext = CompositionalGeometry?
+
+  var hasEffect: Bool { true }
+
+  func searchRect(_ rect: Rect, bounds: Rect, in layout: Layout) -> Rect {
+    guard case .compositional(let g) = layout.placement else { return rect }
+    return layout.rowSearch(rect, g)
+  }
+
+  func effectContext(bounds: Rect, in layout: Layout) -> CompositionalGeometry? {
+    guard case .compositional(let g) = layout.placement else { return nil }
+    return g
+  }
+
+  func applyEffect(
+    to a: inout LayoutAttributes, _ g: CompositionalGeometry?, in layout: Layout
+  ) {
+    guard let g else { return }
+    layout.decorateRowElement(&a, g)
+  }
+
+  /// Each scrolled row keeps its leading group's first item where it was.
+  func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout) {
+    if case .compositional(let g) = before { layout.anchorRows(g, result) }
   }
 }

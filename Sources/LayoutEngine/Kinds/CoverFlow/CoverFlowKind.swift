@@ -3,21 +3,21 @@
 // optional loop.
 
 extension CoverFlowConfiguration: LayoutKind {
-  public var name: String { "coverFlow" }
-  public var scrollDirection: ScrollDirection { flow.scrollDirection }
-  public var layoutDirection: LayoutDirection { flow.layoutDirection }
-  public var pinsSupplementaries: (headers: Bool, footers: Bool) {
+  var name: String { "coverFlow" }
+  var scrollDirection: ScrollDirection { flow.scrollDirection }
+  var layoutDirection: LayoutDirection { flow.layoutDirection }
+  var pinsSupplementaries: (headers: Bool, footers: Bool) {
     (flow.sectionHeadersPinToVisibleBounds, flow.sectionFootersPinToVisibleBounds)
   }
-  public var snapping: SnapConfiguration? { snap }
-  public var uniformItemSize: Size { flow.uniformItemSize }
+  var snapping: SnapConfiguration? { snap }
+  var uniformItemSize: Size { flow.uniformItemSize }
   /// Its insets centre the first and last card in the viewport.
-  public var dependsOnMainExtent: Bool { true }
-  public var loops: Bool { loop }
-  public var centresCards: Bool { true }
-  public var flowFields: FlowConfiguration? { flow }
+  var dependsOnMainExtent: Bool { true }
+  var loops: Bool { loop }
+  var centresCards: Bool { true }
+  var flowFields: FlowConfiguration? { flow }
 
-  public func makePlacement(
+  func makePlacement(
     _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement {
@@ -34,9 +34,32 @@ extension CoverFlowConfiguration: LayoutKind {
 
   /// A tilted card must never reach the eye; a loop's scale must stay
   /// bounded. O(1).
-  public func problem(in layout: Layout) -> LayoutProblem? {
+  func problem(in layout: Layout) -> LayoutProblem? {
     if !layout.tiltIsDrawable { return .tiltReachesEye }
     if loop, !scale.magnitudeBound(upTo: .infinity).isFinite { return .loop(.unboundedScale) }
     return nil
+  }
+}
+
+// The pipeline's stages: the search widened by how far a card's drawn box
+// can lie from its frame, and the cover-flow effect on cells.
+extension CoverFlowConfiguration {
+  typealias EffectContext = (centerMain: Double, extent: Double)
+
+  var hasEffect: Bool { true }
+
+  func searchRect(_ rect: Rect, bounds: Rect, in layout: Layout) -> Rect {
+    layout.coverSearch(self, rect: rect, bounds: bounds)
+  }
+
+  func effectContext(bounds: Rect, in layout: Layout) -> EffectContext {
+    (layout.axes.main(bounds.center), layout.axes.main(bounds.size))
+  }
+
+  func applyEffect(to a: inout LayoutAttributes, _ c: EffectContext, in layout: Layout) {
+    guard a.kind == .cell else { return }
+    apply(
+      to: &a, centerMain: c.centerMain, extent: c.extent,
+      lineSpacing: lineSpacing(layout.sections[a.section].minimumLineSpacing))
   }
 }

@@ -2,13 +2,13 @@
 // no effect, free scrolling.
 
 extension FlowConfiguration: LayoutKind {
-  public var name: String { "flow" }
-  public var pinsSupplementaries: (headers: Bool, footers: Bool) {
+  var name: String { "flow" }
+  var pinsSupplementaries: (headers: Bool, footers: Bool) {
     (sectionHeadersPinToVisibleBounds, sectionFootersPinToVisibleBounds)
   }
-  public var flowFields: FlowConfiguration? { self }
+  var flowFields: FlowConfiguration? { self }
 
-  public func makePlacement(
+  func makePlacement(
     _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement {

@@ -2,15 +2,15 @@
 // (Placement/WaterfallColumns.swift), optionally snapping to tops.
 
 extension WaterfallConfiguration: LayoutKind {
-  public var name: String { "waterfall" }
-  public var pinsSupplementaries: (headers: Bool, footers: Bool) {
+  var name: String { "waterfall" }
+  var pinsSupplementaries: (headers: Bool, footers: Bool) {
     (sectionHeadersPinToVisibleBounds, sectionFootersPinToVisibleBounds)
   }
-  public var snapping: SnapConfiguration? { snap }
+  var snapping: SnapConfiguration? { snap }
   /// Each item's column is recorded.
-  public var storesEveryItem: Bool { true }
+  var storesEveryItem: Bool { true }
 
-  public func makePlacement(
+  func makePlacement(
     _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement {
@@ -25,7 +25,7 @@ extension WaterfallConfiguration: LayoutKind {
 
   /// Spanning every column is a waterfall's notion: other kinds see the
   /// plain sizes. O(n).
-  public func sections(_ sections: [Section], leavingFor next: LayoutType) -> [Section] {
+  func sections(_ sections: [Section], leavingFor next: LayoutType) -> [Section] {
     if case .waterfall = next { return sections }
     return sections.map { $0.withoutFullSpan }
   }

@@ -63,20 +63,17 @@ extension Layout {
       x: rect.x - r, y: rect.y - r, width: rect.width + 2 * r, height: rect.height + 2 * r)
   }
 
-  /// A compositional element's attributes: its frame, the zIndex of its
-  /// kind (a background at 0 lifts the rest of its section to 1; pinned
-  /// boundary items float above everything), and for a cell of a row with
-  /// an effect, the effect. O(1).
-  func rowAttributes(
-    _ g: CompositionalGeometry, _ kind: ElementKind, _ s: Int, _ i: Int, _ frame: Rect
-  ) -> LayoutAttributes {
-    var a = LayoutAttributes(kind: kind, section: s, item: i, frame: frame)
+  /// A compositional element's zIndex (a background at 0 lifts the rest of
+  /// its section to 1; pinned boundary items float above everything), and
+  /// for a cell of a row with an effect, the effect. O(1).
+  func decorateRowElement(_ a: inout LayoutAttributes, _ g: CompositionalGeometry) {
+    let s = a.section
     let lifted = g.hasBackground(section: s) ? 1 : 0
-    switch kind {
+    switch a.kind {
     case .decoration:
       a.zIndex = 0
     case .header, .footer:
-      a.zIndex = g.pins(kind, section: s) ? Self.pinnedZIndex : lifted
+      a.zIndex = g.pins(a.kind, section: s) ? Self.pinnedZIndex : lifted
     case .cell:
       a.zIndex = lifted
       if let e = g.rowEffect(section: s) {
@@ -86,7 +83,6 @@ extension Layout {
           horizontal: scrollDirection == .vertical)
       }
     }
-    return a
   }
 
   /// The row offset that shows item `path` of an orthogonal row at

@@ -131,23 +131,4 @@ extension Layout {
     a.zIndex = behind
     return a
   }
-
-  /// Where anchoring measures a card from, in content coordinates: a
-  /// carousel's slot centre (every carousel item is drawn at the viewport's
-  /// centre, so its drawn centre says nothing of where it is), else the
-  /// element's drawn centre. O(log n).
-  public func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect) -> Point? {
-    guard case .carousel(let g) = placement else {
-      return attributesForItem(path, lap: lap, bounds: bounds)?.center
-    }
-    guard path.section >= 0, path.section < sections.count, path.item >= 0,
-      path.item < g.itemCount(inSection: path.section)
-    else { return nil }
-    var slot = g.frameForItem(path).center
-    if let lap, g.wraps {
-      let shift = Double(lap) * period
-      if scrollDirection == .horizontal { slot.x += shift } else { slot.y += shift }
-    }
-    return slot
-  }
 }

@@ -1,0 +1,140 @@
+// The query pipeline, written once for every kind: widen (the kind's search
+// rect), walk (the placement's elements, copy by copy when the kind repeats
+// its placement), effect (the kind's), clip (when the effect moves frames),
+// rtl (mirrored back out of the left-to-right space). These are the default
+// implementations of LayoutKind's queries: each is specialised for its kind,
+// so a frame dispatches once, when `Layout` opens the kind, and never per
+// element.
+
+extension LayoutKind {
+  @inline(__always)
+  func attributes(
+    in rect: Rect, bounds: Rect, nearest: inout Layout.NearestCell?, of layout: Layout
+  ) -> [LayoutAttributes] {
+    if loops && repeatsPlacement { return layout.loopAttributes(self, in: rect, bounds: bounds) }
+    return layout.pipelineAttributes(self, in: rect, bounds: bounds, nearest: &nearest)
+  }
+
+  func forEachAttribute(
+    in rect: Rect, bounds: Rect, after: PageStart?, of layout: Layout,
+    _ take: (LayoutAttributes) -> Bool
+  ) {
+    if loops && repeatsPlacement && layout.period > 0 {
+      layout.loopForEachAttribute(self, in: rect, bounds: bounds, after: after, take)
+    } else {
+      layout.pipelineForEachAttribute(self, in: rect, bounds: bounds, after: after, take)
+    }
+  }
+
+  func elementCountBound(in rect: Rect, bounds: Rect, of layout: Layout) -> Int {
+    if loops && repeatsPlacement && layout.period > 0 {
+      return layout.loopElementCountBound(self, in: rect, bounds: bounds)
+    }
+    let r = layout.toLTR(rect)
+    let b = layout.toLTR(bounds)
+    return layout.placement.elementCountBound(
+      in: searchRect(r, bounds: b, in: layout), pin: layout.pinning(b))
+  }
+
+  func attributesForItem(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout)
+    -> LayoutAttributes?
+  {
+    let frame = layout.placement.frameForItem(path)
+    if loops && repeatsPlacement {
+      return layout.loopElement(
+        self, .cell, path.section, path.item, frame, lap: lap, bounds: bounds)
+    }
+    var a = LayoutAttributes(kind: .cell, section: path.section, item: path.item, frame: frame)
+    applyEffect(to: &a, effectContext(bounds: layout.toLTR(bounds), in: layout), in: layout)
+    layout.fromLTR(&a)
+    return a
+  }
+
+  func attributesForSupplementary(
+    _ kind: ElementKind, section: Int, lap: Int?, bounds: Rect, of layout: Layout
+  ) -> LayoutAttributes? {
+    if loops && repeatsPlacement {
+      guard let frame = layout.placement.frameForSupplementary(kind, section: section, pin: nil)
+      else { return nil }
+      return layout.loopElement(self, kind, section, 0, frame, lap: lap, bounds: bounds)
+    }
+    let b = layout.toLTR(bounds)
+    let pin = layout.pinning(b)
+    guard let frame = layout.placement.frameForSupplementary(kind, section: section, pin: pin)
+    else { return nil }
+    var a = Layout.plain(kind, section, 0, frame, pinned: pin)
+    applyEffect(to: &a, effectContext(bounds: b, in: layout), in: layout)
+    layout.fromLTR(&a)
+    return a
+  }
+
+  func lapsExamined(in rect: Rect, bounds: Rect, of layout: Layout) -> Double {
+    guard loops && repeatsPlacement, layout.period > 0 else { return 0 }
+    let (a, b) = layout.loopQuery(self, rect, bounds).laps
+    return Double(b) - Double(a) + 1
+  }
+
+  /// The element's drawn centre.
+  func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout) -> Point? {
+    attributesForItem(path, lap: lap, bounds: bounds, of: layout)?.center
+  }
+}
+
+extension Layout {
+  /// Widen, walk, effect, clip, rtl over one copy of the placement. O(log n
+  /// + k) for k elements, plus what the placement's walk costs. Inlined
+  /// into each kind's query, so that the walk's closure is specialised
+  /// into the placement's loop (every frame runs it).
+  @inline(__always)
+  func pipelineAttributes<K: LayoutKind>(
+    _ k: K, in rect: Rect, bounds: Rect, nearest: inout NearestCell?
+  ) -> [LayoutAttributes] {
+    let rect = toLTR(rect)
+    let bounds = toLTR(bounds)
+    let pin = pinning(bounds)
+    let search = k.searchRect(rect, bounds: bounds, in: self)
+    let context = k.effectContext(bounds: bounds, in: self)
+    var result: [LayoutAttributes] = []
+    // A viewport's worth without regrowing: attributes are large.
+    result.reserveCapacity(16)
+    let axes = axes
+    if nearest != nil {
+      let (lo, hi, _, _) = axes.spans(search)
+      nearest!.span = (lo, hi)
+    }
+    placement.forEachElement(in: search, pin: pin) { kind, s, i, frame in
+      // Built in place in the result (an attribute is 240 bytes: a copy
+      // into it costs two), and taken back when its drawn box misses.
+      result.append(Self.plain(kind, s, i, frame, pinned: pin))
+      if kind == .cell, nearest != nil { nearest!.visit(s, i, axes.main(frame.center)) }
+      if k.hasEffect {
+        k.applyEffect(to: &result[result.count - 1], context, in: self)
+        if !result[result.count - 1].frame.intersects(rect) { result.removeLast() }
+      }
+    }
+    if isRTL { for i in result.indices { fromLTR(&result[i]) } }
+    return result
+  }
+
+  /// `pipelineAttributes` one element at a time, from just after `after`,
+  /// until `take` returns false. O(log n + elements visited).
+  func pipelineForEachAttribute<K: LayoutKind>(
+    _ k: K, in rect: Rect, bounds: Rect, after: PageStart?, _ take: (LayoutAttributes) -> Bool
+  ) {
+    let r = toLTR(rect)
+    let b = toLTR(bounds)
+    let pin = pinning(b)
+    let context = k.effectContext(bounds: b, in: self)
+    placement.forEachElement(
+      in: k.searchRect(r, bounds: b, in: self), pin: pin, after: after?.position
+    ) { kind, s, i, frame in
+      var a = Self.plain(kind, s, i, frame, pinned: pin)
+      if k.hasEffect {
+        k.applyEffect(to: &a, context, in: self)
+        guard a.frame.intersects(r) else { return true }
+      }
+      fromLTR(&a)
+      return take(a)
+    }
+  }
+}
