@@ -6,6 +6,10 @@ PYTHON ?= python3
 SWIFTFLAGS ?= -Xswiftc -warnings-as-errors
 SHELL := /bin/bash
 DAEMON_DEBUG := .build/debug/flowlayoutd
+# The daemon's end-to-end pytest suite, a folder per area (transport, kinds,
+# live, fuzz, protocol, web); the Python client's own tests are in
+# clients/python/tests.
+E2E := Tests/EndToEnd
 export PYTHONPATH := $(CURDIR)/clients/python$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 .PHONY: all build release dist deps deps-system deps-python deps-web deps-editors demo test test-swift test-embed test-js test-python test-web test-asan fuzz fuzz-build lint format bench clean
@@ -26,7 +30,7 @@ deps-system:
 # python-lsp-jsonrpc, pygls, pytest-lsp).
 deps-python:
 	@$(PYTHON) -c "import pytest, pylsp_jsonrpc, hypothesis, pygls, pytest_lsp" 2>/dev/null || \
-	  $(PYTHON) -m pip install -q --disable-pip-version-check -r clients/python/tests/requirements.txt
+	  $(PYTHON) -m pip install -q --disable-pip-version-check -r Tests/EndToEnd/requirements.txt
 
 # The web client's browser tests: Debian's chromium and chromium-driver,
 # and PyPI's selenium.
@@ -40,7 +44,7 @@ deps-web:
 	@$(PYTHON) -c "import selenium" 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --disable-pip-version-check "selenium>=4.11"
 
-# The editors whose own JSON-RPC clients test_editor_clients.py drives the
+# The editors whose own JSON-RPC clients transport/test_editor_clients.py drives the
 # daemon with: Debian's neovim (vim.lsp) and emacs-nox (jsonrpc.el).
 deps-editors:
 	@if ! command -v nvim >/dev/null 2>&1 || ! command -v emacs >/dev/null 2>&1; then \
@@ -79,15 +83,16 @@ test-embed: build
 test-js: build
 	FLOWLAYOUTD=$(CURDIR)/$(DAEMON_DEBUG) node --test clients/js/
 
+# The daemon's end-to-end suite (E2E) and the Python client's own tests.
 test-python: build release deps-python deps-editors
 	FLOWLAYOUTD=$(DAEMON_DEBUG) FLOWLAYOUT_RELEASE=$(CURDIR)/.build/release/flowlayoutd \
-	  $(PYTHON) -m pytest -q -p no:cacheprovider clients/python/tests \
-	  --ignore=clients/python/tests/test_web.py
+	  $(PYTHON) -m pytest -q -p no:cacheprovider $(E2E) clients/python/tests \
+	  --ignore=$(E2E)/web/test_web.py
 
 # The web client in headless Chromium, through `flowlayout web`; saves
 # artifacts/web-client.png and copies it to docs/web-client.png.
 test-web: build deps-python deps-web
-	FLOWLAYOUTD=$(DAEMON_DEBUG) $(PYTHON) -m pytest -q -p no:cacheprovider clients/python/tests/test_web.py
+	FLOWLAYOUTD=$(DAEMON_DEBUG) $(PYTHON) -m pytest -q -p no:cacheprovider $(E2E)/web/test_web.py
 
 # The unit tests and the end-to-end suite again, with everything built under
 # AddressSanitizer (its leak checker on for the daemon). The daemon is
@@ -100,8 +105,8 @@ test-asan: deps
 	@# The property tests run fewer examples here: the plain run covers them.
 	FLOWLAYOUTD=$(ASAN_BUILD)/debug/flowlayoutd SWIFT_BACKTRACE=enable=no \
 	  PROPERTY_EXAMPLES=8 FUZZ_EXAMPLES=6 \
-	  $(PYTHON) -m pytest -q -p no:cacheprovider -x clients/python/tests \
-	  --ignore=clients/python/tests/test_web.py --ignore=clients/python/tests/test_web_bridge.py
+	  $(PYTHON) -m pytest -q -p no:cacheprovider -x $(E2E) clients/python/tests \
+	  --ignore=$(E2E)/web/test_web.py --ignore=$(E2E)/web/test_web_bridge.py
 
 # libFuzzer over the framing reader, the JSON-RPC layer and the methods, with
 # live sessions, under AddressSanitizer; seeded from protocol.md's examples;
@@ -125,7 +130,7 @@ fuzz: fuzz-build build deps-python
 	@# Then the stateful property test against the built daemon: random valid
 	@# and invalid requests, about three examples a second.
 	FLOWLAYOUTD=$(DAEMON_DEBUG) FUZZ_EXAMPLES=$$(( $(SECONDS) * 3 )) $(PYTHON) -m pytest -q \
-	  -p no:cacheprovider clients/python/tests/test_stateful_fuzz.py
+	  -p no:cacheprovider $(E2E)/fuzz/test_stateful_fuzz.py
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
@@ -157,7 +162,7 @@ dist: deps-system
 	@if ldd $(DIST) 2>&1 | grep -q libswift; then echo "$(DIST) links libswift dynamically" >&2; exit 1; fi
 	@ldd $(DIST) 2>&1 | sed 's|^|ldd $(DIST): |'
 	FLOWLAYOUTD=$(CURDIR)/$(DIST) $(PYTHON) -m pytest -q -p no:cacheprovider \
-	  clients/python/tests/test_protocol_examples.py clients/python/tests/test_lifecycle.py
+	  $(E2E)/protocol/test_protocol_examples.py $(E2E)/transport/test_lifecycle.py
 
 bench: deps-system dist
 	$(SWIFT) build -c release --product flowlayoutd $(SWIFTFLAGS)

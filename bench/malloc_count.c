@@ -1,6 +1,6 @@
 /*
  * Counts a process's heap allocations, for the per-frame allocation test
- * (clients/python/tests/test_allocations.py) and `make bench`: loaded with
+ * (Tests/EndToEnd/transport/test_allocations.py) and `make bench`: loaded with
  * LD_PRELOAD, it forwards malloc, calloc, realloc, posix_memalign,
  * aligned_alloc and memalign to the C library's own and counts the calls.
  * The count is read at any time by sending the process SIGUSR2, which

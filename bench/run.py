@@ -1867,7 +1867,7 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
         target("scrollEnded ≤ 150,000 instructions", 150000, {"instructions": se["daemon"]},
                se["daemon"] <= 150000, f"row X2, {se['samples']} trajectory samples")
         target("allocations per setBounds frame ≤ 4 (make test's bound)", 4, {"per frame": al["setBounds"]},
-               al["setBounds"] <= 5, "row X1; clients/python/tests/test_allocations.py")
+               al["setBounds"] <= 5, "row X1; Tests/EndToEnd/transport/test_allocations.py")
     vals = {}
     for n in ns:
         v = engine_line(eng[n], "layout/setBounds handler")

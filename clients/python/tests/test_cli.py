@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import pytest
 
-from conftest import DAEMON, REPO
+from daemon_support import DAEMON, REPO
 
 PACKAGE = REPO / "clients" / "python"
 SVG = "{http://www.w3.org/2000/svg}"

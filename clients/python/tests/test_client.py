@@ -23,7 +23,7 @@ from typing import Any, Iterator, List
 
 import pytest
 
-from conftest import DAEMON, REPO
+from daemon_support import DAEMON, REPO
 
 _PACKAGE = REPO / "clients" / "python"
 for _name in [n for n in sys.modules if n == "flowlayout" or n.startswith("flowlayout.")]:

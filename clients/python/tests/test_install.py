@@ -27,7 +27,7 @@ from typing import Any, Dict, Sequence, Tuple
 
 import pytest
 
-from conftest import TIMEOUT, WebBridge, daemon_gone
+from daemon_support import TIMEOUT, WebBridge, daemon_gone
 from install_support import (
     JS,
     PACKAGE,

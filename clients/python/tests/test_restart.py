@@ -12,7 +12,7 @@ from typing import Any, Callable, List, Tuple
 
 import pytest
 
-from conftest import DAEMON
+from daemon_support import DAEMON
 
 from flowlayout import Client, DaemonError, Picture
 

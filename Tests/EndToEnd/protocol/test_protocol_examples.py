@@ -1,0 +1,51 @@
+"""Replays every example exchange in protocol.md, verbatim.
+
+All ```jsonrpc blocks in protocol.md form one conversation with one daemon,
+in document order: each `-->` line is sent as written (framed), and each
+`<--` line must equal the daemon's next response. The conversation ends with
+shutdown and exit, so the daemon must then exit with code 0."""
+
+import json
+import re
+
+from daemon_support import REPO, frame
+
+PROTOCOL = REPO / "protocol.md"
+
+
+def exchanges() -> list[tuple[str, str]]:
+    text = PROTOCOL.read_text(encoding="utf-8")
+    blocks = re.findall(r"```jsonrpc\n(.*?)```", text, flags=re.S)
+    assert len(blocks) >= 10, "protocol.md lost its examples"
+    lines = []
+    for block in blocks:
+        for line in block.splitlines():
+            if not line.strip():
+                continue
+            direction, _, body = line.partition(" ")
+            assert direction in ("-->", "<--"), f"bad example line: {line!r}"
+            lines.append((direction, body))
+    return lines
+
+
+def test_every_documented_method_has_an_example():
+    sent = {json.loads(b).get("method") for d, b in exchanges() if d == "-->" and b.startswith("{")}
+    for method in [
+        "initialize", "initialized", "shutdown", "exit", "$/cancelRequest", "layout/open",
+        "layout/setBounds", "layout/scrollEnded", "layout/scrollToItem", "layout/attributesInRect",
+        "layout/attributesForItem", "layout/attributesForSupplementary", "layout/itemAtPoint",
+        "layout/contentSize", "layout/close", "layout/performBatchUpdates", "layout/reloadData",
+        "layout/configure", "layout/setItemSizes", "layout/appendItems", "layout/scrollSection",
+    ]:
+        assert method in sent, f"protocol.md has no example of {method}"
+
+
+def test_protocol_examples_replay_verbatim(daemon):
+    for direction, body in exchanges():
+        if direction == "-->":
+            daemon.write(frame(body.encode("utf-8")))
+        else:
+            got = daemon.read()
+            assert got == json.loads(body), f"after the example line before {body!r}"
+    daemon.expect_eof()
+    assert daemon.wait() == 0

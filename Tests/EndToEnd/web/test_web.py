@@ -1,0 +1,1529 @@
+"""The web client (clients/web) in headless Chromium, through `flowlayout web`.
+
+The page must draw the daemon's attributes and nothing else, so every check
+compares what Chromium computed for the DOM against what the daemon says:
+
+(a) the page opens on card 0, centred;
+(b) a slow drag of 250 px snaps to card 1, a fling travels further;
+(c) every card's computed transform, bounding box, opacity and z-index
+    equal the daemon's `layout/attributesInRect` for the viewport, at rest,
+    mid-drag and after the controls re-open the session;
+(d) a card inserted at the centre (layout/performBatchUpdates) fades in
+    while its neighbour glides aside; a deleted one fades out;
+(e) the snap policy and deceleration rate are the layout's: with `paging`
+    a fast fling moves exactly one card, and every release follows the
+    daemon's `trajectory` (scrollEnded without proposedContentOffset);
+(f) with the tilt on, every card's computed matrix3d is the daemon's, to
+    the digits Chromium prints;
+(g) with the loop on, elements are keyed by lap: dragging back from the
+    start shows the last card of lap -1 and the centred index wraps;
+(h) the layout picker's waterfall: cards of varied aspect ratios, a column
+    wide, drawn as the daemon's attributesInRect says at the top, after the
+    wheel, mid-drag, after a fling along the daemon's trajectory and after
+    a rubber band past the top; inserts (with their own sizes) and deletes
+    change the card count and the DOM matches again;
+(i) the waterfall's column count goes out as layout/configure
+    {layout: {columnCount: n}}: the DOM matches again and every card is the
+    new column's width; a refused count is put back;
+(j) the flow grid (100×100 cells, vertical) matches the daemon too, and
+    cover flow comes back as it was;
+(k) the package pip installed into a fresh virtualenv (conftest's
+    `installed_flowlayout`, as test_install.py) serves a page that works,
+    from its own copy of the web client (and of the JS client module),
+    run from outside the checkout;
+(l) the 3D carousel (type carousel): the style picker offers the daemon's
+    capabilities.carouselStyles; in every style, horizontal and vertical,
+    at rest, held mid-drag and after a release, and wrapped round into
+    other laps, every card's bounding box is the daemon's projected
+    `frame` within 1 px, its matrix3d, opacity and z-index the daemon's,
+    and the cards are exactly layout/attributesInRect's (hidden ones, such
+    as the inverted cylinder's backfaces, never drawn); a rotary release
+    snaps to a whole item along the daemon's trajectory.
+
+Needs Debian's chromium and chromium-driver and PyPI's selenium
+(`make deps-web`); skips with the reason when any is missing. Saves
+artifacts/web-client.png and copies it to docs/web-client.png, the
+waterfall as artifacts/web-waterfall.png and a cylinder carousel as
+artifacts/web-carousel.png.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import time
+from typing import Any, Callable, Optional
+
+import pytest
+
+from daemon_support import REPO, WebBridge
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+    from selenium.webdriver.common.by import By
+except ImportError:  # pragma: no cover - depends on the machine
+    pytest.skip(
+        "selenium is not installed (make deps-web, or pip install selenium)", allow_module_level=True
+    )
+
+CHROMIUM = next(
+    (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
+)
+CHROMEDRIVER = shutil.which("chromedriver")
+if CHROMIUM is None or CHROMEDRIVER is None:  # pragma: no cover - depends on the machine
+    missing = " and ".join(n for n, p in (("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER)) if not p)
+    pytest.skip(f"{missing} not found (make deps-web: apt-get install chromium chromium-driver)",
+                allow_module_level=True)
+
+#: Tall enough for the whole control panel in the screenshot.
+WINDOW = (1100, 900)
+IDENTITY = [1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0]
+#: The seed carousel's pitch: a 200-point card and 30 points of spacing.
+PITCH = 230
+#: A config that shows cover flow's overlap (the centred card in front):
+#: cards grow to 1.3 at the centre and shrink with distance.
+SHOWCASE = {
+    "viewportWidth": 700, "viewportHeight": 360, "itemWidth": 180, "itemHeight": 240,
+    "spacing": 0, "curve": "linear", "factor": 1, "peak": 1.3,
+}
+
+
+# MARK: fixtures
+
+
+@pytest.fixture(scope="module")
+def bridge():
+    b = WebBridge()
+    yield b
+    code, rest = b.stop()
+    assert code == 0 and "flowlayoutd exited with status 0" in rest, rest
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in (
+        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+        f"--window-size={WINDOW[0]},{WINDOW[1]}", "--force-device-scale-factor=1",
+        "--hide-scrollbars", "--no-first-run", "--disable-extensions",
+    ):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_script_timeout(15)
+    yield driver
+    driver.quit()
+
+
+class Page:
+    """The loaded page, with waits and the checks every test shares."""
+
+    def __init__(self, driver: Any) -> None:
+        self.d = driver
+
+    def js(self, script: str, *args: Any) -> Any:
+        return self.d.execute_script(script, *args)
+
+    def js_async(self, script: str, *args: Any) -> Any:
+        """Runs `script` with `done` bound to the completion callback."""
+        wrapped = "const done = arguments[arguments.length - 1];\n" + script
+        result = self.d.execute_async_script(wrapped, *args)
+        if isinstance(result, dict) and "error" in result and len(result) == 1:
+            raise AssertionError(f"page script failed: {result['error']}")
+        return result
+
+    def wait(self, what: str, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                errors = self.js("return document.getElementById('error').textContent")
+                raise AssertionError(f"timed out waiting for {what}; page error: {errors!r}")
+            time.sleep(0.02)
+
+    def wait_idle(self, timeout: float = 5.0) -> None:
+        """Until nothing moves or is pending, twice in a row."""
+        def idle_twice() -> bool:
+            if not self.js("return !!(window.flowlayout && window.flowlayout.idle())"):
+                return False
+            time.sleep(0.03)
+            return bool(self.js("return window.flowlayout.idle()"))
+        self.wait("the page to come to rest", idle_twice, timeout)
+
+    def wait_synced(self) -> None:
+        self.wait("the picture to catch up", lambda: self.js("return window.flowlayout.synced()"))
+
+    def centred(self) -> Optional[int]:
+        c = self.js("return window.flowlayout.centeredItem()")
+        return None if c is None else c["item"]
+
+    def offset(self) -> float:
+        return self.js("return window.flowlayout.offset().x")
+
+    @property
+    def viewport(self) -> Any:
+        return self.d.find_element(By.ID, "viewport")
+
+    def drag(self, dx: int, pause: float = 0.3, start: int = 150, move_ms: int = 250) -> None:
+        """Presses at `start` px right of the viewport's centre, moves by
+        `dx` over `move_ms`, rests `pause` s, and lifts."""
+        chain = ActionChains(self.d, duration=move_ms)
+        chain.move_to_element_with_offset(self.viewport, start, 0).click_and_hold().move_by_offset(dx, 0)
+        if pause:
+            chain.pause(pause)
+        chain.release().perform()
+
+    def set_control(self, name: str, value: Any) -> None:
+        """Sets a control (a checkbox with a bool) as a user would and lets
+        the session re-open."""
+        self.js(
+            "const el = document.querySelector(`#controls [name='${arguments[0]}']`);"
+            "if (el.type === 'checkbox') el.checked = arguments[1]; else el.value = String(arguments[1]);"
+            "el.dispatchEvent(new Event('change', {bubbles: true}));",
+            name, value,
+        )
+        self.wait_idle()
+        assert self.js("return window.flowlayout.config()[arguments[0]]", name) == value
+
+    def record_rpc(self) -> None:
+        """From now on keeps every JSON-RPC request the page sends, with its
+        answer, in order (see `sent`)."""
+        self.js(
+            """
+            if (!window.__rpcLog) {
+              const send = window.fetch.bind(window);
+              window.__rpcLog = [];
+              window.fetch = (url, init) => {
+                if (url !== '/rpc') return send(url, init);
+                const entry = {request: JSON.parse(init.body), answer: null};
+                window.__rpcLog.push(entry);
+                return send(url, init).then((r) => {
+                  r.clone().json().then((j) => { entry.answer = j; }, () => {});
+                  return r;
+                });
+              };
+            }
+            window.__rpcLog.length = 0;
+            """
+        )
+
+    def sent(self) -> list[dict]:
+        """What the page sent since `record_rpc`: [{request, answer}]."""
+        return self.js("return window.__rpcLog")
+
+    # MARK: (c) the DOM against the daemon
+
+    def snapshot(self) -> dict:
+        """The DOM's cards as Chromium computed them, the page's picture,
+        and the daemon's attributesInRect over the drawn viewport."""
+        return self.js_async(
+            """
+            const fl = window.flowlayout;
+            const bounds = fl.bounds();
+            const view = document.getElementById('viewport');
+            fl.request('layout/attributesInRect', {session: fl.session, rect: bounds}).then((r) => {
+              const v = view.getBoundingClientRect();
+              const cards = [...view.querySelectorAll('.card:not(.ghost)')].map((el) => {
+                const cs = getComputedStyle(el);
+                const box = el.getBoundingClientRect();
+                return {
+                  kind: el.dataset.kind, section: Number(el.dataset.section), item: Number(el.dataset.item),
+                  lap: el.dataset.lap === undefined ? null : Number(el.dataset.lap), id: el.dataset.id,
+                  label: el.querySelector('.index').textContent,
+                  transform: cs.transform, transformOrigin: cs.transformOrigin,
+                  left: parseFloat(cs.left), top: parseFloat(cs.top),
+                  width: parseFloat(cs.width), height: parseFloat(cs.height),
+                  opacity: Number(cs.opacity), zIndex: cs.zIndex,
+                  box: {x: box.left - v.left - view.clientLeft, y: box.top - v.top - view.clientTop,
+                        width: box.width, height: box.height},
+                };
+              });
+              done({bounds, attributes: r.attributes, picture: fl.picture(), cards});
+            }, (e) => done({error: String(e)}));
+            """
+        )
+
+    def assert_matches_daemon(self, box_tolerance: float = 0.5, relative_tolerance: float = 0.0) -> dict:
+        """Every card is drawn as the daemon's attributesInRect for the
+        drawn bounds says, its bounding box within `box_tolerance` px of
+        the frame (minus the bounds' origin), or within
+        `relative_tolerance` of the frame's larger side if that is more."""
+        snap = self.snapshot()
+        bounds, attributes, cards = snap["bounds"], snap["attributes"], snap["cards"]
+        # An element is (kind, section, item, lap): each copy of a looping
+        # carousel's card is an element (and a DOM element) of its own.
+        key = lambda a: (a["kind"], a["section"], a["item"], a.get("lap"))  # noqa: E731
+        # The picture, patched from setBounds answers, is exactly the daemon's
+        # answer for the whole viewport.
+        assert snap["picture"] == attributes
+        by_key = {key(a): a for a in attributes}
+        assert len(by_key) == len(attributes), attributes
+        assert sorted(map(key, cards), key=repr) == sorted(by_key, key=repr), (cards, attributes)
+        assert len({c["id"] for c in cards}) == len(cards), cards
+        assert attributes, "nothing visible"
+        for c in cards:
+            a = by_key[key(c)]
+            where = f"item {a['item']} at bounds.x={bounds['x']}"
+            expected = a.get("transform", IDENTITY)
+            assert_matrix(parse_matrix(c["transform"]), expected, where)
+            frame = a["frame"]
+            tolerance = max(box_tolerance, relative_tolerance * max(frame["width"], frame["height"]))
+            for axis, origin in (("x", bounds["x"]), ("y", bounds["y"])):
+                assert abs(c["box"][axis] - (frame[axis] - origin)) <= tolerance, (where, c["box"], frame)
+            for side in ("width", "height"):
+                assert abs(c["box"][side] - frame[side]) <= tolerance, (where, c["box"], frame)
+            assert abs(c["opacity"] - a["alpha"]) <= 1e-6, where
+            assert c["zIndex"] == str(a["zIndex"]), where
+            if a["kind"] == "cell":
+                assert c["label"] == str(a["item"]), where
+        return snap
+
+
+def parse_matrix(css: str) -> list[float]:
+    """A CSS transform value as 16 column-major numbers (CATransform3D's
+    m11…m44 order): matrix3d(16), matrix(a, b, c, d, e, f), or none."""
+    if css == "none":
+        return list(IDENTITY)
+    m = re.fullmatch(r"(matrix3d|matrix)\((.*)\)", css.strip())
+    assert m, f"not a matrix: {css!r}"
+    v = [float(x) for x in m.group(2).split(",")]
+    if m.group(1) == "matrix3d":
+        assert len(v) == 16, css
+        return v
+    assert len(v) == 6, css
+    a, b, c, d, e, f = v
+    return [a, b, 0, 0, c, d, 0, 0, 0, 0, 1, 0, e, f, 0, 1]
+
+
+def assert_matrix(actual: list[float], expected: list[float], where: str) -> None:
+    """Entry by entry, to the precision Chromium prints. Computed (and even
+    inline) transforms come back rounded to 6 significant digits and cut
+    (not rounded) at 7 decimal places: 0.6144344816 prints as 0.614434,
+    -0.000642437 as -0.0006424, 0.00099999999 as 0.0009999; below 1e-6 in
+    exponent form (1.23457e-07). So each entry must be within half a unit
+    of the daemon's 6th significant digit plus 1e-7."""
+    assert len(actual) == len(expected) == 16, (actual, expected)
+    for i, (x, e) in enumerate(zip(actual, expected)):
+        t = (0.5 * 10.0 ** (math.floor(math.log10(abs(e))) - 5) if e else 0.0) + 1e-7
+        assert abs(x - e) <= t, f"{where}: transform[{i}] is {x}, the daemon says {e} (±{t})"
+
+
+@pytest.fixture
+def page(bridge, browser) -> Page:
+    browser.get(bridge.url)
+    p = Page(browser)
+    p.wait("the page to open its session", lambda: p.js("return !!window.flowlayout"))
+    p.wait_idle()
+    return p
+
+
+# MARK: tests
+
+
+def test_opens_on_card_0_centred(page):
+    assert page.centred() == 0
+    assert page.offset() == 0
+    assert page.js("return document.getElementById('centred').textContent") == "0"
+    assert page.js("return window.flowlayout.cards().length") == 10
+    snap = page.assert_matches_daemon()
+    card0 = next(c for c in snap["cards"] if c["item"] == 0)
+    # Unscaled, centred in the 375×300 viewport, in front.
+    assert card0["box"] == {"x": 87.5, "y": 0, "width": 200, "height": 300}
+    assert card0["transform"] in ("none", "matrix(1, 0, 0, 1, 0, 0)")
+    assert page.js("return document.querySelector('.card.centred').dataset.item") == "0"
+
+
+def test_each_page_load_has_its_own_session_and_closes_it(page):
+    first = page.js("return window.flowlayout.session")
+    page.d.refresh()
+    page.wait("the reloaded page", lambda: page.js("return !!window.flowlayout"))
+    page.wait_idle()
+    assert page.js("return window.flowlayout.session") != first
+
+    def closed() -> bool:
+        out = page.js_async(
+            "window.flowlayout.request('layout/contentSize', {session: arguments[0]})"
+            ".then(() => done(0), (e) => done(e.code));",
+            first,
+        )
+        return out == 1001  # unknown session
+
+    page.wait("the old session to be closed", closed)
+
+
+def test_drag_snaps_to_the_next_card_and_a_fling_goes_further(page):
+    page.drag(-250)  # rests before lifting: no velocity
+    page.wait_idle()
+    release = page.js("return window.flowlayout.lastRelease()")
+    assert release["input"] == "mouse"
+    assert release["velocity"] == 0 and release["contentOffset"] == 250
+    assert release["target"] == PITCH and release["targetItem"]["item"] == 1
+    assert page.centred() == 1 and page.offset() == PITCH
+    assert page.js("return document.getElementById('centred').textContent") == "1"
+    page.assert_matches_daemon()
+
+    page.drag(-150, pause=0, move_ms=50)  # a flick: lifted while moving
+    page.wait_idle()
+    fling = page.js("return window.flowlayout.lastRelease()")
+    assert fling["velocity"] > 1, fling  # pt/ms
+    # The daemon projected the release with the normal rate, clamped to
+    # the last card's offset.
+    r = 0.998
+    projection = fling["contentOffset"] + fling["velocity"] * r / (1 - r)
+    assert math.isclose(fling["projected"], min(9 * PITCH, projection)), fling
+    assert page.centred() >= 3, fling  # further than the one card a drag reaches
+    assert page.offset() == page.centred() * PITCH
+    page.assert_matches_daemon()
+
+
+def test_a_touch_drag_works_too(page):
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    touch = ActionBuilder(page.d, mouse=finger, duration=250)
+    touch.pointer_action.move_to(page.viewport, 150, 0).pointer_down().move_by(-250, 0).pause(0.3).pointer_up()
+    touch.perform()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.lastRelease().input") == "touch"
+    assert page.centred() == 1 and page.offset() == PITCH
+    page.assert_matches_daemon()
+
+
+def test_the_wheel_scrolls_then_snaps(page):
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 250, 0).perform()
+    page.wait_idle()
+    release = page.js("return window.flowlayout.lastRelease()")
+    assert release["input"] == "wheel"
+    assert release["contentOffset"] == 250 and release["velocity"] == 0
+    assert page.centred() == 1 and page.offset() == PITCH
+    page.assert_matches_daemon()
+
+
+def test_every_card_is_drawn_as_the_daemon_says(page):
+    page.assert_matches_daemon()  # at rest on card 0
+    # The fast rate settles sooner (what is drawn does not depend on it).
+    page.set_control("decelerationRate", "fast")
+    # Held still mid-drag, half-way between cards 0 and 1: both scaled.
+    chain = ActionChains(page.d, duration=200)
+    chain.move_to_element_with_offset(page.viewport, 150, 0).click_and_hold().move_by_offset(-115, 0).perform()
+    page.wait_synced()
+    assert page.offset() == 115
+    snap = page.assert_matches_daemon()
+    assert all("transform" in a for a in snap["attributes"])
+    ActionChains(page.d).pause(0.2).release().perform()
+    page.wait_idle()
+    page.assert_matches_daemon()
+    # The controls re-open the session; the centred card stays centred.
+    centred = page.centred()
+    page.set_control("curve", "reciprocal")
+    page.set_control("viewportWidth", 600)
+    page.set_control("itemHeight", 260)
+    assert page.centred() == centred
+    assert page.js("return window.flowlayout.config().decelerationRate") == "fast"
+    assert page.js("return document.getElementById('viewport').getBoundingClientRect().width") == 600
+    page.assert_matches_daemon()
+    page.drag(-300)
+    page.wait_idle()
+    assert page.centred() == centred + 1
+    snap = page.assert_matches_daemon()
+    assert len(snap["cards"]) >= 3
+
+
+def test_an_insert_at_the_centre_animates_in(page):
+    """layout/performBatchUpdates: the new card fades in at the centre while
+    the centred card glides aside; a delete fades it out and the next card
+    takes the centre."""
+    page.set_control("decelerationRate", "fast")  # a short snap to card 1
+    page.drag(-250)
+    page.wait_idle()
+    assert page.centred() == 1
+    before = page.js("return window.flowlayout.cards()")
+    offset = page.offset()
+    # Click, then sample on every frame for 1 s: the new card's opacity, and
+    # where the card that was centred stands.
+    out = page.js_async(
+        """
+        const fl = window.flowlayout;
+        const known = new Set(fl.cards().map((id) => `card-${id}`));
+        const old = document.querySelector(`.card[data-id='card-${fl.cards()[1]}']`);
+        document.getElementById('insert').click();
+        const samples = [];
+        let start = null;
+        function tick(now) {
+          if (start === null) start = now;
+          const el = [...document.querySelectorAll('#viewport .card')].find((e) => !known.has(e.dataset.id));
+          samples.push({t: now - start, opacity: el ? Number(getComputedStyle(el).opacity) : null,
+                        item: el ? Number(el.dataset.item) : null, id: el ? el.dataset.id : null,
+                        oldLeft: old.getBoundingClientRect().left});
+          if (now - start < 1000) requestAnimationFrame(tick); else done({samples});
+        }
+        requestAnimationFrame(tick);
+        """
+    )
+    page.wait_idle()
+    seen = [s for s in out["samples"] if s["id"] is not None]
+    assert seen, "no new card appeared"
+    opacities = [s["opacity"] for s in seen]
+    assert opacities[0] < 0.5, opacities
+    assert opacities[-1] == 1, opacities
+    assert any(0 < o < 1 for o in opacities), f"a jump, not an animation: {opacities}"
+    assert all(b >= a - 1e-9 for a, b in zip(opacities, opacities[1:])), opacities
+    first_full = next(s["t"] for s in seen if s["opacity"] == 1)
+    assert first_full - seen[0]["t"] >= 200, seen
+    # The card that was centred glides one pitch to the right, not jumps.
+    lefts = [s["oldLeft"] for s in out["samples"]]
+    assert lefts[-1] - lefts[0] > PITCH / 2, lefts
+    assert any(lefts[0] + 5 < x < lefts[-1] - 5 for x in lefts), f"a jump, not a move: {lefts}"
+    # Inserted at the centred index, and centred: the old card 1 is card 2 now.
+    assert {s["item"] for s in seen} == {1}
+    after = page.js("return window.flowlayout.cards()")
+    assert len(after) == 11 and after[:1] == before[:1] and after[2:] == before[1:]
+    assert page.centred() == 1 and page.offset() == offset
+    assert page.js("return document.querySelector(`#controls [name='count']`).value") == "11"
+    page.assert_matches_daemon()
+
+    page.js("document.getElementById('delete').click()")
+    page.wait_idle()
+    assert page.js("return window.flowlayout.cards()") == before
+    assert page.centred() == 1 and page.offset() == offset  # the next card took the centre
+    assert page.js("return document.querySelector(`.card[data-id='${arguments[0]}']`)", seen[0]["id"]) is None
+    page.assert_matches_daemon()
+
+
+
+def assert_follows_trajectory(page: Page, release: dict, axis: str = "x") -> dict:
+    """The release went out as layout/scrollEnded without a
+    proposedContentOffset (the daemon projects it), asking for 16.67 ms
+    samples, and every offset the page then showed, one setBounds a frame,
+    was a sample of the answer's trajectory, in order, ending on the target.
+    `axis` is the scroll axis ("y" for the vertical layouts). Returns the
+    scrollEnded request's params."""
+    across = "y" if axis == "x" else "x"
+    log = page.sent()
+    ends = [i for i, e in enumerate(log) if e["request"]["method"] == "layout/scrollEnded"]
+    assert len(ends) == 1, [e["request"]["method"] for e in log]
+    params, answer = log[ends[0]]["request"]["params"], log[ends[0]]["answer"]["result"]
+    assert "proposedContentOffset" not in params, params
+    assert params["frameInterval"] == 16.67
+    assert params["contentOffset"][axis] == release["contentOffset"]
+    assert params["velocity"] == {axis: release["velocity"], across: 0}
+    samples = [p[axis] for p in answer["trajectory"]]
+    assert samples == release["trajectory"] and samples[-1] == release["target"]
+    assert answer["projectedContentOffset"][axis] == release["projected"]
+    assert answer["policy"] == release["policy"]
+    shown = [e["request"]["params"]["bounds"][axis] for e in log[ends[0] + 1:]
+             if e["request"]["method"] == "layout/setBounds"]
+    assert shown and shown[-1] == samples[-1], (shown, samples)
+    positions = []
+    for x in shown:
+        assert x in samples, f"{x} is not a sample of the trajectory {samples}"
+        positions.append(samples.index(x))
+    assert positions == sorted(positions), positions
+    # Frame by frame, not a jump to the end.
+    assert len(set(positions)) >= min(len(samples), 6), (positions, len(samples))
+    return params
+
+
+def test_paging_moves_one_card_per_fling_along_the_daemons_trajectory(page):
+    page.set_control("snapPolicy", "paging")
+    page.record_rpc()
+    page.drag(-150, pause=0, move_ms=50)  # a fast fling
+    page.wait_idle()
+    fling = page.js("return window.flowlayout.lastRelease()")
+    assert fling["velocity"] > 1 and fling["policy"] == "paging", fling
+    # Projected with the normal rate (499·v) far beyond the next card...
+    r = 0.998
+    projection = fling["contentOffset"] + fling["velocity"] * r / (1 - r)
+    assert math.isclose(fling["projected"], min(9 * PITCH, projection)), fling
+    assert fling["projected"] > 2.5 * PITCH, fling
+    # ... and paged to the next card only.
+    assert fling["targetItem"]["item"] == 1 and fling["target"] == PITCH, fling
+    assert page.centred() == 1 and page.offset() == PITCH
+    assert page.js("return document.getElementById('release').textContent").endswith("(item 1, paging)")
+    assert_follows_trajectory(page, fling)
+    page.assert_matches_daemon()
+
+    # The fast rate: projected by 99·v, a shorter motion; still one card.
+    page.set_control("decelerationRate", "fast")
+    assert page.centred() == 1 and page.offset() == PITCH
+    page.record_rpc()
+    page.drag(-150, pause=0, move_ms=50)
+    page.wait_idle()
+    fast = page.js("return window.flowlayout.lastRelease()")
+    assert fast["velocity"] > 1 and fast["policy"] == "paging", fast
+    assert math.isclose(fast["projected"], fast["contentOffset"] + fast["velocity"] * 0.99 / 0.01), fast
+    assert fast["targetItem"]["item"] == 2 and fast["target"] == 2 * PITCH, fast
+    assert page.centred() == 2 and page.offset() == 2 * PITCH
+    assert_follows_trajectory(page, fast)
+    page.assert_matches_daemon()
+
+
+def test_tilt_draws_the_daemons_matrix3d(page):
+    page.set_control("decelerationRate", "fast")  # short settles
+    page.set_control("tilt", True)
+    assert page.js("return window.flowlayout.config().maxAngle") == 45
+    snap = page.assert_matches_daemon()
+    by_item = {c["item"]: c for c in snap["cards"]}
+    attrs = {a["item"]: a for a in snap["attributes"]}
+    # The centred card carries the perspective (m34 = -1/500), unturned; its
+    # neighbour is turned about y (m13, m14) and drawn as a 3D matrix.
+    assert attrs[0]["transform"] == [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.002, 0, 0, 0, 1]
+    assert by_item[0]["transform"].startswith("matrix3d(")
+    assert attrs[1]["transform"][2] > 0.1 and attrs[1]["transform"][3] < 0, attrs[1]
+    assert by_item[1]["transform"].startswith("matrix3d("), by_item[1]
+    # Held still between cards 0 and 1: both turned, toward each other.
+    chain = ActionChains(page.d, duration=200)
+    chain.move_to_element_with_offset(page.viewport, 150, 0).click_and_hold().move_by_offset(-115, 0).perform()
+    page.wait_synced()
+    snap = page.assert_matches_daemon()
+    attrs = {a["item"]: a for a in snap["attributes"]}
+    assert attrs[0]["transform"][2] < -0.1 and attrs[1]["transform"][2] > 0.1, attrs
+    ActionChains(page.d).pause(0.1).release().perform()
+    page.wait_idle()
+    # A steeper tilt in a closer perspective.
+    page.set_control("maxAngle", 70)
+    page.set_control("perspective", 400)
+    snap = page.assert_matches_daemon()
+    attrs = {a["item"]: a for a in snap["attributes"]}
+    assert attrs[0]["transform"][11] == -1 / 400, attrs[0]  # m34 = -1/perspective
+    assert all(a["transform"][11] < 0 for a in snap["attributes"]), snap["attributes"]
+    # Off again: no rotation, no perspective.
+    page.set_control("tilt", False)
+    snap = page.assert_matches_daemon()
+    assert all(a.get("transform", IDENTITY)[11] == 0 for a in snap["attributes"])
+
+
+def test_loop_wraps_round_with_an_element_per_lap(page):
+    page.set_control("decelerationRate", "fast")  # short settles
+    page.set_control("loop", True)
+    assert page.centred() == 0
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 0, "lap": 0}
+    start = page.offset()  # card 0 of lap 0 at the centre
+    snap = page.assert_matches_daemon()
+    assert {c["lap"] for c in snap["cards"]} <= {-1, 0}
+    # Drag back from the start (the finger moves right): no rubber band, the
+    # offset goes where the finger takes it, and lap -1's last card, card 9,
+    # comes in from the left.
+    chain = ActionChains(page.d, duration=200)
+    chain.move_to_element_with_offset(page.viewport, -150, 0).click_and_hold().move_by_offset(250, 0).perform()
+    page.wait_synced()
+    assert page.offset() == start - 250
+    snap = page.assert_matches_daemon()
+    last = [c for c in snap["cards"] if c["item"] == 9]
+    assert [c["lap"] for c in last] == [-1], snap["cards"]
+    assert last[0]["label"] == "9" and last[0]["id"].endswith("@lap-1"), last[0]
+    found = page.js_async(
+        "window.flowlayout.request('layout/attributesForItem',"
+        " {session: window.flowlayout.session, section: 0, item: 9, lap: -1})"
+        ".then((r) => done(r.attributes), (e) => done({error: String(e)}));"
+    )
+    assert found in snap["attributes"], found
+    ActionChains(page.d).pause(0.1).release().perform()
+    page.wait_idle()
+    # The centred index wrapped: card 9 of lap -1, one pitch before card 0.
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 9, "lap": -1}
+    assert page.offset() == start - PITCH
+    assert page.js("return document.getElementById('centred').textContent") == "9"
+    assert page.js("return document.getElementById('lap').textContent") == "\u22121"
+    centred = page.js("return document.querySelector('.card.centred').dataset")
+    assert (centred["item"], centred["lap"]) == ("9", "-1"), centred
+    page.assert_matches_daemon()
+    # Forward across the seam with the wheel: card 0 of lap 0 again.
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), PITCH + 20, 0).perform()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 0, "lap": 0}
+    assert page.offset() == start
+    page.assert_matches_daemon()
+    # One card: three copies of it at once, each an element of its own.
+    page.set_control("count", 1)
+    snap = page.assert_matches_daemon()
+    assert [(c["item"], c["label"]) for c in snap["cards"]] == [(0, "0")] * 3, snap["cards"]
+    laps = sorted(c["lap"] for c in snap["cards"])
+    assert laps == list(range(laps[0], laps[0] + 3)), laps
+
+def test_screenshot_of_the_cover_flow(page):
+    for name, value in SHOWCASE.items():
+        page.set_control(name, value)
+    page.set_control("count", 12)
+    page.drag(-3 * SHOWCASE["itemWidth"], start=320)  # to card 3, at rest
+    page.wait_idle()
+    assert page.centred() == 3
+    snap = page.assert_matches_daemon()
+    cards = {c["item"]: c for c in snap["cards"]}
+    # Cover flow: the centred card is the largest, in front, and overlaps
+    # both neighbours, which are smaller and behind it.
+    centre, left, right = cards[3], cards[2], cards[4]
+    assert centre["box"]["width"] > left["box"]["width"] > cards[1]["box"]["width"]
+    assert int(centre["zIndex"]) > int(left["zIndex"]) and int(centre["zIndex"]) > int(right["zIndex"])
+    assert left["box"]["x"] + left["box"]["width"] > centre["box"]["x"]
+    assert right["box"]["x"] < centre["box"]["x"] + centre["box"]["width"]
+    artifacts = REPO / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    shot = artifacts / "web-client.png"
+    assert page.d.save_screenshot(str(shot)), "no screenshot"
+    docs = REPO / "docs"
+    docs.mkdir(exist_ok=True)
+    shutil.copyfile(shot, docs / "web-client.png")
+
+
+# MARK: the vertical layouts: the flow grid and the waterfall
+
+#: The seed viewport, and the waterfall's default gaps (the page's controls).
+VIEWPORT = (375, 300)
+GAP = 10
+
+
+def pick_layout(page: Page, layout: str) -> None:
+    """Clicks the picker's label for `layout`, as a user would, and lets
+    the session re-open with it."""
+    radio = page.d.find_element(By.CSS_SELECTOR, f"#picker input[value='{layout}']")
+    radio.find_element(By.XPATH, "..").click()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.config().layout") == layout
+    assert radio.is_selected()
+
+
+def column_width(columns: int, width: float = VIEWPORT[0], gap: float = GAP) -> float:
+    """protocol.md's waterfall rule 2 without insets or a pixel grid."""
+    return (width - (columns - 1) * gap) / columns
+
+
+def assert_columns(snap: dict, columns: int, width: float = VIEWPORT[0]) -> None:
+    """Every card is a column wide and stands in one of `columns` columns
+    (the DOM's boxes, which assert_matches_daemon found to be the daemon's
+    frames)."""
+    w = column_width(columns, width)
+    lefts = {i * (w + GAP) for i in range(columns)}
+    for c in snap["cards"]:
+        assert abs(c["box"]["width"] - w) <= 0.5, (columns, c)
+        assert any(abs(c["box"]["x"] - x) <= 0.5 for x in lefts), (columns, lefts, c)
+
+
+def vertical_drag(page: Page, dy: int, pause: float = 0.3, move_ms: int = 250) -> None:
+    """Presses 100 px below the viewport's centre, moves by `dy` over
+    `move_ms`, rests `pause` s, and lifts."""
+    chain = ActionChains(page.d, duration=move_ms)
+    chain.move_to_element_with_offset(page.viewport, 0, 100).click_and_hold().move_by_offset(0, dy)
+    if pause:
+        chain.pause(pause)
+    chain.release().perform()
+
+
+def opened_layout(page: Page) -> dict:
+    """The params of the one layout/open the page sent since record_rpc."""
+    opens = [e["request"]["params"] for e in page.sent() if e["request"]["method"] == "layout/open"]
+    assert len(opens) == 1, [e["request"]["method"] for e in page.sent()]
+    return opens[0]
+
+
+def test_the_waterfall_is_drawn_as_the_daemon_says(page):
+    page.set_control("count", 40)
+    page.record_rpc()
+    pick_layout(page, "waterfall")
+    # A waterfall session, opened with one size per card: varied heights.
+    params = opened_layout(page)
+    assert params["layout"]["type"] == "waterfall" and params["layout"]["columnCount"] == 2
+    sizes = params["sections"][0]["itemSizes"]
+    assert len(sizes) == 40 and len({s["height"] for s in sizes}) > 10, sizes
+    assert page.js("return document.getElementById('layout-name').textContent") == "waterfall"
+    # Only the waterfall's controls (and the shared ones) are shown.
+    shown = page.js(
+        "return [...document.querySelectorAll('#controls fieldset')]"
+        ".filter((f) => f.offsetParent !== null).map((f) => f.querySelector('legend').textContent)"
+    )
+    assert shown == ["Data", "Waterfall", "Viewport"], shown
+    # At the top, as every card before it was centred (card 0).
+    assert page.js("return window.flowlayout.offset()") == {"x": 0, "y": 0}
+    snap = page.assert_matches_daemon()
+    assert_columns(snap, 2)
+    # Cards of the varied aspect ratios, each as tall as its ratio makes it
+    # at the column's width.
+    w = column_width(2)
+    by_item = {c["item"]: c for c in snap["cards"]}
+    for item, c in by_item.items():
+        assert math.isclose(c["box"]["height"], sizes[item]["height"] * w / sizes[item]["width"],
+                            abs_tol=0.5), (item, c)
+    assert len({round(c["box"]["height"]) for c in snap["cards"]}) > 1, snap["cards"]
+
+    # The wheel scrolls vertically; the release scrolls freely (no snap).
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 0, 400).perform()
+    page.wait_idle()
+    release = page.js("return window.flowlayout.lastRelease()")
+    assert release["input"] == "wheel" and release["axis"] == "y", release
+    assert release["contentOffset"] == 400 and release["target"] == 400 and release["policy"] == "free"
+    assert page.js("return window.flowlayout.offset()") == {"x": 0, "y": 400}
+    assert page.js("return document.getElementById('offset').textContent") == "y 400"
+    snap = page.assert_matches_daemon()
+    assert snap["bounds"]["y"] == 400
+    assert_columns(snap, 2)
+
+    # Held still mid-drag: the picture is the daemon's for that offset.
+    chain = ActionChains(page.d, duration=200)
+    chain.move_to_element_with_offset(page.viewport, 0, 100).click_and_hold().move_by_offset(0, -150).perform()
+    page.wait_synced()
+    assert page.offset() == 0 and page.js("return window.flowlayout.offset().y") == 550
+    page.assert_matches_daemon()
+    ActionChains(page.d).pause(0.2).release().perform()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.offset().y") == 550  # rested: no velocity, no motion
+
+    # A fling glides on along the daemon's trajectory, one setBounds a
+    # frame, and stops within the content.
+    page.record_rpc()
+    vertical_drag(page, -150, pause=0, move_ms=50)
+    page.wait_idle()
+    fling = page.js("return window.flowlayout.lastRelease()")
+    assert fling["velocity"] > 1 and fling["policy"] == "free", fling
+    content = page.js("return document.getElementById('content').textContent")
+    height = float(content.split("×")[1])
+    assert fling["target"] == min(fling["projected"], height - VIEWPORT[1]), (fling, content)
+    assert fling["target"] > 550 + 150, fling
+    assert_follows_trajectory(page, fling, axis="y")
+    assert page.js("return window.flowlayout.offset().y") == fling["target"]
+    page.assert_matches_daemon()
+    # Back up with the wheel, then dragged past the top: the offset
+    # stretches (the rubber band) and the release brings it back to 0.
+    ActionChains(page.d).scroll_from_origin(
+        ScrollOrigin.from_element(page.viewport), 0, -round(fling["target"] - 100)).perform()
+    page.wait_idle()
+    assert abs(page.js("return window.flowlayout.offset().y") - 100) < 1
+    vertical_drag(page, 250)
+    page.wait_idle()
+    stretched = page.js("return window.flowlayout.lastRelease()")
+    assert -150 < stretched["contentOffset"] < 0 and stretched["target"] == 0, stretched
+    assert page.js("return window.flowlayout.offset()") == {"x": 0, "y": 0}
+    page.assert_matches_daemon()
+    artifacts = REPO / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    assert page.d.save_screenshot(str(artifacts / "web-waterfall.png")), "no screenshot"
+
+
+def test_waterfall_insert_and_delete(page):
+    pick_layout(page, "waterfall")
+    before = page.js("return window.flowlayout.cards()")
+    assert len(before) == 10
+    page.assert_matches_daemon()
+    centred = page.centred()
+    page.record_rpc()
+    page.js("document.getElementById('insert').click()")
+    page.wait_idle()
+    # One performBatchUpdates inserting a card with its own size at the
+    # centred index.
+    batches = [e for e in page.sent() if e["request"]["method"] == "layout/performBatchUpdates"]
+    assert len(batches) == 1, [e["request"]["method"] for e in page.sent()]
+    updates = batches[0]["request"]["params"]["updates"]
+    (insert,) = updates["insertItems"]
+    assert insert["section"] == 0 and insert["item"] == centred and updates["itemCounts"] == [11]
+    assert insert["size"]["width"] == 100 and 60 <= insert["size"]["height"] <= 180, insert
+    assert not [e for e in page.sent() if e["request"]["method"] in ("layout/open", "layout/close")]
+    after = page.js("return window.flowlayout.cards()")
+    assert len(after) == 11 and after[:centred] == before[:centred] and after[centred + 1:] == before[centred:]
+    assert page.js("return document.getElementById('cardcount').textContent") == "11"
+    assert page.js("return document.querySelector(`#controls [name='count']`).value") == "11"
+    snap = page.assert_matches_daemon()
+    assert_columns(snap, 2)
+    new_id = f"card-{after[centred]}"
+    assert new_id in {c["id"] for c in snap["cards"]}, (new_id, snap["cards"])
+    # Two more, then delete the centred card three times: the DOM follows.
+    for _ in range(2):
+        page.js("document.getElementById('insert').click()")
+        page.wait_idle()
+    assert len(page.js("return window.flowlayout.cards()")) == 13
+    page.assert_matches_daemon()
+    for n in (12, 11, 10):
+        gone = f"card-{page.js('return window.flowlayout.cards()')[page.centred()]}"
+        page.js("document.getElementById('delete').click()")
+        page.wait_idle()
+        assert len(page.js("return window.flowlayout.cards()")) == n
+        assert page.js("return document.getElementById('cardcount').textContent") == str(n)
+        assert page.js("return document.querySelector(`.card[data-id='${arguments[0]}']`)", gone) is None
+        snap = page.assert_matches_daemon()
+        assert_columns(snap, 2)
+        assert len(snap["cards"]) >= 2
+
+
+def test_the_column_count_reconfigures_the_waterfall(page):
+    page.set_control("count", 30)
+    pick_layout(page, "waterfall")
+    assert_columns(page.assert_matches_daemon(), 2)
+    for columns in (3, 5, 1, 4):
+        page.record_rpc()
+        page.set_control("columnCount", columns)
+        # layout/configure with the column count alone; no re-open.
+        methods = [e["request"]["method"] for e in page.sent()]
+        assert "layout/open" not in methods and "layout/close" not in methods, methods
+        configures = [e["request"]["params"] for e in page.sent()
+                      if e["request"]["method"] == "layout/configure"]
+        assert configures == [{"session": page.js("return window.flowlayout.session"),
+                               "layout": {"columnCount": columns}}], configures
+        snap = page.assert_matches_daemon()
+        # The cards are as wide as the new columns.
+        assert_columns(snap, columns)
+        assert len({round(c["box"]["x"], 3) for c in snap["cards"]}) == columns, snap["cards"]
+    # Scrolled down, the new column count still matches.
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 0, 300).perform()
+    page.wait_idle()
+    page.set_control("columnCount", 2)
+    snap = page.assert_matches_daemon()
+    assert_columns(snap, 2)
+    # The daemon refuses 0 columns: its message is shown, the control and
+    # the picture stay as they were.
+    page.js(
+        "const el = document.querySelector(`#controls [name='columnCount']`);"
+        "el.value = '0'; el.dispatchEvent(new Event('change', {bubbles: true}));"
+    )
+    page.wait_idle()
+    assert page.js("return document.getElementById('error').hidden") is False
+    assert "columnCount" in page.js("return document.getElementById('error').textContent")
+    assert page.js("return document.querySelector(`#controls [name='columnCount']`).value") == "2"
+    assert page.js("return window.flowlayout.config().columnCount") == 2
+    assert_columns(page.assert_matches_daemon(), 2)
+    # A wider viewport re-opens the session: wider columns.
+    page.set_control("viewportWidth", 500)
+    assert page.js("return document.getElementById('viewport').getBoundingClientRect().width") == 500
+    assert_columns(page.assert_matches_daemon(), 2, width=500)
+
+
+def test_the_flow_grid_is_drawn_as_the_daemon_says(page):
+    page.set_control("count", 40)
+    page.record_rpc()
+    pick_layout(page, "flow")
+    params = opened_layout(page)
+    assert params["layout"]["type"] == "flow" and params["layout"]["scrollDirection"] == "vertical"
+    assert params["layout"]["itemSize"] == {"width": 100, "height": 100}
+    assert params["sections"] == [{"itemCount": 40}]
+    assert page.js("return document.getElementById('layout-name').textContent") == "flow grid"
+    snap = page.assert_matches_daemon()
+    # 100×100 cells, three to a 375-point row, rows 110 apart.
+    assert all(c["box"]["width"] == 100 and c["box"]["height"] == 100 for c in snap["cards"]), snap["cards"]
+    assert {c["box"]["x"] for c in snap["cards"]} == {0, 137.5, 275}
+    assert {c["box"]["y"] for c in snap["cards"]} == {0, 110, 220}
+    # The wheel and a drag scroll it vertically.
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 0, 255).perform()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.offset()") == {"x": 0, "y": 255}
+    snap = page.assert_matches_daemon()
+    assert {c["item"] for c in snap["cards"]} == set(range(6, 18)), snap["cards"]
+    vertical_drag(page, -200)
+    page.wait_idle()
+    assert page.js("return window.flowlayout.offset().y") == 455
+    page.assert_matches_daemon()
+    # Insert and delete.
+    page.js("document.getElementById('insert').click()")
+    page.wait_idle()
+    assert len(page.js("return window.flowlayout.cards()")) == 41
+    page.assert_matches_daemon()
+    page.js("document.getElementById('delete').click()")
+    page.js("document.getElementById('delete').click()")
+    page.wait_idle()
+    assert len(page.js("return window.flowlayout.cards()")) == 39
+    page.assert_matches_daemon()
+    # The grid's item size is configured in place: four 80-point cards a row.
+    page.record_rpc()
+    page.set_control("gridItemWidth", 80)
+    configures = [e["request"]["params"]["layout"] for e in page.sent()
+                  if e["request"]["method"] == "layout/configure"]
+    assert configures == [{"itemSize": {"width": 80, "height": 100}}], configures
+    snap = page.assert_matches_daemon()
+    assert {c["box"]["width"] for c in snap["cards"]} == {80}
+    assert len({c["box"]["x"] for c in snap["cards"]}) == 4, snap["cards"]
+
+
+def test_back_to_cover_flow_from_the_vertical_layouts(page):
+    page.set_control("decelerationRate", "fast")
+    page.drag(-250)
+    page.wait_idle()
+    assert page.centred() == 1
+    pick_layout(page, "waterfall")
+    page.assert_matches_daemon()
+    pick_layout(page, "flow")
+    page.assert_matches_daemon()
+    pick_layout(page, "coverFlow")
+    # The carousel again, as it was: fast rate kept, sideways, offset y 0.
+    assert page.js("return window.flowlayout.config().decelerationRate") == "fast"
+    assert page.js("return window.flowlayout.offset().y") == 0
+    assert page.js("return document.getElementById('layout-name').textContent") == "cover flow"
+    snap = page.assert_matches_daemon()
+    assert any("transform" in a for a in snap["attributes"])  # scaled neighbours
+    centred = page.centred()
+    assert page.offset() == centred * PITCH
+    page.drag(-250)
+    page.wait_idle()
+    assert page.centred() == centred + 1 and page.offset() == (centred + 1) * PITCH
+    page.assert_matches_daemon()
+
+
+# MARK: the App Store page (compositional)
+
+
+def row_drag(page: Page, dx: int, y: int, pause: float = 0.0, move_ms: int = 200) -> None:
+    """Presses `y` px below the viewport's centre, moves sideways by `dx`
+    over `move_ms`, rests `pause` s, and lifts."""
+    chain = ActionChains(page.d, duration=move_ms)
+    chain.move_to_element_with_offset(page.viewport, 60, y).click_and_hold().move_by_offset(dx, 0)
+    if pause:
+        chain.pause(pause)
+    chain.release().perform()
+
+
+def test_the_app_store_page_draws_rows_headers_and_a_background_as_the_daemon_says(page):
+    page.record_rpc()
+    pick_layout(page, "compositional")
+    params = opened_layout(page)
+    assert params["layout"]["type"] == "compositional"
+    behaviours = [s["layout"]["orthogonalScrollingBehavior"] for s in params["sections"]]
+    assert behaviours == ["groupPagingCentered", "continuous", "continuousGroupLeadingBoundary", "paging",
+                          "groupPaging", "none"]
+    assert page.js("return document.getElementById('layout-name').textContent") == "App Store"
+    snap = page.assert_matches_daemon()
+    # The featured row starts with card 0 centred, drawn at full size; the
+    # card beside it is scaled down (a scale in the plane) by its distance.
+    featured = {a["item"]: a for a in snap["attributes"] if a["kind"] == "cell" and a["section"] == 0}
+    assert featured[0]["center"]["x"] == VIEWPORT[0] / 2 and "transform" not in featured[0]
+    t = featured[1]["transform"]
+    assert 0.82 <= t[0] < 1 and t[0] == t[5] and t[1:5] == [0, 0, 0, 0]
+    artifacts = REPO / ".build" / "artifacts"
+    artifacts.mkdir(parents=True, exist_ok=True)
+    page.d.set_window_size(1100, 760)
+    assert page.d.save_screenshot(str(artifacts / "web-app-store-top.png")), "no screenshot"
+    # Down to the grid on its background: its pinned header at the top.
+    for _ in range(4):
+        vertical_drag(page, -260, pause=0.1)
+        page.wait_idle()
+    snap = page.assert_matches_daemon()
+    kinds = {(a["kind"], a["section"]) for a in snap["attributes"]}
+    assert ("decoration", 5) in kinds and ("header", 5) in kinds
+    header = next(a for a in snap["attributes"] if a["kind"] == "header" and a["section"] == 5)
+    assert header["zIndex"] == 1024
+    background = next(c for c in snap["cards"] if c["kind"] == "decoration")
+    cell = next(c for c in snap["cards"] if c["kind"] == "cell" and c["section"] == 5)
+    assert int(background["zIndex"]) < int(cell["zIndex"])
+    assert page.d.save_screenshot(str(artifacts / "web-app-store.png")), "no screenshot"
+
+
+def test_a_row_is_dragged_and_flung_with_the_daemons_plan(page):
+    pick_layout(page, "compositional")
+    page.record_rpc()
+    # A sideways fling on the featured row (34 … 184 from the top: 0 below
+    # the centre is inside it) pages it one group along.
+    row_drag(page, -90, 0, move_ms=120)
+    page.wait_idle()
+    log = page.sent()
+    methods = [e["request"]["method"] for e in log]
+    assert "layout/scrollSection" in methods and "layout/setBounds" not in methods, methods
+    ends = [e for e in log if e["request"]["method"] == "layout/scrollEnded"]
+    assert len(ends) == 1 and ends[0]["request"]["params"]["section"] == 0
+    plan = ends[0]["answer"]["result"]
+    assert plan["policy"] == "paging"
+    samples = [p["x"] for p in plan["trajectory"]]
+    # Every row frame after the release is a sample, in order, ending on
+    # the target; the page shows the row there.
+    after = log.index(ends[0])
+    shown = [e["request"]["params"]["offset"] for e in log[after + 1:]
+             if e["request"]["method"] == "layout/scrollSection"]
+    assert shown and shown[-1] == samples[-1] == plan["targetContentOffset"]["x"], (shown, samples)
+    assert [samples.index(x) for x in shown] == sorted(samples.index(x) for x in shown)
+    rows = page.js("return window.flowlayout.rows()")
+    assert rows["0"] == plan["targetContentOffset"]["x"] > 0
+    # The target centres a group: its card is drawn unscaled at the centre.
+    snap = page.assert_matches_daemon()
+    target = plan["targetItem"]
+    a = next(a for a in snap["attributes"] if a["kind"] == "cell" and a["section"] == 0 and a["item"] == target["item"])
+    assert "transform" not in a and abs(a["center"]["x"] - VIEWPORT[0] / 2) <= 1e-9
+    # A vertical drag over the row scrolls the page, not the row.
+    page.record_rpc()
+    vertical_drag(page, -120, pause=0.1)
+    page.wait_idle()
+    methods = [e["request"]["method"] for e in page.sent()]
+    assert "layout/setBounds" in methods and "layout/scrollSection" not in methods
+    assert page.js("return window.flowlayout.rows()")["0"] == rows["0"]
+    page.assert_matches_daemon()
+
+
+def test_an_insert_into_the_featured_row(page):
+    pick_layout(page, "compositional")
+    cards = page.js("return window.flowlayout.cards()")
+    page.js("window.flowlayout.insertAtCentre()")
+    page.wait_idle()
+    assert len(page.js("return window.flowlayout.cards()")) == len(cards) + 1
+    page.assert_matches_daemon()
+    page.js("window.flowlayout.deleteAtCentre()")
+    page.wait_idle()
+    assert page.js("return window.flowlayout.cards()") == cards
+    page.assert_matches_daemon()
+
+
+# MARK: (l) the 3D carousel: iCarousel's styles
+
+
+#: The page's carousel cards (its controls' defaults): 150 × 150.
+CAROUSEL_ITEM = 150
+#: How far Chromium's bounding box of a projected card may be from the
+#: daemon's frame.
+FRAME_TOLERANCE = 1.0
+
+
+def carousel_styles(page: Page) -> list[str]:
+    """capabilities.carouselStyles, as the bridge's /info reports it."""
+    info = page.js_async("fetch('/info').then((r) => r.json()).then(done, (e) => done({error: String(e)}));")
+    styles = info["capabilities"]["carouselStyles"]
+    assert isinstance(styles, list) and len(styles) == 10, styles
+    return styles
+
+
+def carousel_pitch(layout: dict) -> float:
+    """protocol.md: pitch = w / offsetMultiplier, w the item extent along
+    the scroll axis (every card is the same size here); offsetMultiplier
+    is 2 for the coverFlow style, else 1."""
+    side = "height" if layout.get("scrollDirection") == "vertical" else "width"
+    multiplier = layout.get("offsetMultiplier", 2 if layout["style"] == "coverFlow" else 1)
+    return layout["itemSize"][side] / multiplier
+
+
+def open_carousel(page: Page) -> dict:
+    """Picks the 3D carousel in the layout picker; returns the layout
+    object of the layout/open the page sent."""
+    page.record_rpc()
+    pick_layout(page, "carousel")
+    layout = opened_layout(page)["layout"]
+    assert layout["type"] == "carousel", layout
+    return layout
+
+
+def set_carousel_control(page: Page, name: str, value: Any) -> dict:
+    """Sets a control of the open carousel; returns the layout object the
+    page re-opened the session with."""
+    page.record_rpc()
+    page.set_control(name, value)
+    layout = opened_layout(page)["layout"]
+    assert layout["type"] == "carousel", layout
+    return layout
+
+
+def assert_carousel_drawn(page: Page, layout: dict, relative_tolerance: float = 0.0) -> dict:
+    """The DOM is the daemon's (assert_matches_daemon, boxes within 1 px),
+    and every card is laid out as a carousel's: its own untransformed size,
+    its centre at the bounds' centre (`center` minus the bounds' origin),
+    turned about its centre."""
+    snap = page.assert_matches_daemon(box_tolerance=FRAME_TOLERANCE, relative_tolerance=relative_tolerance)
+    bounds = snap["bounds"]
+    by_key = {(a["item"], a.get("lap")): a for a in snap["attributes"]}
+    for c in snap["cards"]:
+        a = by_key[(c["item"], c["lap"])]
+        where = f"{layout['style']}: item {a['item']} lap {a.get('lap')} at {bounds}"
+        centre = {"x": bounds["x"] + bounds["width"] / 2, "y": bounds["y"] + bounds["height"] / 2}
+        assert a["center"] == centre, where
+        assert "hidden" not in a, where
+        assert (c["width"], c["height"]) == (a["size"]["width"], a["size"]["height"]), where
+        assert abs(c["left"] + c["width"] / 2 - (a["center"]["x"] - bounds["x"])) < 1e-3, where
+        assert abs(c["top"] + c["height"] / 2 - (a["center"]["y"] - bounds["y"])) < 1e-3, where
+        origin = [float(v.rstrip("px")) for v in c["transformOrigin"].split()]
+        assert origin[:2] == [c["width"] / 2, c["height"] / 2] and not any(origin[2:]), (where, origin)
+        assert c["transform"].startswith("matrix3d("), (where, c["transform"])
+    return snap
+
+
+def assert_rests_on_an_item(page: Page, layout: dict, released: bool = False) -> int:
+    """At rest the scroll position in items is whole: the offset over the
+    pitch is an integer; `released`: the offset is the last release's
+    targetContentOffset. Returns it."""
+    axis = "y" if layout.get("scrollDirection") == "vertical" else "x"
+    offset = page.js("return window.flowlayout.offset()")
+    assert offset["y" if axis == "x" else "x"] == 0, offset
+    u = offset[axis] / carousel_pitch(layout)
+    assert abs(u - round(u)) < 1e-9, (layout["style"], offset, u)
+    if released:
+        release = page.js("return window.flowlayout.lastRelease()")
+        assert release["target"] == offset[axis], (release, offset)
+    return round(u)
+
+
+def hold_mid_drag(page: Page, d: int, axis: str = "x") -> None:
+    """Presses in the viewport, moves by `d` along `axis` and holds still
+    until the picture is the daemon's for that offset."""
+    chain = ActionChains(page.d, duration=200)
+    if axis == "x":
+        chain.move_to_element_with_offset(page.viewport, 100 if d < 0 else -100, 0).click_and_hold()
+        chain.move_by_offset(d, 0)
+    else:
+        chain.move_to_element_with_offset(page.viewport, 0, 100 if d < 0 else -100).click_and_hold()
+        chain.move_by_offset(0, d)
+    chain.perform()
+    page.wait_synced()
+
+
+def release(page: Page) -> None:
+    ActionChains(page.d).pause(0.1).release().perform()
+    page.wait_idle()
+
+
+def test_the_carousel_style_picker_is_the_daemons(page):
+    styles = carousel_styles(page)
+    # The page's style picker is the daemon's list, in its order.
+    assert page.js("return window.flowlayout.carouselStyles()") == styles
+    labels = page.js("return [...document.querySelectorAll(`#controls [name='carouselStyle'] option`)]"
+                     ".map((o) => o.textContent)")
+    assert labels[styles.index("invertedRotary")] == "inverted rotary", labels
+    radio = "#picker input[value='carousel']"
+    assert page.js(f"return document.querySelector(`{radio}`).closest('label').hidden") is False
+    layout = open_carousel(page)
+    # Only what the controls set goes out; the style's defaults (spacing,
+    # wrap, radius, count, …) are the daemon's.
+    assert layout == {
+        "type": "carousel", "style": "rotary", "scrollDirection": "horizontal",
+        "itemSize": {"width": CAROUSEL_ITEM, "height": CAROUSEL_ITEM}, "perspective": 500,
+        "snap": {"policy": "nearest", "decelerationRate": "normal"},
+    }, layout
+    assert page.js("return document.getElementById('layout-name').textContent") == "3D carousel \u00b7 rotary"
+    shown = page.js(
+        "return [...document.querySelectorAll('#controls fieldset')]"
+        ".filter((f) => f.offsetParent !== null).map((f) => f.querySelector('legend').textContent)"
+    )
+    assert shown == ["Data", "Carousel", "Card", "Scrolling", "Viewport"], shown
+    assert page.js("return document.querySelector(`#controls [name='loop']`).offsetParent") is None
+    # The rotary wraps by default: laps, and the offset is unbounded.
+    assert page.js("return window.flowlayout.wraps()") is True
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 0, "lap": 0}
+    snap = assert_carousel_drawn(page, layout)
+    assert {c["lap"] for c in snap["cards"]} == {-1, 0}, snap["cards"]
+    # The settings go out; an empty spacing is the style's again.
+    layout = set_carousel_control(page, "carouselSpacing", 1.5)
+    assert layout["spacing"] == 1.5
+    assert_carousel_drawn(page, layout)
+    layout = set_carousel_control(page, "carouselWrap", "off")
+    assert layout["wrap"] is False and page.js("return window.flowlayout.wraps()") is False
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 0}
+    assert_carousel_drawn(page, layout)
+    page.record_rpc()
+    page.js(
+        "const el = document.querySelector(`#controls [name='carouselSpacing']`);"
+        "el.value = ''; el.dispatchEvent(new Event('change', {bubbles: true}));"
+    )
+    page.wait_idle()
+    layout = opened_layout(page)["layout"]
+    assert "spacing" not in layout and "wrap" in layout, layout
+    assert page.js("return document.querySelector(`#controls [name='carouselSpacing']`).value") == ""
+    # A value the daemon refuses is shown and put back.
+    page.js(
+        "const el = document.querySelector(`#controls [name='carouselPerspective']`);"
+        "el.value = '0'; el.dispatchEvent(new Event('change', {bubbles: true}));"
+    )
+    page.wait_idle()
+    assert "perspective" in page.js("return document.getElementById('error').textContent")
+    assert page.js("return window.flowlayout.config().carouselPerspective") == 500
+    assert_carousel_drawn(page, {**layout, "perspective": 500})
+
+
+def test_every_carousel_style_is_drawn_as_the_daemon_says(page):
+    page.set_control("decelerationRate", "fast")  # short settles
+    layout = open_carousel(page)
+    for style in carousel_styles(page):
+        if layout["style"] != style:
+            layout = set_carousel_control(page, "carouselStyle", style)
+        assert layout["style"] == style
+        label = re.sub(r"([a-z])([A-Z])", r"\1 \2", style).lower()  # "inverted rotary"
+        name = page.js("return document.getElementById('layout-name').textContent")
+        assert name == f"3D carousel \u00b7 {label}", name
+        start = assert_rests_on_an_item(page, layout)
+        assert_carousel_drawn(page, layout)
+        # Held between two items: every card turned, faded and stacked as
+        # the daemon says for a fractional scroll position.
+        offset = page.offset()
+        hold_mid_drag(page, -70)
+        assert page.offset() == offset + 70
+        assert_carousel_drawn(page, layout)
+        release(page)
+        # Rested (no velocity) on the nearest whole item.
+        rested = assert_rests_on_an_item(page, layout, released=True)
+        assert rested == start + round(70 / carousel_pitch(layout)), (style, rested)
+        assert_carousel_drawn(page, layout)
+        if style == "invertedCylinder":
+            # It hides its backfaces: attributesForItem says which are
+            # hidden, and none of them is drawn.
+            hidden = page.js_async(
+                """
+                const fl = window.flowlayout;
+                Promise.all(fl.cards().map((_, item) => fl.request('layout/attributesForItem',
+                    {session: fl.session, section: 0, item, lap: 0})))
+                  .then((rs) => done(rs.map((r) => r.attributes).filter((a) => a.hidden)),
+                        (e) => done({error: String(e)}));
+                """
+            )
+            assert hidden, "no hidden card"
+            drawn = page.js("return [...document.querySelectorAll('#viewport .card')]"
+                            ".map((el) => [Number(el.dataset.item), Number(el.dataset.lap)])")
+            assert not {(a["item"], 0) for a in hidden} & set(map(tuple, drawn)), (hidden, drawn)
+            assert all(a["transform"][10] <= 0 for a in hidden), hidden  # m33: facing away
+
+
+def test_vertical_carousels_scroll_and_draw_as_the_daemon_says(page):
+    page.set_control("decelerationRate", "fast")
+    open_carousel(page)
+    layout = set_carousel_control(page, "carouselDirection", "vertical")
+    assert layout["scrollDirection"] == "vertical"
+    assert page.js("return window.flowlayout.axis()") == "y"
+    assert page.js("return document.getElementById('viewport').dataset.axis") == "y"
+    for style in ("rotary", "cylinder", "wheel", "coverFlow", "invertedTimeMachine"):
+        if layout["style"] != style:
+            layout = set_carousel_control(page, "carouselStyle", style)
+        assert layout["scrollDirection"] == "vertical"
+        start = assert_rests_on_an_item(page, layout)
+        assert_carousel_drawn(page, layout)
+        # A vertical drag moves the offset along y only.
+        offset = page.js("return window.flowlayout.offset()")
+        hold_mid_drag(page, -60, axis="y")
+        assert page.js("return window.flowlayout.offset()") == {"x": 0, "y": offset["y"] + 60}
+        assert_carousel_drawn(page, layout)
+        release(page)
+        rested = assert_rests_on_an_item(page, layout, released=True)
+        assert rested == start + round(60 / carousel_pitch(layout)), (style, rested)
+        assert_carousel_drawn(page, layout)
+    # The wheel scrolls it vertically too, then it snaps.
+    before = assert_rests_on_an_item(page, layout)
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 0, 200).perform()
+    page.wait_idle()
+    wheel = page.js("return window.flowlayout.lastRelease()")
+    assert wheel["input"] == "wheel" and wheel["axis"] == "y", wheel
+    assert assert_rests_on_an_item(page, layout, released=True) != before
+    assert_carousel_drawn(page, layout)
+
+
+def test_a_wrapped_carousel_scrolls_round_through_its_laps(page):
+    page.set_control("decelerationRate", "fast")
+    layout = open_carousel(page)
+    pitch = carousel_pitch(layout)
+    assert layout["style"] == "rotary" and "wrap" not in layout  # the style's: wrap
+    # Back from the start (the finger moves right): no rubber band, the
+    # offset goes negative and lap -1's cards come round.
+    hold_mid_drag(page, 250)
+    assert page.offset() == -250
+    snap = assert_carousel_drawn(page, layout)
+    assert -1 in {c["lap"] for c in snap["cards"]}, snap["cards"]
+    release(page)
+    assert assert_rests_on_an_item(page, layout, released=True) == -2
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 8, "lap": -1}
+    assert page.js("return document.getElementById('centred').textContent") == "8"
+    assert page.js("return document.getElementById('lap').textContent") == "\u22121"
+    centred = page.js("return document.querySelector('.card.centred').dataset")
+    assert (centred["item"], centred["lap"]) == ("8", "-1"), centred
+    assert_carousel_drawn(page, layout)
+    # Forward with the wheel by more than a whole period (10 items): past
+    # lap 0 into lap 1.
+    ActionChains(page.d).scroll_from_origin(
+        ScrollOrigin.from_element(page.viewport), round(13 * pitch + 20), 0).perform()
+    page.wait_idle()
+    assert assert_rests_on_an_item(page, layout, released=True) == 11
+    assert page.js("return window.flowlayout.centeredItem()") == {"section": 0, "item": 1, "lap": 1}
+    snap = assert_carousel_drawn(page, layout)
+    assert {c["lap"] for c in snap["cards"]} >= {0, 1}, snap["cards"]
+    # Held between items there, a cylinder (which wraps too) and a wheel.
+    for style in ("cylinder", "invertedWheel"):
+        layout = set_carousel_control(page, "carouselStyle", style)
+        assert page.js("return window.flowlayout.centeredItem()")["lap"] == 1
+        hold_mid_drag(page, 40)
+        snap = assert_carousel_drawn(page, layout)
+        release(page)
+        assert_carousel_drawn(page, layout)
+    # Wrap turned off: the offset has a range again, a drag back from the
+    # first item bands and comes back to it.
+    layout = set_carousel_control(page, "carouselWrap", "off")
+    assert page.js("return window.flowlayout.wraps()") is False
+    ActionChains(page.d).scroll_from_origin(
+        ScrollOrigin.from_element(page.viewport), -round(20 * pitch), 0).perform()
+    page.wait_idle()
+    assert page.offset() == 0
+    hold_mid_drag(page, 200)
+    assert -200 < page.offset() < 0  # the rubber band
+    assert_carousel_drawn(page, layout)
+    release(page)
+    assert page.offset() == 0
+    assert_carousel_drawn(page, layout)
+
+
+def test_a_rotary_release_snaps_to_a_whole_item(page):
+    page.set_control("decelerationRate", "fast")  # shorter settles; the snap is the same
+    layout = open_carousel(page)
+    assert layout["style"] == "rotary"
+    pitch = carousel_pitch(layout)
+    # A slow drag, rested before lifting: the nearest item.
+    page.record_rpc()
+    page.drag(-200, start=100)
+    page.wait_idle()
+    rest = page.js("return window.flowlayout.lastRelease()")
+    assert rest["velocity"] == 0 and rest["contentOffset"] == 200, rest
+    assert rest["target"] == pitch and rest["targetItem"] == {"section": 0, "item": 1, "lap": 0}, rest
+    assert_follows_trajectory(page, rest)
+    assert assert_rests_on_an_item(page, layout, released=True) == 1
+    assert page.centred() == 1
+    assert_carousel_drawn(page, layout)
+    # A fling: further, still on a whole item, along the daemon's
+    # trajectory, one setBounds a frame.
+    page.record_rpc()
+    page.drag(-150, pause=0, move_ms=50, start=100)
+    page.wait_idle()
+    fling = page.js("return window.flowlayout.lastRelease()")
+    assert fling["velocity"] > 1, fling
+    u = fling["target"] / pitch
+    assert u == round(u) and u > 2, fling
+    assert fling["targetItem"]["item"] == round(u) % 10, fling
+    assert_follows_trajectory(page, fling)
+    assert assert_rests_on_an_item(page, layout, released=True) == round(u)
+    assert page.centred() == round(u) % 10
+    assert_carousel_drawn(page, layout)
+    # Paging: a fling less than an item long goes one item on, from where
+    # it was released (protocol.md: ⌊f(o)⌋ + 1).
+    layout = set_carousel_control(page, "snapPolicy", "paging")
+    assert layout["snap"]["policy"] == "paging"
+    before = assert_rests_on_an_item(page, layout)
+    page.drag(-100, pause=0, move_ms=50, start=100)
+    page.wait_idle()
+    paged = page.js("return window.flowlayout.lastRelease()")
+    assert paged["policy"] == "paging" and paged["velocity"] > 0.3, paged
+    assert before * pitch < paged["contentOffset"] < (before + 1) * pitch, paged
+    assert assert_rests_on_an_item(page, layout, released=True) == before + 1
+    assert_carousel_drawn(page, layout)
+
+
+def test_carousel_insert_and_delete_at_the_centre(page):
+    page.set_control("decelerationRate", "fast")
+    layout = open_carousel(page)
+    page.drag(-300, start=100)
+    page.wait_idle()
+    assert page.centred() == 2
+    before = page.js("return window.flowlayout.cards()")
+    page.record_rpc()
+    page.js("document.getElementById('insert').click()")
+    page.wait_idle()
+    methods = [e["request"]["method"] for e in page.sent()]
+    assert "layout/performBatchUpdates" in methods and "layout/open" not in methods, methods
+    after = page.js("return window.flowlayout.cards()")
+    assert len(after) == 11 and after[:2] == before[:2] and after[3:] == before[2:]
+    # The new card is centred, and every card drawn as the daemon says.
+    assert page.centred() == 2 and assert_rests_on_an_item(page, layout) == 2
+    snap = assert_carousel_drawn(page, layout)
+    assert f"card-{after[2]}@lap0" in {c["id"] for c in snap["cards"]}, snap["cards"]
+    page.js("document.getElementById('delete').click()")
+    page.wait_idle()
+    assert page.js("return window.flowlayout.cards()") == before
+    assert page.centred() == 2
+    assert_carousel_drawn(page, layout)
+
+
+def move_held(page: Page, offset: int) -> None:
+    """With the pointer still held (hold_mid_drag), drags on to `offset`
+    along x and holds still until the picture is the daemon's for it."""
+    ActionChains(page.d, duration=100).move_by_offset(round(page.offset() - offset), 0).perform()
+    page.wait_synced()
+    assert page.offset() == offset
+
+
+def frame_of(snap: dict, item: int) -> dict:
+    (a,) = [a for a in snap["attributes"] if a["item"] == item]
+    return a["frame"]
+
+
+def test_carousel_cards_near_the_eye(page):
+    """In a close perspective, cards come at the eye: one with a corner at
+    or behind it is hidden (never drawn); just short of it a card's frame
+    is thousands of points wide and Chromium's bounding box still matches,
+    to 1 px while the nearest corner's w is not tiny, and to 0.1% of its
+    extent when it is (Chromium's float precision: 21 px on a card 37,806
+    px wide)."""
+    page.set_control("decelerationRate", "fast")
+    open_carousel(page)
+    layout = set_carousel_control(page, "carouselStyle", "invertedCylinder")
+    layout = set_carousel_control(page, "carouselPerspective", 150)
+    assert page.offset() == 0
+    # At 80 points, card 2 faces the viewer but a corner is behind the eye:
+    # the daemon hides it and the page draws no element for it.
+    hold_mid_drag(page, -80)
+    assert page.offset() == 80
+    snap = assert_carousel_drawn(page, layout)
+    assert {c["item"] for c in snap["cards"]} == {0, 1}, snap["cards"]
+    hidden = page.js_async(
+        "window.flowlayout.request('layout/attributesForItem', {session: window.flowlayout.session,"
+        " section: 0, item: 2, lap: 0}).then((r) => done(r.attributes), (e) => done({error: String(e)}));"
+    )
+    assert hidden["hidden"] is True and hidden["transform"][10] > 0, hidden  # not a backface
+    # A little further it is in front of the eye again, and huge.
+    move_held(page, 90)
+    snap = assert_carousel_drawn(page, layout)
+    assert {c["item"] for c in snap["cards"]} == {0, 1, 2}, snap["cards"]
+    assert frame_of(snap, 2)["width"] > 3000, frame_of(snap, 2)
+    move_held(page, 82)
+    snap = assert_carousel_drawn(page, layout, relative_tolerance=1e-3)
+    assert frame_of(snap, 2)["width"] > 30000, frame_of(snap, 2)
+    release(page)
+    start = page.offset()
+    assert start == carousel_pitch(layout)  # card 1
+    # A time machine's card coming at the eye: 22,500 px wide, nearly
+    # transparent, still within 1 px.
+    layout = set_carousel_control(page, "carouselStyle", "timeMachine")
+    assert page.offset() == start
+    hold_mid_drag(page, -1)
+    assert page.offset() == start + 1
+    snap = assert_carousel_drawn(page, layout)
+    near = next(a for a in snap["attributes"] if a["item"] == 2)
+    assert near["frame"]["width"] > 20000 and 0 < near["alpha"] < 0.01, near
+    release(page)
+    assert page.offset() == start
+
+
+def test_screenshot_of_the_carousel(page):
+    page.set_control("viewportWidth", 700)
+    page.set_control("viewportHeight", 360)
+    page.set_control("count", 12)
+    layout = open_carousel(page)
+    layout = set_carousel_control(page, "carouselStyle", "cylinder")
+    hold_mid_drag(page, -40)
+    assert_carousel_drawn(page, layout)
+    artifacts = REPO / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    assert page.d.save_screenshot(str(artifacts / "web-carousel.png")), "no screenshot"
+    release(page)
+
+
+# MARK: (k) the installed package's page
+
+
+def test_the_installed_package_serves_a_working_page(browser, installed_flowlayout, tmp_path):
+    from install_support import web_files
+
+    installed = installed_flowlayout
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    b = WebBridge(command=[str(installed.flowlayout), "web", "--port", "0"],
+                  env=installed.env("path", tmp_path / "bin"), cwd=str(elsewhere))
+    try:
+        assert f"page from {installed.package / 'web'}" in b.first_line, b.first_line
+        browser.get(b.url)
+        page = Page(browser)
+        page.wait("the page to open its session", lambda: page.js("return !!window.flowlayout"))
+        page.wait_idle()
+        assert page.js("return document.getElementById('error').textContent") == ""
+        assert page.centred() == 0
+        assert page.js("return document.getElementById('centred').textContent") == "0"
+        assert page.js("return window.flowlayout.cards().length") == 10
+        snap = page.assert_matches_daemon()
+        assert len(snap["cards"]) == 2  # card 0 and, scaled, card 1
+        # A page that imports the JS client module got it from the bridge's /js/.
+        if any(b"/js/" in p.read_bytes() for p in web_files()):
+            assert f"/js/ from {installed.package / 'js'}" in b.first_line, b.first_line
+            loaded = page.js(
+                "return performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)"
+            )
+            assert any(p.startswith("/js/") for p in loaded), loaded
+        page.drag(-250)
+        page.wait_idle()
+        assert page.centred() == 1
+        page.assert_matches_daemon()
+    finally:
+        code, rest = b.stop()
+    assert code == 0 and "flowlayoutd exited with status 0" in rest, rest
