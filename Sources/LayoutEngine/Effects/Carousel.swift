@@ -2,7 +2,7 @@
 // centre with a CATransform3D that depends only on its offset from the
 // scroll position, in items, as iCarousel's `transformForItemViewWithOffset`
 // computes it; alpha fades by offset and depth orders the items. The slots
-// these offsets come from are CarouselGeometry's.
+// these offsets come from are SlotGeometry's.
 
 #if canImport(Glibc)
   import Glibc

@@ -57,6 +57,10 @@ protocol LayoutKind: Sendable {
   /// the left-to-right space) seen through `bounds`: how far the effect
   /// can draw an element from its frame. O(1).
   func searchRect(_ rect: Rect, bounds: Rect, in layout: Layout) -> Rect
+  /// Clip: whether an element the effect drew is shown at all (say, not
+  /// when fully transparent or behind the eye), beside meeting the rect.
+  /// O(1).
+  func keeps(_ a: LayoutAttributes) -> Bool
   /// The effect's context for a viewport `bounds` (left to right). O(1).
   func effectContext(bounds: Rect, in layout: Layout) -> EffectContext
   /// Effect: an element's transform, alpha, zIndex and drawn frame from
@@ -90,6 +94,15 @@ protocol LayoutKind: Sendable {
   /// placement's continuity (a compositional row's offset).
   func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout)
 
+  /// Snapping: the kind's own rest for a release at `contentOffset` with
+  /// `velocity`, projected to `projected` (client space, clamped as the
+  /// scroll view clamps it): the target offset along the scroll axis, and
+  /// its item and lap; nil leaves it to the snapping layer's policies.
+  /// O(log n).
+  func restTarget(
+    contentOffset: Point, projected: Point, velocity: Point, of layout: Layout
+  ) -> (main: Double, item: IndexPath?, lap: Int?)?
+
   /// The kind's own problem with `layout` (beyond repetition's, which
   /// `Layout.problem` checks for every kind), or nil. O(log lines).
   func problem(in layout: Layout) -> LayoutProblem?
@@ -113,6 +126,10 @@ extension LayoutKind {
   func problem(in layout: Layout) -> LayoutProblem? { nil }
   var hasEffect: Bool { false }
   func searchRect(_ rect: Rect, bounds: Rect, in layout: Layout) -> Rect { rect }
+  func keeps(_ a: LayoutAttributes) -> Bool { true }
+  func restTarget(
+    contentOffset: Point, projected: Point, velocity: Point, of layout: Layout
+  ) -> (main: Double, item: IndexPath?, lap: Int?)? { nil }
   func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout) {}
   func sections(_ sections: [Section], leavingFor next: LayoutType) -> [Section] {
     sections

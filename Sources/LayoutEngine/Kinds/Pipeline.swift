@@ -109,7 +109,8 @@ extension Layout {
       if kind == .cell, nearest != nil { nearest!.visit(s, i, axes.main(frame.center)) }
       if k.hasEffect {
         k.applyEffect(to: &result[result.count - 1], context, in: self)
-        if !result[result.count - 1].frame.intersects(rect) { result.removeLast() }
+        let last = result.count - 1
+        if !result[last].frame.intersects(rect) || !k.keeps(result[last]) { result.removeLast() }
       }
     }
     if isRTL { for i in result.indices { fromLTR(&result[i]) } }
@@ -131,7 +132,7 @@ extension Layout {
       var a = Self.plain(kind, s, i, frame, pinned: pin)
       if k.hasEffect {
         k.applyEffect(to: &a, context, in: self)
-        guard a.frame.intersects(r) else { return true }
+        guard a.frame.intersects(r), k.keeps(a) else { return true }
       }
       fromLTR(&a)
       return take(a)

@@ -60,7 +60,7 @@ extension Placement {
 public enum AnyPlacement: Placement {
   case flow(FlowGeometry)
   case waterfall(WaterfallGeometry)
-  case carousel(CarouselGeometry)
+  case slots(SlotGeometry)
   /// Boxed, so that the enum (copied with each session on every frame)
   /// stays the size of the other placements.
   indirect case compositional(CompositionalGeometry)
@@ -69,7 +69,7 @@ public enum AnyPlacement: Placement {
     switch self {
     case .flow(let g): return g.contentSize
     case .waterfall(let g): return g.contentSize
-    case .carousel(let g): return g.contentSize
+    case .slots(let g): return g.contentSize
     case .compositional(let g): return g.contentSize
     }
   }
@@ -77,7 +77,7 @@ public enum AnyPlacement: Placement {
     switch self {
     case .flow(let g): return g.sectionCount
     case .waterfall(let g): return g.sectionCount
-    case .carousel(let g): return g.sectionCount
+    case .slots(let g): return g.sectionCount
     case .compositional(let g): return g.sectionCount
     }
   }
@@ -85,7 +85,7 @@ public enum AnyPlacement: Placement {
     switch self {
     case .flow(let g): return g.itemCount(inSection: s)
     case .waterfall(let g): return g.itemCount(inSection: s)
-    case .carousel(let g): return g.itemCount(inSection: s)
+    case .slots(let g): return g.itemCount(inSection: s)
     case .compositional(let g): return g.itemCount(inSection: s)
     }
   }
@@ -93,7 +93,7 @@ public enum AnyPlacement: Placement {
     switch self {
     case .flow(let g): return g.elementSpan
     case .waterfall(let g): return g.elementSpan
-    case .carousel(let g): return g.elementSpan
+    case .slots(let g): return g.elementSpan
     case .compositional(let g): return g.elementSpan
     }
   }
@@ -101,7 +101,7 @@ public enum AnyPlacement: Placement {
     switch self {
     case .flow(let g): return g.frameForItem(path)
     case .waterfall(let g): return g.frameForItem(path)
-    case .carousel(let g): return g.frameForItem(path)
+    case .slots(let g): return g.frameForItem(path)
     case .compositional(let g): return g.frameForItem(path)
     }
   }
@@ -109,7 +109,7 @@ public enum AnyPlacement: Placement {
     switch self {
     case .flow(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
     case .waterfall(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
-    case .carousel(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
+    case .slots(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
     case .compositional(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
     }
   }
@@ -119,7 +119,7 @@ public enum AnyPlacement: Placement {
     switch self {
     case .flow(let g): g.forEachElement(in: rect, pin: pin, body)
     case .waterfall(let g): g.forEachElement(in: rect, pin: pin, body)
-    case .carousel(let g): g.forEachElement(in: rect, pin: pin, body)
+    case .slots(let g): g.forEachElement(in: rect, pin: pin, body)
     case .compositional(let g): g.forEachElement(in: rect, pin: pin, body)
     }
   }
@@ -130,7 +130,7 @@ public enum AnyPlacement: Placement {
     switch self {
     case .flow(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
     case .waterfall(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
-    case .carousel(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
+    case .slots(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
     case .compositional(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
     }
   }
@@ -138,19 +138,19 @@ public enum AnyPlacement: Placement {
     switch self {
     case .flow(let g): return g.elementCountBound(in: rect, pin: pin)
     case .waterfall(let g): return g.elementCountBound(in: rect, pin: pin)
-    case .carousel(let g): return g.elementCountBound(in: rect, pin: pin)
+    case .slots(let g): return g.elementCountBound(in: rect, pin: pin)
     case .compositional(let g): return g.elementCountBound(in: rect, pin: pin)
     }
   }
   public func restOffset(global g: Int) -> Double? {
-    if case .carousel(let c) = self { return c.restOffset(global: g) }
+    if case .slots(let c) = self { return c.restOffset(global: g) }
     return nil
   }
   public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
     switch self {
     case .flow(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
     case .waterfall(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
-    case .carousel(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
+    case .slots(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
     case .compositional(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
     }
   }

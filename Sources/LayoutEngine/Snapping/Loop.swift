@@ -150,7 +150,7 @@ extension Layout {
       placement.forEachElement(in: shiftedMain(search, -off), pin: pinning(b)) {
         element, s, i, frame in
         let a = finish(kind, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: b)
-        if a.frame.intersects(clientRect) { result.append(a) }
+        if a.frame.intersects(clientRect), kind.keeps(a) { result.append(a) }
       }
     }
     return result
@@ -176,7 +176,7 @@ extension Layout {
         element, s, i, frame in
         let a = finish(
           kind, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: lapBounds)
-        guard a.frame.intersects(rect) else { return true }
+        guard a.frame.intersects(rect), kind.keeps(a) else { return true }
         stop = !take(a)
         return !stop
       }

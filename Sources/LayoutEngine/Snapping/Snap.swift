@@ -224,7 +224,13 @@ extension Layout {
     var target = projected
     var item: IndexPath? = nil
     var lap: Int? = nil
-    if loops, itemCount > 0, period > 0 {
+    if itemCount > 0,
+      let own = traits.kind.restTarget(
+        contentOffset: o, projected: projected, velocity: v, of: self)
+    {
+      (item, lap) = (own.item, own.lap)
+      if scrollDirection == .horizontal { target.x = own.main } else { target.y = own.main }
+    } else if loops, itemCount > 0, period > 0 {
       // Reduced by the release's lap; the plan's offsets are absolute.
       let (K, shift) = loopBase(axes.main(o))
       let main = loopSnapTarget(

@@ -48,10 +48,19 @@ protocol KindDecoder: Sendable {
   var capabilities: [(key: String, value: Capability)] { get }
   /// The error for `problem` of a layout of this kind, caused by `source`.
   func error(for problem: LayoutProblem, source: ChangeSource) -> RPCError
+  /// Refuses a layout of this kind that the protocol does not allow (more
+  /// than its sections, an inset it ignores) or that has a problem,
+  /// naming the field `source` blames. O(log lines).
+  func check(_ layout: Layout, source: ChangeSource) throws(RPCError)
 }
 
 extension KindDecoder {
   var capabilities: [(key: String, value: Capability)] { [] }
+
+  func check(_ layout: Layout, source: ChangeSource) throws(RPCError) {
+    guard let problem = layout.problem else { return }
+    throw error(for: problem, source: source)
+  }
 
   /// A kind whose layouts never have problems reports one plainly.
   func error(for problem: LayoutProblem, source: ChangeSource) -> RPCError {
@@ -96,7 +105,6 @@ enum LayoutKinds {
 
   /// The problem of `layout` as an error, or nothing when it has none.
   static func check(_ layout: Layout, source: ChangeSource) throws(RPCError) {
-    guard let problem = layout.problem else { return }
-    throw decoder(for: layout.type).error(for: problem, source: source)
+    try decoder(for: layout.type).check(layout, source: source)
   }
 }

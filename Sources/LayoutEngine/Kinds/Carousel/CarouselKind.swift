@@ -18,7 +18,7 @@ extension CarouselConfiguration: LayoutKind {
     _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement {
-    .carousel(CarouselGeometry(configuration: self, sections: sections, viewport: viewport))
+    .slots(SlotGeometry(configuration: self, sections: sections, viewport: viewport))
   }
 }
 
@@ -29,7 +29,7 @@ extension CarouselConfiguration {
   func attributes(
     in rect: Rect, bounds: Rect, nearest: inout Layout.NearestCell?, of layout: Layout
   ) -> [LayoutAttributes] {
-    guard case .carousel(let g) = layout.placement else { return [] }
+    guard case .slots(let g) = layout.placement else { return [] }
     return layout.carouselAttributes(in: rect, bounds: bounds, self, g)
   }
 
@@ -46,7 +46,7 @@ extension CarouselConfiguration {
 
   /// The window: at most `visibleItems`.
   func elementCountBound(in rect: Rect, bounds: Rect, of layout: Layout) -> Int {
-    guard case .carousel(let g) = layout.placement else { return 0 }
+    guard case .slots(let g) = layout.placement else { return 0 }
     return CarouselFrame(
       self, itemCount: g.itemCount, itemExtent: g.itemExtent, bounds: bounds.size
     )
@@ -56,14 +56,14 @@ extension CarouselConfiguration {
   func attributesForItem(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout)
     -> LayoutAttributes?
   {
-    guard case .carousel(let g) = layout.placement else { return nil }
+    guard case .slots(let g) = layout.placement else { return nil }
     return layout.carouselItem(path, lap: lap, bounds: bounds, self, g)
   }
 
   /// The slot's centre: every item is drawn at the viewport's centre, so
   /// its drawn centre says nothing of where it is.
   func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout) -> Point? {
-    guard case .carousel(let g) = layout.placement else { return nil }
+    guard case .slots(let g) = layout.placement else { return nil }
     var slot = g.frameForItem(path).center
     if let lap, g.wraps {
       let shift = Double(lap) * layout.period

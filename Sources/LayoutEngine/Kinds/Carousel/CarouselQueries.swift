@@ -8,7 +8,7 @@
 extension Layout {
   /// The scroll position of `bounds` in items: u, reduced by K periods
   /// when the carousel wraps (so u ∈ [0, n)). O(1).
-  func carouselPosition(_ g: CarouselGeometry, bounds: Rect) -> (u: Double, K: Int) {
+  func carouselPosition(_ g: SlotGeometry, bounds: Rect) -> (u: Double, K: Int) {
     let offset = axes.main(bounds.origin)
     guard g.pitch > 0 else { return (0, 0) }
     // A pitch tiny beside the offset makes u astronomically large: beyond
@@ -23,7 +23,7 @@ extension Layout {
 
   /// The offset of item `i` (global) as shown, and its lap (nil without
   /// wrap). O(1).
-  func carouselOffset(_ i: Int, u: Double, K: Int, _ g: CarouselGeometry) -> (Double, Int?) {
+  func carouselOffset(_ i: Int, u: Double, K: Int, _ g: SlotGeometry) -> (Double, Int?) {
     var off = Double(i) - u
     guard g.wraps else { return (off, nil) }
     let n = Double(g.itemCount)
@@ -41,7 +41,7 @@ extension Layout {
   /// iCarousel's window of candidates: the `visibleItems` indices around
   /// round(u) (halves away from zero), shifted into [0, n − 1] without wrap
   /// and taken mod n with it, each with its offset and lap. O(visibleItems).
-  func carouselWindow(_ frame: CarouselFrame, bounds: Rect, _ g: CarouselGeometry)
+  func carouselWindow(_ frame: CarouselFrame, bounds: Rect, _ g: SlotGeometry)
     -> [(global: Int, offset: Double, lap: Int?)]
   {
     let n = g.itemCount
@@ -68,7 +68,7 @@ extension Layout {
   /// area; by lap, then index. Each one's zIndex is its rank in depth order
   /// among the whole window (`CarouselDepth`). O(visibleItems · log n).
   func carouselAttributes(
-    in rect: Rect, bounds: Rect, _ c: CarouselConfiguration, _ g: CarouselGeometry
+    in rect: Rect, bounds: Rect, _ c: CarouselConfiguration, _ g: SlotGeometry
   ) -> [LayoutAttributes] {
     let frame = CarouselFrame(
       c, itemCount: g.itemCount, itemExtent: g.itemExtent, bounds: bounds.size)
@@ -105,7 +105,7 @@ extension Layout {
   /// it. O(visibleItems · log n).
   func carouselItem(
     _ path: IndexPath, lap: Int?, bounds: Rect, _ c: CarouselConfiguration,
-    _ g: CarouselGeometry
+    _ g: SlotGeometry
   ) -> LayoutAttributes {
     let frame = CarouselFrame(
       c, itemCount: g.itemCount, itemExtent: g.itemExtent, bounds: bounds.size)

@@ -1,17 +1,17 @@
-// The placement of iCarousel-style carousels: one slot per item, a
-// constant pitch apart along the scroll axis, whatever the items' sizes
-// (iCarousel spaces items by its item width, the largest). Item i's slot is
-// centred where the viewport's centre is when the content offset is
-// i · pitch, so its rest offset is exactly i · pitch and the scroll offset
-// in items is contentOffset / pitch. The styles (Effects/Carousel.swift)
-// draw every item at the viewport's centre with a transform; these slots
-// are what snapping, scrolling to an item and anchoring work with.
+// Slots: one per item, a constant pitch apart along the scroll axis,
+// whatever the items' sizes. Item i's slot is centred where the viewport's
+// centre is when the content offset is i · pitch, so its rest offset is
+// exactly i · pitch and the scroll offset in items is contentOffset / pitch.
+// iCarousel's styles draw every item at the viewport's centre from these
+// slots (Kinds/Carousel); FSPagerView's pages are drawn at them
+// (Kinds/Pager). Snapping, scrolling to an item and anchoring work with
+// the slots.
 
-/// Carousel slots for one viewport size, in content coordinates.
-public struct CarouselGeometry: Placement {
-  /// Points between neighbouring slots: w / offsetMultiplier.
+/// Slots for one viewport size, in content coordinates.
+public struct SlotGeometry: Placement {
+  /// Points between neighbouring slots.
   public let pitch: Double
-  /// w: the largest item extent along the scroll axis.
+  /// The largest item extent along the scroll axis.
   public let itemExtent: Double
   /// Whether the content repeats (one period is n · pitch).
   public let wraps: Bool
@@ -19,14 +19,16 @@ public struct CarouselGeometry: Placement {
   let viewport: Size
   let sizes: [SizeList?]
   let uniform: Size
+  /// The content's extent along the axis without items and without wrap.
+  let emptyExtent: Double
   /// The global index of each section's first item, then the item count.
   let starts: [Int]
 
-  /// O(sections): sizes come from the ropes' summaries.
+  /// A carousel's slots: w (the largest item extent along the axis) apart,
+  /// divided by the offset multiplier. O(sections): sizes come from the
+  /// ropes' summaries.
   public init(configuration c: CarouselConfiguration, sections: [Section], viewport: Size) {
-    horizontal = c.scrollDirection == .horizontal
-    self.viewport = viewport
-    uniform = c.itemSize
+    let horizontal = c.scrollDirection == .horizontal
     var starts = [0]
     var extent = horizontal ? c.itemSize.width : c.itemSize.height
     var lists: [SizeList?] = []
@@ -51,11 +53,28 @@ public struct CarouselGeometry: Placement {
         extent = max(extent, horizontal ? list.summary.maxWidth : list.summary.maxHeight)
       }
     }
+    self.init(
+      pitch: extent / c.resolvedOffsetMultiplier, itemExtent: extent, itemSize: c.itemSize,
+      sizes: lists, starts: starts, wraps: c.resolvedWrap, horizontal: horizontal,
+      viewport: viewport, emptyExtent: horizontal ? viewport.width : viewport.height)
+  }
+
+  /// Slots `pitch` apart for items of `itemSize` (`sizes`: a section's own
+  /// sizes, nil for uniform ones; `starts`: each section's first global
+  /// index, then the count). O(1).
+  init(
+    pitch: Double, itemExtent: Double, itemSize: Size, sizes: [SizeList?], starts: [Int],
+    wraps: Bool, horizontal: Bool, viewport: Size, emptyExtent: Double
+  ) {
+    self.pitch = pitch
+    self.itemExtent = itemExtent
+    self.uniform = itemSize
+    self.sizes = sizes
     self.starts = starts
-    sizes = lists
-    itemExtent = extent
-    pitch = extent / c.resolvedOffsetMultiplier
-    wraps = c.resolvedWrap
+    self.wraps = wraps
+    self.horizontal = horizontal
+    self.viewport = viewport
+    self.emptyExtent = emptyExtent
   }
 
   /// The number of items across all sections. O(1).
@@ -65,11 +84,11 @@ public struct CarouselGeometry: Placement {
   var cross: Double { horizontal ? viewport.height : viewport.width }
 
   /// Without wrap, offsets run over [0, (n − 1) · pitch]: (n − 1) · pitch
-  /// plus the viewport's extent. With wrap, one period, n · pitch (offsets
-  /// are unbounded). O(1).
+  /// plus the viewport's extent (`emptyExtent` without items). With wrap,
+  /// one period, n · pitch (offsets are unbounded). O(1).
   public var contentSize: Size {
     let n = Double(itemCount)
-    let m = wraps ? n * pitch : max(0, n - 1) * pitch + main
+    let m = wraps ? n * pitch : n == 0 ? emptyExtent : (n - 1) * pitch + main
     return horizontal ? Size(width: m, height: cross) : Size(width: cross, height: m)
   }
 
