@@ -53,7 +53,6 @@ extension Layout {
     let kind: any LayoutKind
     let scrollDirection: ScrollDirection
     let isRTL: Bool
-    let loops: Bool
     let pins: (headers: Bool, footers: Bool)
 
     init(_ type: LayoutType) {
@@ -61,7 +60,6 @@ extension Layout {
       scrollDirection = kind.scrollDirection
       isRTL = kind.layoutDirection == .rtl
       pins = kind.pinsSupplementaries
-      loops = kind.loops
     }
   }
 }
@@ -92,6 +90,8 @@ public struct Layout: Sendable {
   /// The global index of each section's first item, then the item count:
   /// items in order across sections, as carousels snap through them.
   private(set) var sectionStarts: [Int]
+  /// Whether the content repeats, for the kind and the items it has now.
+  public private(set) var loops: Bool
 
   /// Computes the layout. O(sections + items in sections of varied sizes).
   public init(
@@ -104,6 +104,7 @@ public struct Layout: Sendable {
     self.viewportSize = viewportSize
     self.placement = Self.makePlacement(traits.kind, sections, contentInset, viewportSize)
     (maxItemExtent, pitchRange, sectionStarts) = Self.derived(traits.kind, sections)
+    loops = traits.kind.loops(itemCount: sectionStarts[sectionStarts.count - 1])
   }
 
   /// What the data implies beyond the geometry: the largest card extent,
@@ -264,6 +265,7 @@ public struct Layout: Sendable {
       previous: continuity == nil ? nil : placement,
       continuity: continuity, rowOffsets: rowOffsets ?? self.rowOffsets)
     (maxItemExtent, pitchRange, sectionStarts) = Self.derived(traits.kind, sections)
+    loops = traits.kind.loops(itemCount: sectionStarts[sectionStarts.count - 1])
   }
 
   /// The placement of a layout type: its kind's.

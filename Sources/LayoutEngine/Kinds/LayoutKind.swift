@@ -27,6 +27,9 @@ protocol LayoutKind: Sendable {
   var dependsOnMainExtent: Bool { get }
   /// Whether the content repeats without end along the scroll axis.
   var loops: Bool { get }
+  /// Whether it repeats with `n` items (FSPagerView stops repeating a
+  /// single page when asked to). O(1).
+  func loops(itemCount n: Int) -> Bool
   /// Whether it repeats by drawing copies of its placement one period
   /// apart (repetition, Snapping/Loop.swift), rather than by its own wrap.
   var repeatsPlacement: Bool { get }
@@ -120,6 +123,7 @@ extension LayoutKind {
   var dependsOnMainExtent: Bool { false }
   var loops: Bool { false }
   var repeatsPlacement: Bool { loops }
+  func loops(itemCount n: Int) -> Bool { loops }
   var hasRows: Bool { false }
   var centresCards: Bool { false }
   var flowFields: FlowConfiguration? { nil }

@@ -11,7 +11,9 @@ extension LayoutKind {
   func attributes(
     in rect: Rect, bounds: Rect, nearest: inout Layout.NearestCell?, of layout: Layout
   ) -> [LayoutAttributes] {
-    if loops && repeatsPlacement { return layout.loopAttributes(self, in: rect, bounds: bounds) }
+    if layout.loops && repeatsPlacement {
+      return layout.loopAttributes(self, in: rect, bounds: bounds)
+    }
     return layout.pipelineAttributes(self, in: rect, bounds: bounds, nearest: &nearest)
   }
 
@@ -19,7 +21,7 @@ extension LayoutKind {
     in rect: Rect, bounds: Rect, after: PageStart?, of layout: Layout,
     _ take: (LayoutAttributes) -> Bool
   ) {
-    if loops && repeatsPlacement && layout.period > 0 {
+    if layout.loops && repeatsPlacement && layout.period > 0 {
       layout.loopForEachAttribute(self, in: rect, bounds: bounds, after: after, take)
     } else {
       layout.pipelineForEachAttribute(self, in: rect, bounds: bounds, after: after, take)
@@ -27,7 +29,7 @@ extension LayoutKind {
   }
 
   func elementCountBound(in rect: Rect, bounds: Rect, of layout: Layout) -> Int {
-    if loops && repeatsPlacement && layout.period > 0 {
+    if layout.loops && repeatsPlacement && layout.period > 0 {
       return layout.loopElementCountBound(self, in: rect, bounds: bounds)
     }
     let r = layout.toLTR(rect)
@@ -40,7 +42,7 @@ extension LayoutKind {
     -> LayoutAttributes?
   {
     let frame = layout.placement.frameForItem(path)
-    if loops && repeatsPlacement {
+    if layout.loops && repeatsPlacement {
       return layout.loopElement(
         self, .cell, path.section, path.item, frame, lap: lap, bounds: bounds)
     }
@@ -53,7 +55,7 @@ extension LayoutKind {
   func attributesForSupplementary(
     _ kind: ElementKind, section: Int, lap: Int?, bounds: Rect, of layout: Layout
   ) -> LayoutAttributes? {
-    if loops && repeatsPlacement {
+    if layout.loops && repeatsPlacement {
       guard let frame = layout.placement.frameForSupplementary(kind, section: section, pin: nil)
       else { return nil }
       return layout.loopElement(self, kind, section, 0, frame, lap: lap, bounds: bounds)
@@ -69,7 +71,7 @@ extension LayoutKind {
   }
 
   func lapsExamined(in rect: Rect, bounds: Rect, of layout: Layout) -> Double {
-    guard loops && repeatsPlacement, layout.period > 0 else { return 0 }
+    guard layout.loops && repeatsPlacement, layout.period > 0 else { return 0 }
     let (a, b) = layout.loopQuery(self, rect, bounds).laps
     return Double(b) - Double(a) + 1
   }

@@ -44,8 +44,6 @@ struct LoopCard: Equatable {
 }
 
 extension Layout {
-  /// True for a carousel whose content repeats (`loop`). O(1).
-  public var loops: Bool { traits.loops }
 
   /// The period P of a looping carousel: one copy's extent along the scroll
   /// axis, which is also `contentSize` along it. O(1).

@@ -224,9 +224,8 @@ extension Layout {
     var target = projected
     var item: IndexPath? = nil
     var lap: Int? = nil
-    if itemCount > 0,
-      let own = traits.kind.restTarget(
-        contentOffset: o, projected: projected, velocity: v, of: self)
+    if let own = traits.kind.restTarget(
+      contentOffset: o, projected: projected, velocity: v, of: self)
     {
       (item, lap) = (own.item, own.lap)
       if scrollDirection == .horizontal { target.x = own.main } else { target.y = own.main }
