@@ -1,33 +1,4 @@
-/// The layout types the engine knows. Each is a placement (Placement/),
-/// optionally with an effect (Effects/) and a snapping (Snapping/).
-public enum LayoutType: Equatable, Sendable {
-  /// UICollectionViewFlowLayout: flow lines, no effect, free scrolling.
-  case flow(FlowConfiguration)
-  /// A cover-flow carousel (the seeds' HWCoverFlowLayout and relatives):
-  /// flow lines of one card, the cover-flow effect and card snapping.
-  case coverFlow(CoverFlowConfiguration)
-  /// Masonry (CHTCollectionViewWaterfallLayout): waterfall columns.
-  case waterfall(WaterfallConfiguration)
-  /// iCarousel: one slot per item a constant pitch apart, every item drawn
-  /// at the viewport's centre by one of iCarousel's 3D styles.
-  case carousel(CarouselConfiguration)
-  /// UICollectionViewCompositionalLayout: sections of groups, some of them
-  /// rows that scroll on their own, with row effects and row snapping.
-  /// Boxed: its section layout is large, and a session copies its type on
-  /// every frame.
-  indirect case compositional(CompositionalConfiguration)
-
-  /// The type's name, as `type` takes it. O(1).
-  public var name: String {
-    switch self {
-    case .flow: return "flow"
-    case .coverFlow: return "coverFlow"
-    case .waterfall: return "waterfall"
-    case .carousel: return "carousel"
-    case .compositional: return "compositional"
-    }
-  }
-
+extension LayoutType {
   // What generic code asks of every type, answered by its kind.
 
   /// The flow fields of a type placed in flow lines (nil otherwise).

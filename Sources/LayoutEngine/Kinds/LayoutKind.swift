@@ -144,17 +144,3 @@ extension LayoutKind where EffectContext == Void {
   func effectContext(bounds: Rect, in layout: Layout) {}
   func applyEffect(to a: inout LayoutAttributes, _ context: Void, in layout: Layout) {}
 }
-
-extension LayoutType {
-  /// The registry of kinds: each case's kind. O(1), but it boxes the
-  /// configuration: `Layout` takes it once when its type is set.
-  var kind: any LayoutKind {
-    switch self {
-    case .flow(let c): return c
-    case .coverFlow(let c): return c
-    case .waterfall(let c): return c
-    case .carousel(let c): return c
-    case .compositional(let c): return c
-    }
-  }
-}
