@@ -66,6 +66,12 @@ protocol LayoutKind: Sendable {
   func keeps(_ a: LayoutAttributes) -> Bool
   /// The effect's context for a viewport `bounds` (left to right). O(1).
   func effectContext(bounds: Rect, in layout: Layout) -> EffectContext
+  /// The context for copy `lap` of repeated content, seen through
+  /// `lapBounds` (the viewport moved into copy 0, where the copy's frames
+  /// are) out of `viewport` (the client's, left to right). A kind whose
+  /// effect is defined on the whole endless sequence reads the latter, so
+  /// that no reduction rounds it. O(1).
+  func effectContext(lapBounds: Rect, viewport: Rect, in layout: Layout) -> EffectContext
   /// Effect: an element's transform, alpha, zIndex and drawn frame from
   /// its place relative to the viewport. O(1).
   func applyEffect(to a: inout LayoutAttributes, _ context: EffectContext, in layout: Layout)
@@ -131,6 +137,9 @@ extension LayoutKind {
   var hasEffect: Bool { false }
   func searchRect(_ rect: Rect, bounds: Rect, in layout: Layout) -> Rect { rect }
   func keeps(_ a: LayoutAttributes) -> Bool { true }
+  func effectContext(lapBounds: Rect, viewport: Rect, in layout: Layout) -> EffectContext {
+    effectContext(bounds: lapBounds, in: layout)
+  }
   func restTarget(
     contentOffset: Point, projected: Point, velocity: Point, of layout: Layout
   ) -> (main: Double, item: IndexPath?, lap: Int?)? { nil }

@@ -147,7 +147,9 @@ extension Layout {
       let b = shiftedMain(bounds, -off)
       placement.forEachElement(in: shiftedMain(search, -off), pin: pinning(b)) {
         element, s, i, frame in
-        let a = finish(kind, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: b)
+        let a = finish(
+          kind, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: b,
+          viewport: clientBounds)
         if a.frame.intersects(clientRect), kind.keeps(a) { result.append(a) }
       }
     }
@@ -173,7 +175,8 @@ extension Layout {
       ) {
         element, s, i, frame in
         let a = finish(
-          kind, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: lapBounds)
+          kind, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: lapBounds,
+          viewport: bounds)
         guard a.frame.intersects(rect), kind.keeps(a) else { return true }
         stop = !take(a)
         return !stop
@@ -216,15 +219,17 @@ extension Layout {
   /// The attributes of one element of copy K + k, from its frame in copy 0
   /// of the reduced left-to-right space and the bounds moved into that
   /// copy (`lapBounds` = reduced bounds − k·P), back in client space. The
-  /// one path every loop query takes, so they agree to the bit. O(1).
+  /// one path every loop query takes, so they agree to the bit. `viewport`
+  /// is the client's bounds. O(1).
   func finish<Kind: LayoutKind>(
     _ kind: Kind, _ element: ElementKind, _ s: Int, _ i: Int, _ frame: Rect, k: Int, K: Int,
-    shift: Double, lapBounds b: Rect
+    shift: Double, lapBounds b: Rect, viewport: Rect
   ) -> LayoutAttributes {
     let pin = pinning(b)
     var a = Self.plain(element, s, i, frame, pinned: pin)
     a.lap = K + k
-    kind.applyEffect(to: &a, kind.effectContext(bounds: b, in: self), in: self)
+    let context = kind.effectContext(lapBounds: b, viewport: toLTR(viewport), in: self)
+    kind.applyEffect(to: &a, context, in: self)
     shiftMain(&a, Double(k) * period)
     fromLTR(&a)
     shiftMain(&a, shift)
@@ -257,7 +262,8 @@ extension Layout {
     {
       local = pinned
     }
-    return finish(kind, element, s, i, local, k: k, K: K, shift: shift, lapBounds: b)
+    return finish(
+      kind, element, s, i, local, k: k, K: K, shift: shift, lapBounds: b, viewport: clientBounds)
   }
 
   // MARK: Cards of the endless sequence (left-to-right space)
