@@ -237,9 +237,26 @@ export { LayoutMethods, METHODS, WRAPPERS };
  */
 
 /**
+ * FSPagerView: pages one pitch apart, drawn by a transformer.
+ * @typedef {object} PagerLayoutConfiguration
+ * @property {"pager"} type
+ * @property {Size | null} [itemSize] null or {width: 0, height: 0}: the bounds' size
+ * @property {number} [interitemSpacing]
+ * @property {"crossFading" | "zoomOut" | "depth" | "overlap" | "linear" | "coverFlow" |
+ *   "ferrisWheel" | "invertedFerrisWheel" | "cubic" | null} [transformer]
+ * @property {number} [minimumScale] in [0, 1)
+ * @property {number} [minimumAlpha] in [0, 1]
+ * @property {boolean} [wrap] FSPagerView's isInfinite
+ * @property {"vertical" | "horizontal"} [scrollDirection]
+ * @property {number | "automatic"} [decelerationDistance] pages a fling passes (≥ 1)
+ * @property {boolean} [removesInfiniteLoopForSingleItem]
+ */
+
+/**
  * The `layout` of `layout/open`, chosen by `type`.
  * @typedef {FlowLayoutConfiguration | CoverFlowLayoutConfiguration | WaterfallLayoutConfiguration |
- *   CarouselLayoutConfiguration | CompositionalLayoutConfiguration} LayoutConfiguration
+ *   CarouselLayoutConfiguration | CompositionalLayoutConfiguration |
+ *   PagerLayoutConfiguration} LayoutConfiguration
  */
 
 /**

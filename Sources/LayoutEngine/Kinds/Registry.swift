@@ -19,6 +19,8 @@ public enum LayoutType: Equatable, Sendable {
   /// Boxed: its section layout is large, and a session copies its type on
   /// every frame.
   indirect case compositional(CompositionalConfiguration)
+  /// FSPagerView: pages on slots, drawn by its transformers.
+  case pager(PagerConfiguration)
 
   /// The type's name, as `type` takes it (its kind's, without boxing it).
   /// O(1).
@@ -29,6 +31,7 @@ public enum LayoutType: Equatable, Sendable {
     case .waterfall: return "waterfall"
     case .carousel: return "carousel"
     case .compositional: return "compositional"
+    case .pager: return "pager"
     }
   }
 
@@ -41,6 +44,7 @@ public enum LayoutType: Equatable, Sendable {
     case .waterfall(let c): return c
     case .carousel(let c): return c
     case .compositional(let c): return c
+    case .pager(let c): return c
     }
   }
 }

@@ -73,7 +73,7 @@ enum LayoutKinds {
   /// Every kind, in `capabilities.layoutTypes`' order.
   static let all: [any KindDecoder] = [
     FlowDecoder(), CoverFlowDecoder(), WaterfallDecoder(), CarouselDecoder(),
-    CompositionalDecoder(),
+    CompositionalDecoder(), PagerDecoder(),
   ]
 
   static let names = all.map(\.name)
