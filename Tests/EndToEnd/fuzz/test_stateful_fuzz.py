@@ -227,7 +227,29 @@ COMPOSITIONAL_SECTION = st.one_of(
     FLOW_SECTION,
     st.builds(dict, itemCount=st.integers(0, 30), layout=section_layout()),
 )
-LAYOUT = FLOW_LAYOUT | COVER_LAYOUT | WATERFALL_LAYOUT | CAROUSEL_LAYOUT | COMPOSITIONAL_LAYOUT
+#: A pager's pages have a size of their own (an automatic size would take a
+#: bounds of no extent, and a pitch of 0 is refused) and spacing >= 0.
+PAGER_SIZE = st.builds(lambda w, h: {"width": w, "height": h}, st.integers(1, 400), st.integers(1, 400))
+PAGER_OWN = {
+    "interitemSpacing": st.integers(0, 40),
+    "transformer": st.sampled_from(["crossFading", "zoomOut", "depth", "overlap", "linear", "coverFlow",
+                                    "ferrisWheel", "invertedFerrisWheel", "cubic"]),
+    "wrap": st.booleans(),
+    "decelerationDistance": st.integers(1, 4) | st.just("automatic"),
+}
+PAGER_LAYOUT = st.fixed_dictionaries(
+    {"type": st.just("pager"), "itemSize": PAGER_SIZE},
+    optional={
+        **PAGER_OWN,
+        "minimumScale": st.floats(0, 0.99),
+        "minimumAlpha": st.floats(0, 1),
+        "scrollDirection": st.sampled_from(["vertical", "horizontal"]),
+        "removesInfiniteLoopForSingleItem": st.booleans(),
+    },
+)
+#: A pager holds one section of pages.
+PAGER_SECTIONS = st.builds(lambda n: [{"itemCount": n}], st.integers(0, 30))
+LAYOUT = FLOW_LAYOUT | COVER_LAYOUT | WATERFALL_LAYOUT | CAROUSEL_LAYOUT | COMPOSITIONAL_LAYOUT | PAGER_LAYOUT
 ITEM_ID = st.integers(-5, 50) | st.sampled_from(["a", "b", "x", "\u00e9", ""])
 
 
@@ -263,8 +285,9 @@ def open_params(draw, name: str) -> dict:
     """layout/open of any type, with sections that type accepts."""
     layout = draw(LAYOUT, label="layout")
     section = {"waterfall": WATERFALL_SECTION, "compositional": COMPOSITIONAL_SECTION}.get(layout["type"], SECTION)
+    sections = PAGER_SECTIONS if layout["type"] == "pager" else st.lists(section, min_size=1, max_size=3)
     return {"session": name, "layout": layout, "bounds": draw(bounds(), label="bounds"),
-            "sections": draw(st.lists(section, min_size=1, max_size=3), label="sections")}
+            "sections": draw(sections, label="sections")}
 
 
 def appended(params: dict) -> int:
@@ -462,6 +485,9 @@ def _configure(name, count, sections, kind):
                                                   "layoutDirection": st.sampled_from(["ltr", "rtl"])})
         return st.fixed_dictionaries({"session": st.just(name)},
                                      optional={"layout": cfg, "overscan": st.integers(0, 50)})
+    if kind == "pager":
+        cfg = st.fixed_dictionaries({}, optional={"itemSize": PAGER_SIZE, **PAGER_OWN})
+        return st.fixed_dictionaries({"session": st.just(name)}, optional={"layout": cfg})
     if kind == "carousel":
         own = {"style": st.sampled_from(["rotary", "cylinder", "wheel", "coverFlow", "invertedTimeMachine"]),
                "wrap": st.booleans(), "visibleItems": st.integers(1, 12), "perspective": st.integers(50, 900)}
