@@ -94,7 +94,7 @@ struct Session {
 
   /// Anchoring follows the centred card of a layout that rests cards at
   /// the viewport's centre, the first visible item otherwise.
-  var isCarousel: Bool { layout.centresCards }
+  var centresCards: Bool { layout.centresCards }
 
   /// The bounds grown by the overscan along the scroll axis. O(1).
   var visibleRect: Rect { visibleRect(for: bounds) }
@@ -170,14 +170,14 @@ struct Session {
   }
 
   private func reference(_ b: Rect) -> Double {
-    isCarousel ? main(b.center) : main(b.origin)
+    centresCards ? main(b.center) : main(b.origin)
   }
 
   /// The element the user is looking at: the centred card of a carousel,
   /// the first visible item of a flow layout. O(log n + k).
   func anchor() -> Anchor? {
     let card: Card?
-    if isCarousel {
+    if centresCards {
       card = layout.centeredCard(in: bounds)
     } else {
       card = layout.attributes(in: bounds, bounds: bounds).lazy.filter { $0.kind == .cell }
@@ -198,7 +198,7 @@ struct Session {
       return clamped(b)
     }
     let extent = layout.scrollDirection == .vertical ? b.height : b.width
-    let origin = main(p) - anchor.offset - (isCarousel ? extent / 2 : 0)
+    let origin = main(p) - anchor.offset - (centresCards ? extent / 2 : 0)
     if layout.scrollDirection == .vertical { b.y = origin } else { b.x = origin }
     return clamped(b)
   }

@@ -73,8 +73,11 @@ struct PagerDecoder: KindDecoder {
     guard case .pager(let c) = layout.type else { return }
     let field = source.viewportField
     if layout.sections.count > 1 {
+      // A configure that makes a session of several sections a pager is
+      // refused for its type.
+      let sections = source.isConfigure ? "params.layout.type" : "params.sections"
       throw .invalidParams(
-        source.blames("params.sections"),
+        source.blames(sections),
         "gives the pager \(layout.sections.count) sections; a pager has at most one")
     }
     if layout.contentInset != .zero {
@@ -107,6 +110,11 @@ struct PagerDecoder: KindDecoder {
 }
 
 extension ChangeSource {
+  fileprivate var isConfigure: Bool {
+    if case .configure = self { return true }
+    return false
+  }
+
   /// `field` of the layout when the layout itself is what changed (open,
   /// configure), else the field of the change.
   fileprivate func blames(_ field: String) -> String {

@@ -277,6 +277,11 @@ def test_changes_that_break_a_pager_leave_it_as_it_was(server):
     err = server.error("layout/configure", {"session": "live", "layout": {"interitemSpacing": -300}}, code=-32602)
     assert "params.layout.interitemSpacing" in err["message"]
     assert server.call("layout/attributesInRect", {"session": "live", "rect": rect(B)}) == before
+    # A flow of two sections cannot become a pager: its type is refused.
+    server.call("layout/open", {"session": "two", "layout": {"type": "flow"}, "bounds": rect(B),
+                                "sections": [{"itemCount": 2}, {"itemCount": 2}]})
+    err = server.error("layout/configure", {"session": "two", "layout": {"type": "pager"}}, code=-32602)
+    assert err["message"].startswith("params.layout.type gives the pager 2 sections"), err
     # Batch updates and anchoring work as on every kind: an insert before
     # the centred page keeps it centred, a pitch further on.
     server.call("layout/setBounds", {"session": "live", "bounds": rect((260, 0, 400, 300))})
