@@ -140,7 +140,7 @@ public enum Ends: String, Sendable, CaseIterable {
 /// placement), the cover-flow curves (the effect) and card snapping
 /// (Snapping/). Cards are centred across the line, insets that let the first and last
 /// card reach the centre, and a transform that shrinks cards with distance.
-public struct CoverFlowConfiguration: Effect, Equatable {
+public struct CoverFlowConfiguration: Equatable, Sendable {
   /// The flow properties. Defaults differ from `flow`'s: horizontal,
   /// 200×300 cards, line spacing 20, interitem spacing 0.
   public var flow: FlowConfiguration
