@@ -28,16 +28,17 @@ public struct Limits: Sendable {
   /// waterfall's per-item record; a flow of varied sizes takes about 21),
   /// so the sessions stay under about 4 GiB.
   public var maxTotalItems = 100_000_000
-  /// Items in a session of a type that keeps a record per item
-  /// (waterfall): about 36 bytes and 20 ns each to place, so at most about
-  /// 360 MB and 0.2 s for an open.
-  public var maxWaterfallItems = 10_000_000
+  /// Items in a session of a kind that keeps a record per item
+  /// (`LayoutKind.storesEveryItem`): about 36 bytes and 20 ns each to
+  /// place, so at most about 360 MB and 0.2 s for an open. Each such kind
+  /// reports it under its own name (Kinds/).
+  public var maxRecordedItems = 10_000_000
   public init() {}
 
   /// The item limit of a session of `type`, not counting the daemon-wide
   /// budget. O(1).
   public func maxItems(for type: LayoutType) -> Int {
-    type.storesEveryItem ? min(maxItemsPerSession, maxWaterfallItems) : maxItemsPerSession
+    type.storesEveryItem ? min(maxItemsPerSession, maxRecordedItems) : maxItemsPerSession
   }
 }
 
@@ -142,9 +143,12 @@ public final class LayoutServer: RPCHandler {
     } else {
       w.int(limits.maxItemValuesPerRequest)
     }
-    w.key("maxWaterfallItems")
-    // In force: never above maxItemsPerSession.
-    w.int(min(limits.maxWaterfallItems, limits.maxItemsPerSession))
+    for kind in LayoutKinds.all {
+      for (name, value) in kind.limits(limits) {
+        w.key(escaping: name)
+        w.int(value)
+      }
+    }
     w.key("maxTotalItems")
     w.int(limits.maxTotalItems)
     w.endObject()

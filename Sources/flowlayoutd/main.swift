@@ -71,7 +71,7 @@ while let arg = args.popFirst() {
   case "--max-message-bytes": limits.maxMessageBytes = positiveInt(arg, args.popFirst())
   case "--max-sessions": limits.maxSessions = positiveInt(arg, args.popFirst())
   case "--max-items": limits.maxItemsPerSession = positiveInt(arg, args.popFirst())
-  case "--max-waterfall-items": limits.maxWaterfallItems = positiveInt(arg, args.popFirst())
+  case "--max-waterfall-items": limits.maxRecordedItems = positiveInt(arg, args.popFirst())
   case "--max-total-items": limits.maxTotalItems = positiveInt(arg, args.popFirst())
   case "--max-item-values-per-request":
     limits.maxItemValuesPerRequest = positiveInt(arg, args.popFirst())

@@ -46,6 +46,8 @@ protocol KindDecoder: Sendable {
   var sectionFormat: SectionFormat { get }
   /// Its own entries of `initialize`'s capabilities, in order.
   var capabilities: [(key: String, value: Capability)] { get }
+  /// Its own entries of `capabilities.limits`, as in force under `limits`.
+  func limits(_ limits: Limits) -> [(key: String, value: Int)]
   /// The error for `problem` of a layout of this kind, caused by `source`.
   func error(for problem: LayoutProblem, source: ChangeSource) -> RPCError
   /// Refuses a layout of this kind that the protocol does not allow (more
@@ -56,6 +58,7 @@ protocol KindDecoder: Sendable {
 
 extension KindDecoder {
   var capabilities: [(key: String, value: Capability)] { [] }
+  func limits(_ limits: Limits) -> [(key: String, value: Int)] { [] }
 
   func check(_ layout: Layout, source: ChangeSource) throws(RPCError) {
     guard let problem = layout.problem else { return }

@@ -27,6 +27,12 @@ struct WaterfallDecoder: KindDecoder {
     }
   }
 
+  /// A waterfall records every item: `maxWaterfallItems` is the limit of
+  /// such sessions (never above maxItemsPerSession).
+  func limits(_ limits: Limits) -> [(key: String, value: Int)] {
+    [("maxWaterfallItems", min(limits.maxRecordedItems, limits.maxItemsPerSession))]
+  }
+
   var capabilities: [(key: String, value: Capability)] {
     [
       ("itemRenderDirections", .names(ItemRenderDirection.allCases.map(\.rawValue))),
