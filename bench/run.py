@@ -1299,6 +1299,12 @@ WATERFALL_ROWS = [
      "p50_us"),
     ("C3", "engine: carousel cylinder bounds update", "carousel cylinder bounds update", "µs", None,
      "p50_us"),
+    # Issue #25: a pager frame (FSPagerView, endless) costs O(log n + pages shown).
+    ("P1", "engine: pager ferrisWheel bounds update (attributes + centred page)",
+     "pager ferrisWheel bounds update", "µs", 5.0, "p50_us"),
+    ("P2", "engine: pager coverFlow bounds update", "pager coverFlow bounds update", "µs", None,
+     "p50_us"),
+    ("P3", "engine: pager cubic bounds update", "pager cubic bounds update", "µs", None, "p50_us"),
     # Issue #17: compositional at 1e5 sections of 10 items, or one section of 1e6.
     ("K1", "engine: compositional open, 1e5 sections of 10 (grids and rows)",
      "compositional open of 100000 sections", "ns/item", 60.0, "p50"),

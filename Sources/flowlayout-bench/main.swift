@@ -79,6 +79,7 @@ if waterfallOnly {
   editRows("waterfall stable", &stable, runs: 200)
   stable = empty
   carouselRows()
+  pagerRows()
   compositionalRows()
   exit(0)
 }
@@ -298,6 +299,29 @@ func carouselRows() {
         let b = Rect(
           x: (Double(i) * 997.25).truncatingRemainder(dividingBy: span), y: 0, width: 375,
           height: 600)
+        _ = layout.attributes(in: b, bounds: b)
+        _ = layout.centeredCard(in: b)
+      })
+  }
+}
+
+// Pagers (`flowlayout-bench N waterfall`): N pages of FSPagerView with a
+// transformer, endless; a bounds update is the visible pages' attributes
+// and the centred page, as a session's setBounds computes them.
+func pagerRows() {
+  for transformer in [PagerTransformer.ferrisWheel, .coverFlow, .cubic] {
+    var c = PagerConfiguration()
+    c.itemSize = Size(width: 300, height: 400)
+    c.transformer = transformer
+    c.wrap = true
+    let layout = Layout(type: .pager(c), sections: [.uniform(n)], viewportSize: viewport)
+    let span = 3 * layout.contentSize.width
+    report(
+      "pager \(transformer.rawValue) bounds update (attributes + centred)",
+      measure(runs: 2000) { i in
+        let b = Rect(
+          x: (Double(i) * 997.25).truncatingRemainder(dividingBy: span) - span / 3, y: 0,
+          width: 375, height: 600)
         _ = layout.attributes(in: b, bounds: b)
         _ = layout.centeredCard(in: b)
       })
