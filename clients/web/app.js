@@ -56,6 +56,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     waterfall: { label: 'waterfall', axis: 'y' },
     compositional: { label: 'App Store', axis: 'y' },
     carousel: { label: '3D carousel', axis: null }, // its scrollDirection's
+    pager: { label: 'pager', axis: null }, // its scrollDirection's
   };
   /** The App Store page: section 0 holds the cards of the data source (the
    *  count control, insert and delete), a featured row that centres a card
@@ -169,7 +170,15 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
 
   /** The axis a config's layout scrolls along: 'x' or 'y'. */
   const axisOf = (c) =>
-    c.layout === 'carousel' ? (c.carouselDirection === 'vertical' ? 'y' : 'x') : LAYOUTS[c.layout].axis;
+    c.layout === 'carousel'
+      ? c.carouselDirection === 'vertical'
+        ? 'y'
+        : 'x'
+      : c.layout === 'pager'
+        ? c.pagerDirection === 'vertical'
+          ? 'y'
+          : 'x'
+        : LAYOUTS[c.layout].axis;
   /** The viewport's extent along an axis. */
   const extentOf = (c, axis) => (axis === 'x' ? c.viewportWidth : c.viewportHeight);
 
@@ -735,6 +744,11 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
    *  wheel families do): its answers then carry laps. */
   function wrapsIn(c) {
     if (c.layout === 'coverFlow') return Boolean(c.loop);
+    if (c.layout === 'pager') {
+      // The daemon's call: a pager wraps once it has a page.
+      const centred = picture.centeredItem;
+      return c.pagerWrap === 'on' && ((centred && centred.lap !== undefined) || picture.elements().some((a) => a.lap !== undefined));
+    }
     if (c.layout !== 'carousel') return false;
     if (c.carouselWrap !== 'auto') return c.carouselWrap === 'on';
     const centred = picture.centeredItem;
@@ -907,6 +921,13 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       carouselItemHeight: num('carouselItemHeight'),
       carouselSpacing: num('carouselSpacing'),
       carouselPerspective: num('carouselPerspective'),
+      pagerTransformer: f.pagerTransformer.value,
+      pagerDirection: f.pagerDirection.value,
+      pagerWrap: f.pagerWrap.value,
+      pagerDistance: f.pagerDistance.value,
+      pagerItemWidth: num('pagerItemWidth'),
+      pagerItemHeight: num('pagerItemHeight'),
+      pagerSpacing: num('pagerSpacing'),
     };
   }
 
@@ -914,6 +935,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   const CHOICES = new Set([
     'layout', 'curve', 'snapPolicy', 'decelerationRate', 'loop', 'tilt', 'placement',
     'carouselStyle', 'carouselDirection', 'carouselWrap',
+    'pagerTransformer', 'pagerDirection', 'pagerWrap', 'pagerDistance',
   ]);
   /** The number controls that may be left empty: the layout's default
    *  (NaN here, left out of the layout object). */
@@ -956,12 +978,25 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     return list;
   }
 
+  /** The transformer picker: none, then the daemon's transformers
+   *  (capabilities.pagerTransformers, from /info). Without any (an older
+   *  daemon) the picker offers no pager. */
+  function fillTransformers(names) {
+    const list = Array.isArray(names) ? names.filter((s) => typeof s === 'string') : [];
+    const select = form.elements.pagerTransformer;
+    select.replaceChildren(new Option('none', 'none'), ...list.map((name) => new Option(styleLabel(name), name)));
+    picker.querySelector("input[value='pager']").closest('label').hidden = list.length === 0;
+    return list;
+  }
+
   /** The page shows which layout the open session has. */
   function showLayout(c) {
     const label =
       c.layout === 'carousel'
         ? `${LAYOUTS.carousel.label} \u00b7 ${styleLabel(c.carouselStyle)}`
-        : LAYOUTS[c.layout].label;
+        : c.layout === 'pager'
+          ? `${LAYOUTS.pager.label} \u00b7 ${styleLabel(c.pagerTransformer)}`
+          : LAYOUTS[c.layout].label;
     view.dataset.layout = c.layout;
     view.dataset.axis = axisOf(c);
     $('layout-name').textContent = label;
@@ -975,6 +1010,19 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   /** The layout object of layout/open: every setting is the daemon's to
    *  apply (the page draws what it answers). */
   function layoutJSON(c) {
+    if (c.layout === 'pager') {
+      // FSPagerView's properties; the transformer's spacing is the daemon's.
+      const layout = {
+        type: 'pager',
+        scrollDirection: c.pagerDirection,
+        itemSize: { width: c.pagerItemWidth, height: c.pagerItemHeight },
+        interitemSpacing: c.pagerSpacing,
+        wrap: c.pagerWrap === 'on',
+        decelerationDistance: c.pagerDistance === 'automatic' ? 'automatic' : Number(c.pagerDistance),
+      };
+      if (c.pagerTransformer !== 'none') layout.transformer = c.pagerTransformer;
+      return layout;
+    }
     if (c.layout === 'carousel') {
       // The style's defaults (spacing, wrap, radius, count, …) are the
       // daemon's: only what a control sets goes out.
@@ -1329,7 +1377,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       return {
         updates: { insertItems: [insert], itemCounts: itemCountsOf(config, cards.length) },
         cards,
-        centre: config.layout === 'coverFlow' || config.layout === 'carousel' ? at : undefined,
+        centre: ['coverFlow', 'carousel', 'pager'].includes(config.layout) ? at : undefined,
         centreRow: config.layout === 'compositional' ? at : undefined,
       };
     });
@@ -1385,7 +1433,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
 
   // The style picker is filled in from the daemon's capabilities first;
   // the first session opens with the controls as they then are.
-  const styles = connection.then((c) => fillStyles(c.capabilities.carouselStyles));
+  const styles = connection.then((c) => {
+    fillTransformers(c.capabilities.pagerTransformers);
+    return fillStyles(c.capabilities.carouselStyles);
+  });
   exclusive(() => styles).catch(() => {}); // no bridge: the open below says so
   const ready = reopen(() => {
     const first = readForm();
@@ -1402,6 +1453,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     picture: () => copy(picture.elements()),
     /** The carousel styles the style picker offers (the daemon's). */
     carouselStyles: () => [...form.elements.carouselStyle.options].map((o) => o.value),
+    /** The transformers the pager picker offers (none, then the daemon's). */
+    pagerTransformers: () => [...form.elements.pagerTransformer.options].map((o) => o.value),
     /** The open layout's scroll axis, and whether it repeats without end. */
     axis: () => axisOf(config),
     wraps: () => state.wraps,

@@ -1527,3 +1527,65 @@ def test_the_installed_package_serves_a_working_page(browser, installed_flowlayo
     finally:
         code, rest = b.stop()
     assert code == 0 and "flowlayoutd exited with status 0" in rest, rest
+
+
+# MARK: (m) the pager: FSPagerView's transformers
+
+
+def pager_transformers(page: Page) -> list[str]:
+    """capabilities.pagerTransformers, as the bridge's /info reports it."""
+    info = page.js_async("fetch('/info').then((r) => r.json()).then(done, (e) => done({error: String(e)}));")
+    names = info["capabilities"]["pagerTransformers"]
+    assert isinstance(names, list) and len(names) == 9, names
+    return names
+
+
+def test_every_pager_transformer_is_drawn_as_the_daemon_says(page):
+    """The picker offers the daemon's transformers; in each, at rest, held
+    between two pages and after the release, every page is drawn as the
+    daemon says, and a release rests on a whole page (an offset that is a
+    multiple of the pitch, protocol.md's rule G3)."""
+    from pager_model import Config as PagerConfig, Model as PagerModel
+
+    names = pager_transformers(page)
+    page.record_rpc()
+    pick_layout(page, "pager")
+    layout = opened_layout(page)["layout"]
+    assert layout["type"] == "pager" and "transformer" not in layout, layout
+    assert page.js("return window.flowlayout.pagerTransformers()") == ["none"] + names
+    for name in names:
+        page.record_rpc()
+        page.set_control("pagerTransformer", name)
+        layout = opened_layout(page)["layout"]
+        assert layout["transformer"] == name, layout
+        label = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()
+        assert page.js("return document.getElementById('layout-name').textContent") == f"pager \u00b7 {label}"
+        size = (layout["itemSize"]["width"], layout["itemSize"]["height"])
+        pitch = PagerModel(PagerConfig(item=size, transformer=name, spacing=layout["interitemSpacing"]), 1,
+                           (0, 0, VIEWPORT[0], VIEWPORT[1])).s
+        page.assert_matches_daemon(box_tolerance=FRAME_TOLERANCE)
+        start = page.offset()
+        hold_mid_drag(page, -70)
+        assert page.offset() == start + 70
+        page.assert_matches_daemon(box_tolerance=FRAME_TOLERANCE)
+        release(page)
+        u = page.offset() / pitch
+        assert abs(u - round(u)) < 1e-9, (name, page.offset(), pitch)
+        page.assert_matches_daemon(box_tolerance=FRAME_TOLERANCE)
+
+
+def test_a_wrapped_pager_scrolls_round_through_its_laps(page):
+    page.record_rpc()
+    pick_layout(page, "pager")
+    page.set_control("pagerTransformer", "ferrisWheel")
+    page.record_rpc()
+    page.set_control("pagerWrap", "on")
+    assert opened_layout(page)["layout"]["wrap"] is True
+    assert page.js("return window.flowlayout.wraps()") is True
+    # Dragged back from page 0: the previous lap's last pages come into view.
+    hold_mid_drag(page, 150)
+    laps = page.js("return window.flowlayout.picture().map((a) => a.lap)")
+    assert -1 in laps and 0 in laps, laps
+    page.assert_matches_daemon(box_tolerance=FRAME_TOLERANCE)
+    release(page)
+    page.assert_matches_daemon(box_tolerance=FRAME_TOLERANCE)
