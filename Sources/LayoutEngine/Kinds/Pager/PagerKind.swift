@@ -136,8 +136,9 @@ extension PagerConfiguration: LayoutKind {
     }
     let wraps = layout.loops
     if !wraps { j = min(max(j, 0), Double(n - 1)) }
-    // Offsets stay within the protocol's 1e15: so do the slots.
-    let bound = (1e15 / s).rounded(.down)
+    // Offsets stay within the protocol's 1e15: so do the slots (and within
+    // what an Int holds, however small the pitch).
+    let bound = min((1e15 / s).rounded(.down), 4e18)
     j = min(max(j, -bound), bound)
     let slot = Int(j)
     guard wraps else { return (j * s, layout.indexPath(global: slot), nil) }
