@@ -12,9 +12,9 @@ import LayoutServer
   import Glibc
 #endif
 
-/// Opens a flow, a cover-flow, a waterfall, a carousel and a compositional
+/// Opens a flow, a cover-flow, a waterfall, a carousel, a compositional
 /// session (an App Store list: a pinned header and a background, then a
-/// zooming row of nested groups) before the fuzz input, so that the input exercises live sessions and not only the
+/// zooming row of nested groups) and an endless pager before the fuzz input, so that the input exercises live sessions and not only the
 /// error paths, and grows each with a layout/appendItems (a uniform section
 /// that gets sizes, a section of ids that gets more, packed sizes).
 let prelude: [UInt8] = {
@@ -33,6 +33,9 @@ let prelude: [UInt8] = {
     #"{"jsonrpc":"2.0","id":"p11","method":"layout/open","params":{"session":"k","layout":{"type":"compositional","interSectionSpacing":8,"section":{"group":{"direction":"horizontal","size":{"width":{"fractionalWidth":1},"height":{"estimated":44}},"subitems":[{"size":{"width":{"fractionalWidth":0.5},"height":{"estimated":44}},"contentInsets":{"top":2,"leading":2,"bottom":2,"trailing":2}}],"interItemSpacing":{"flexible":4}},"contentInsets":{"top":4,"leading":8,"bottom":4,"trailing":8},"boundarySupplementaryItems":[{"kind":"header","size":{"width":{"fractionalWidth":1},"height":{"absolute":24}},"pinToVisibleBounds":true},{"kind":"footer","size":{"width":{"fractionalWidth":1},"height":{"absolute":12}}}],"decorationItems":[{"kind":"background","contentInsets":{"top":1,"leading":1,"bottom":1,"trailing":1}}]}},"bounds":{"x":0,"y":0,"width":320,"height":300},"sections":[{"itemCount":7},{"itemCount":9,"layout":{"group":{"direction":"horizontal","size":{"width":{"absolute":150},"height":{"absolute":100}},"subitems":[{"size":{"width":{"fractionalWidth":1},"height":{"fractionalHeight":0.6}}},{"direction":"vertical","size":{"width":{"fractionalWidth":1},"height":{"fractionalHeight":0.4}},"subitems":[{"size":{"width":{"fractionalWidth":1},"height":{"fractionalHeight":1}}}],"count":1}]},"interGroupSpacing":10,"orthogonalScrollingBehavior":"groupPagingCentered","effect":{"scale":{"peak":1.1,"factor":0.5,"minimum":0.8},"alpha":{"peak":1,"factor":0.5}}}},{"itemCount":4,"layout":{"group":{"direction":"vertical","size":{"width":{"absolute":120},"height":{"absolute":80}},"subitems":[{"size":{"width":{"fractionalWidth":1},"height":{"fractionalHeight":0.5}}}],"count":2},"orthogonalScrollingBehavior":"paging"}}]}}"#,
     #"{"jsonrpc":"2.0","id":"p12","method":"layout/scrollSection","params":{"session":"k","section":1,"offset":140}}"#,
     #"{"jsonrpc":"2.0","id":"p13","method":"layout/setItemSizes","params":{"session":"k","sizes":[{"section":0,"item":2,"size":{"width":100,"height":70}}]}}"#,
+    // An endless pager of a ferris wheel, scrolled between two pages.
+    #"{"jsonrpc":"2.0","id":"p14","method":"layout/open","params":{"session":"g","layout":{"type":"pager","itemSize":{"width":200,"height":150},"transformer":"ferrisWheel","wrap":true,"decelerationDistance":2},"bounds":{"x":0,"y":0,"width":375,"height":300},"sections":[{"itemCount":6,"ids":[0,1,2,3,4,5]}]}}"#,
+    #"{"jsonrpc":"2.0","id":"p15","method":"layout/setBounds","params":{"session":"g","bounds":{"x":-250.5,"y":0,"width":375,"height":300}}}"#,
   ]
   var bytes: [UInt8] = []
   for m in messages { encodeFrame(Array(m.utf8), into: &bytes) }

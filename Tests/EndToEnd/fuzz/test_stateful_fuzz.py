@@ -254,16 +254,18 @@ ITEM_ID = st.integers(-5, 50) | st.sampled_from(["a", "b", "x", "\u00e9", ""])
 
 
 @st.composite
-def append_params(draw, name: str, sections: Optional[int]) -> dict:
+def append_params(draw, name: str, sections: Optional[int], sized: bool = True) -> dict:
     """layout/appendItems: a few items (k ≤ 6, far under
     maxItemValuesPerRequest) to section 0 or, when the section count is
     known, any section; as itemCount, itemSizes, widthsAndHeights or
     packed (widthsAndHeightsBase64), and now and then with ids (one per
-    appended item)."""
+    appended item). Not `sized`: a count only (a pager's pages have no
+    sizes of their own)."""
     section = draw(st.integers(0, sections - 1) if sections else st.just(0), label="section")
     k = draw(st.integers(0, 6), label="k")
     params: dict[str, Any] = {"session": name, "section": section}
-    kind = draw(st.sampled_from(["itemCount", "itemSizes", "widthsAndHeights", "packed"]), label="kind")
+    kinds = ["itemCount", "itemSizes", "widthsAndHeights", "packed"] if sized else ["itemCount"]
+    kind = draw(st.sampled_from(kinds), label="kind")
     if kind == "itemCount":
         params["itemCount"] = k
     elif kind == "itemSizes":
@@ -473,6 +475,8 @@ def _perform_batch_updates(name, count, sections, kind):
 
 @valid("layout/reloadData")
 def _reload_data(name, count, sections, kind):
+    if kind == "pager":
+        return st.builds(dict, session=st.just(name), sections=PAGER_SECTIONS)
     section = COMPOSITIONAL_SECTION if kind == "compositional" else SECTION
     return st.builds(dict, session=st.just(name), sections=st.lists(section, min_size=1, max_size=3))
 
@@ -511,7 +515,7 @@ def _set_item_sizes(name, count, sections, kind):
 
 @valid("layout/appendItems")
 def _append_items(name, count, sections, kind):
-    return append_params(name, sections)
+    return append_params(name, sections, sized=kind != "pager")
 
 
 def paths(value: Any, prefix: tuple = ()) -> list[tuple]:
@@ -735,6 +739,9 @@ class DaemonMachine(RuleBasedStateMachine):
         r = self.exchange(method, params, self.new_id(data))
         if self.model[name] == ("error", 1001):
             assert r["error"]["code"] == 1001, r
+        elif method == "layout/setItemSizes" and self.kinds.get(name) == "pager":
+            # A pager's pages all have its itemSize: measured sizes are refused.
+            assert r.get("error", {}).get("code") == -32602, (params, r)
         elif method != "layout/setItemSizes" or self.counts[name]:
             assert "result" in r, (params, r)
 
