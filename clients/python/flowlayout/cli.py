@@ -618,13 +618,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    # The descriptions are the commands' own words for a terminal: plain
+    # text, naming options as they are typed (the functions' docstrings
+    # are for the API).
     sub.add_parser(
         "demo", parents=[daemon], help="scroll and fling the seeds' cover-flow carousel",
-        description=demo.__doc__,
+        description="Drags the seeds' carousel, lets go gently (it snaps back), flings it "
+        "(printing the daemon's snap plan and animating along its trajectory), inserts a card "
+        "at the centre, scrolls to it and deletes it again, printing the viewport after each step.",
     )
     r = sub.add_parser(
         "replay", parents=[daemon], help="send a JSONL script of messages, print the responses",
-        description=replay.__doc__,
+        description="Sends a JSONL script (one JSON message per line) to a fresh daemon and "
+        "prints every response it writes, one compact JSON line each, until the daemon closes "
+        "its output (at exit, or at the end of the script).",
     )
     r.add_argument("script", metavar="SCRIPT.jsonl", help="one JSON message per line; - for stdin")
     r.add_argument(
@@ -634,7 +641,10 @@ def _parser() -> argparse.ArgumentParser:
     rd = sub.add_parser(
         "render", parents=[daemon],
         help="run a JSONL session script, draw the final viewport as SVG",
-        description=render_script.__doc__,
+        description="Runs a JSONL session script (as replay does) against a fresh daemon, keeps "
+        "the client's picture of each session from the answers, and draws the final viewport of "
+        "--session (default: the session of the last answer that changed a picture) as SVG to "
+        "--out (- for standard output).",
     )
     rd.add_argument(
         "--session-script", required=True, metavar="SCRIPT.jsonl",

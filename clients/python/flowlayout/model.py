@@ -8,7 +8,7 @@ daemon, which names the offending field, stays the one validator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 __all__ = [
@@ -124,18 +124,29 @@ class Insets:
 
 @dataclass(frozen=True, order=True)
 class IndexPath:
+    """An item's index path, and in a looping layout (a cover flow's loop,
+    a wrapping carousel or pager) the lap of the copy the daemon named
+    (``centeredItem``, ``targetItem``, ``itemAtPoint``). The lap is
+    carried, not compared: ``IndexPath(0, 3, lap=2) == IndexPath(0, 3)``,
+    and ``p.lap`` says which copy."""
+
     section: int
     item: int
+    lap: Optional[int] = field(default=None, compare=False)
 
     @classmethod
     def from_json(cls, d: Optional[JSON]) -> Optional["IndexPath"]:
-        """``{section, item}`` or null (no item)."""
+        """``{section, item, lap?}`` or null (no item)."""
         if d is None:
             return None
-        return cls(int(d["section"]), int(d["item"]))
+        lap = d.get("lap")
+        return cls(int(d["section"]), int(d["item"]), None if lap is None else int(lap))
 
     def to_json(self) -> JSONDict:
-        return {"section": self.section, "item": self.item}
+        out: JSONDict = {"section": self.section, "item": self.item}
+        if self.lap is not None:
+            out["lap"] = self.lap
+        return out
 
 
 _KIND_ORDER = {"decoration": -1, "header": 0, "cell": 1, "footer": 2}

@@ -476,6 +476,11 @@ def test_help_lists_the_commands() -> None:
         assert command in done.stdout
     done = run("render", "--help")
     assert "--session-script" in done.stdout and "--out" in done.stdout
+    # Plain text for a terminal: no reStructuredText markup, no parameter
+    # names of the Python API.
+    for command in ("demo", "replay", "render", "web"):
+        text = run(command, "--help").stdout
+        assert "``" not in text and "out_path" not in text, (command, text)
 
 
 def test_render_draws_a_waterfall(tmp_path: Path) -> None:

@@ -664,3 +664,25 @@ def test_daemon_logging_to_a_file(tmp_path: Path) -> None:
     assert process is not None and process.returncode == 0
     assert c.stderr_tail() == []
     assert log.read_text().count("ignoring an unexpected response") == 3
+
+
+def test_looping_answers_keep_their_lap(client: Client) -> None:
+    """A wrapping pager of 3 pages 200 apart: centred items, snap targets and
+    hit items carry the lap the daemon names (IndexPath.lap), which does not
+    change what an index path equals."""
+    layout = {"type": "pager", "itemSize": {"width": 200, "height": 200}, "wrap": True}
+    opened = client.open("loop", layout, Rect(0, 0, 400, 300), [{"itemCount": 3}])
+    assert opened.centered_item == IndexPath(0, 0) and opened.centered_item.lap == 0
+    # 7 pages on: page 1 of lap 2.
+    moved = client.set_bounds("loop", Rect(1400, 0, 400, 300))
+    assert moved.centered_item == IndexPath(0, 1) and moved.centered_item.lap == 2
+    plan = client.scroll_ended("loop", Point(1650, 0), Point(-1, 0))
+    # A fling back from 8.25 pages passes one boundary: slot 8, page 2 of lap 2.
+    assert plan.target_content_offset == Point(1600, 0)
+    assert (plan.target_item, plan.target_item.lap) == (IndexPath(0, 2), 2)
+    hit = client.item_at_point("loop", Point(1600, 150))
+    assert (hit, hit.lap) == (IndexPath(0, 1), 2)
+    assert hit.to_json() == {"section": 0, "item": 1, "lap": 2}
+    # Without a loop there is no lap.
+    flat = client.open("flat", dict(layout, wrap=False), Rect(0, 0, 400, 300), [{"itemCount": 3}])
+    assert flat.centered_item.lap is None and flat.centered_item.to_json() == {"section": 0, "item": 0}
