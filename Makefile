@@ -12,7 +12,7 @@ DAEMON_DEBUG := .build/debug/flowlayoutd
 E2E := Tests/EndToEnd
 export PYTHONPATH := $(CURDIR)/clients/python$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: all build release dist deps deps-system deps-python deps-web deps-editors demo test test-swift test-embed test-js test-python test-web test-asan fuzz fuzz-build lint format bench clean
+.PHONY: all build release dist install uninstall deps deps-system deps-python deps-web deps-editors demo test test-swift test-embed test-js test-python test-web test-asan fuzz fuzz-build lint format bench clean
 
 all: build
 
@@ -163,6 +163,30 @@ dist: deps-system
 	@ldd $(DIST) 2>&1 | sed 's|^|ldd $(DIST): |'
 	FLOWLAYOUTD=$(CURDIR)/$(DIST) $(PYTHON) -m pytest -q -p no:cacheprovider \
 	  $(E2E)/protocol/test_protocol_examples.py $(E2E)/transport/test_lifecycle.py
+
+# `make install PREFIX=…` (default /usr/local): the static daemon as
+# PREFIX/bin/flowlayoutd and the Python client's `flowlayout` command (in a
+# virtualenv of its own under PREFIX/lib/flowlayout, with the web page), so
+# that with PREFIX/bin on PATH `flowlayout demo`, `render` and `web` work
+# from any directory. INSTALL_DAEMON=path installs that build instead of
+# making `dist` (the test installs the daemon it tests). `make uninstall
+# PREFIX=…` removes them.
+PREFIX ?= /usr/local
+INSTALL_DAEMON ?=
+INSTALL_LIB := $(PREFIX)/lib/flowlayout
+install: deps-system
+	@if [ -z "$(INSTALL_DAEMON)" ]; then $(MAKE) --no-print-directory dist; fi
+	install -d "$(PREFIX)/bin" "$(INSTALL_LIB)"
+	install -m 755 "$(or $(INSTALL_DAEMON),$(DIST))" "$(PREFIX)/bin/flowlayoutd"
+	rm -rf "$(INSTALL_LIB)/venv"
+	$(PYTHON) -m venv "$(INSTALL_LIB)/venv"
+	"$(INSTALL_LIB)/venv/bin/python" -m pip install -q --disable-pip-version-check ./clients/python
+	ln -sf "../lib/flowlayout/venv/bin/flowlayout" "$(PREFIX)/bin/flowlayout"
+	@echo "installed $(PREFIX)/bin/flowlayoutd and $(PREFIX)/bin/flowlayout"
+
+uninstall:
+	rm -f "$(PREFIX)/bin/flowlayoutd" "$(PREFIX)/bin/flowlayout"
+	rm -rf "$(INSTALL_LIB)"
 
 bench: deps-system dist
 	$(SWIFT) build -c release --product flowlayoutd $(SWIFTFLAGS)

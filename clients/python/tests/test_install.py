@@ -299,3 +299,36 @@ def test_a_build_that_cannot_find_the_page_fails(installed: Installed, tmp_path:
     assert done.returncode != 0
     assert "index.html was found neither in" in done.stdout + done.stderr, done.stdout + done.stderr
     assert not list(wheels.glob("*.whl"))
+
+
+def test_make_install_into_a_prefix(tmp_path: Path) -> None:
+    """`make install PREFIX=…` then, with only PREFIX/bin (and the system's
+    own directories) on PATH and no FLOWLAYOUT* variable, `flowlayout demo`
+    and `render` work from /tmp; `make uninstall` removes both commands."""
+    import os
+    import subprocess
+
+    repo = Path(__file__).resolve().parents[3]
+    prefix = tmp_path / "prefix"
+    made = subprocess.run(
+        ["make", "-s", "install", f"PREFIX={prefix}", f"INSTALL_DAEMON={daemon_path()}"],
+        cwd=repo, capture_output=True, text=True, timeout=600,
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    assert (prefix / "bin" / "flowlayoutd").is_file() and os.access(prefix / "bin" / "flowlayout", os.X_OK)
+    env = {"PATH": f"{prefix / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    demo = subprocess.run(["flowlayout", "demo"], cwd="/tmp", env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert demo.returncode == 0, demo.stderr
+    assert "release (v=0), snap" in demo.stdout and "targetContentOffset" in demo.stdout
+    script = write_script(tmp_path / "s.jsonl", SCRIPT)
+    out = tmp_path / "view.svg"
+    drawn = subprocess.run(["flowlayout", "render", "--session-script", str(script), "--out", str(out)],
+                           cwd="/tmp", env=env, capture_output=True, text=True, timeout=120)
+    assert drawn.returncode == 0, drawn.stderr
+    assert out.read_text().startswith("<svg") or "<svg" in out.read_text()[:200]
+    gone = subprocess.run(["make", "-s", "uninstall", f"PREFIX={prefix}"], cwd=repo, capture_output=True,
+                          text=True, timeout=120)
+    assert gone.returncode == 0, gone.stderr
+    assert not (prefix / "bin" / "flowlayoutd").exists() and not (prefix / "bin" / "flowlayout").exists()
+    assert not (prefix / "lib" / "flowlayout").exists()
