@@ -169,16 +169,12 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   const picker = $('picker');
 
   /** The axis a config's layout scrolls along: 'x' or 'y'. */
-  const axisOf = (c) =>
-    c.layout === 'carousel'
-      ? c.carouselDirection === 'vertical'
-        ? 'y'
-        : 'x'
-      : c.layout === 'pager'
-        ? c.pagerDirection === 'vertical'
-          ? 'y'
-          : 'x'
-        : LAYOUTS[c.layout].axis;
+  const axisOf = (c) => {
+    // The carousel and the pager scroll along their own direction control.
+    const direction = { carousel: c.carouselDirection, pager: c.pagerDirection }[c.layout];
+    if (direction === undefined) return LAYOUTS[c.layout].axis;
+    return direction === 'vertical' ? 'y' : 'x';
+  };
   /** The viewport's extent along an axis. */
   const extentOf = (c, axis) => (axis === 'x' ? c.viewportWidth : c.viewportHeight);
 

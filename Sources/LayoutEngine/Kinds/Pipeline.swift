@@ -110,8 +110,8 @@ extension Layout {
       result.append(Self.plain(kind, s, i, frame, pinned: pin))
       if kind == .cell, nearest != nil { nearest!.visit(s, i, axes.main(frame.center)) }
       if k.hasEffect {
-        k.applyEffect(to: &result[result.count - 1], context, in: self)
         let last = result.count - 1
+        k.applyEffect(to: &result[last], context, in: self)
         if !result[last].frame.intersects(rect) || !k.keeps(result[last]) { result.removeLast() }
       }
     }

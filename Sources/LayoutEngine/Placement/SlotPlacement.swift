@@ -134,6 +134,19 @@ public struct SlotGeometry: Placement {
 
   func slotOffset(_ g: Int) -> Double { Double(g) * pitch }
 
+  /// The centre of item `path`'s slot, in copy `lap` when the slots wrap
+  /// (a copy is one period, the content's extent, further): where
+  /// anchoring measures an item that is drawn away from its slot. O(log n).
+  func slotCenter(_ path: IndexPath, lap: Int?) -> Point {
+    var c = frameForItem(path).center
+    if let lap, wraps {
+      let size = contentSize
+      let shift = Double(lap) * (horizontal ? size.width : size.height)
+      if horizontal { c.x += shift } else { c.y += shift }
+    }
+    return c
+  }
+
   /// The slot: the item's own size, centred at g · pitch + W / 2 along the
   /// scroll axis and at the viewport's centre across. O(log n).
   public func frameForItem(_ path: IndexPath) -> Rect {

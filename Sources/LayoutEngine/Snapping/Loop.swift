@@ -44,7 +44,6 @@ struct LoopCard: Equatable {
 }
 
 extension Layout {
-
   /// The period P of a looping carousel: one copy's extent along the scroll
   /// axis, which is also `contentSize` along it. O(1).
   public var period: Double { axes.main(contentSize) }

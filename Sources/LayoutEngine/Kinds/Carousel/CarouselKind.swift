@@ -64,11 +64,6 @@ extension CarouselConfiguration {
   /// its drawn centre says nothing of where it is.
   func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout) -> Point? {
     guard case .slots(let g) = layout.placement else { return nil }
-    var slot = g.frameForItem(path).center
-    if let lap, g.wraps {
-      let shift = Double(lap) * layout.period
-      if scrollDirection == .horizontal { slot.x += shift } else { slot.y += shift }
-    }
-    return slot
+    return g.slotCenter(path, lap: lap)
   }
 }

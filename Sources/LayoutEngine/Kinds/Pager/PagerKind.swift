@@ -96,12 +96,7 @@ extension PagerConfiguration: LayoutKind {
   /// shifted off it, and anchoring keeps the page, not its drawing.
   func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout) -> Point? {
     guard case .slots(let g) = layout.placement else { return nil }
-    var slot = g.frameForItem(path).center
-    if let lap, layout.loops {
-      let shift = Double(lap) * layout.period
-      if horizontal { slot.x += shift } else { slot.y += shift }
-    }
-    return slot
+    return g.slotCenter(path, lap: lap)
   }
 
   // MARK: Snapping
