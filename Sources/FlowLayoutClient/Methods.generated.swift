@@ -18,6 +18,7 @@ extension LayoutClient {
     "layout/close",
     "layout/performBatchUpdates",
     "layout/reloadData",
+    "layout/applySnapshot",
     "layout/configure",
     "layout/setItemSizes",
     "layout/appendItems",
@@ -38,6 +39,7 @@ extension LayoutClient {
     "layout/close": "none",
     "layout/performBatchUpdates": "delta",
     "layout/reloadData": "delta",
+    "layout/applySnapshot": "delta",
     "layout/configure": "delta",
     "layout/setItemSizes": "delta",
     "layout/appendItems": "delta",
@@ -45,9 +47,9 @@ extension LayoutClient {
   ]
 
   /// Opens a session and answers its first viewport.
-  /// `layout/open` {session: string, layout: LayoutConfiguration, bounds: Rect, sections: Section[], contentInset?: Insets, overscan?: number} → `OpenResult`; picture: open.
+  /// `layout/open` {session: string, layout: LayoutConfiguration, bounds: Rect, sections: Section[], contentInset?: Insets, overscan?: number, followsEnd?: boolean} → `OpenResult`; picture: open.
   @discardableResult
-  public func open(session: String, layout: JSON, bounds: Rect, sections: JSON, contentInset: Insets? = nil, overscan: Double? = nil) throws -> JSON {
+  public func open(session: String, layout: JSON, bounds: Rect, sections: JSON, contentInset: Insets? = nil, overscan: Double? = nil, followsEnd: JSON? = nil) throws -> JSON {
     var params: [String: JSON] = [:]
     params["session"] = JSON.string(session)
     params["layout"] = layout
@@ -55,6 +57,7 @@ extension LayoutClient {
     params["sections"] = sections
     if let contentInset { params["contentInset"] = contentInset.json }
     if let overscan { params["overscan"] = JSON.number(overscan) }
+    if let followsEnd { params["followsEnd"] = followsEnd }
     return try request("layout/open", .object(params))
   }
 
@@ -83,13 +86,14 @@ extension LayoutClient {
   }
 
   /// The content offset that shows an item at a position.
-  /// `layout/scrollToItem` {session: string, section: integer, item: integer, position?: ItemPosition} → `ScrollTarget`; picture: none.
+  /// `layout/scrollToItem` {session: string, section?: integer, item?: integer, id?: ItemID, position?: ItemPosition} → `ScrollTarget`; picture: none.
   @discardableResult
-  public func scrollToItem(session: String, section: Int, item: Int, position: JSON? = nil) throws -> JSON {
+  public func scrollToItem(session: String, section: Int? = nil, item: Int? = nil, id: JSON? = nil, position: JSON? = nil) throws -> JSON {
     var params: [String: JSON] = [:]
     params["session"] = JSON.string(session)
-    params["section"] = JSON.number(Double(section))
-    params["item"] = JSON.number(Double(item))
+    if let section { params["section"] = JSON.number(Double(section)) }
+    if let item { params["item"] = JSON.number(Double(item)) }
+    if let id { params["id"] = id }
     if let position { params["position"] = position }
     return try request("layout/scrollToItem", .object(params))
   }
@@ -107,13 +111,14 @@ extension LayoutClient {
   }
 
   /// One cell's attributes.
-  /// `layout/attributesForItem` {session: string, section: integer, item: integer, lap?: integer} → `ElementAttributes`; picture: none.
+  /// `layout/attributesForItem` {session: string, section?: integer, item?: integer, id?: ItemID, lap?: integer} → `ElementAttributes`; picture: none.
   @discardableResult
-  public func attributesForItem(session: String, section: Int, item: Int, lap: Int? = nil) throws -> JSON {
+  public func attributesForItem(session: String, section: Int? = nil, item: Int? = nil, id: JSON? = nil, lap: Int? = nil) throws -> JSON {
     var params: [String: JSON] = [:]
     params["session"] = JSON.string(session)
-    params["section"] = JSON.number(Double(section))
-    params["item"] = JSON.number(Double(item))
+    if let section { params["section"] = JSON.number(Double(section)) }
+    if let item { params["item"] = JSON.number(Double(item)) }
+    if let id { params["id"] = id }
     if let lap { params["lap"] = JSON.number(Double(lap)) }
     return try request("layout/attributesForItem", .object(params))
   }
@@ -178,15 +183,28 @@ extension LayoutClient {
     return try request("layout/reloadData", .object(params))
   }
 
-  /// Changes the layout's properties, the content inset or the overscan.
-  /// `layout/configure` {session: string, layout?: Partial<LayoutConfiguration>, contentInset?: Insets, overscan?: number} → `MutationResult`; picture: delta.
+  /// The whole data as section and item ids: diffed, applied as a batch, and the batch answered.
+  /// `layout/applySnapshot` {session: string, sections: SnapshotSection[], reloadItems?: SnapshotItem[], reconfigureItems?: SnapshotItem[]} → `SnapshotResult`; picture: delta.
   @discardableResult
-  public func configure(session: String, layout: JSON? = nil, contentInset: Insets? = nil, overscan: Double? = nil) throws -> JSON {
+  public func applySnapshot(session: String, sections: JSON, reloadItems: JSON? = nil, reconfigureItems: JSON? = nil) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    params["sections"] = sections
+    if let reloadItems { params["reloadItems"] = reloadItems }
+    if let reconfigureItems { params["reconfigureItems"] = reconfigureItems }
+    return try request("layout/applySnapshot", .object(params))
+  }
+
+  /// Changes the layout's properties, the content inset or the overscan.
+  /// `layout/configure` {session: string, layout?: Partial<LayoutConfiguration>, contentInset?: Insets, overscan?: number, followsEnd?: boolean} → `MutationResult`; picture: delta.
+  @discardableResult
+  public func configure(session: String, layout: JSON? = nil, contentInset: Insets? = nil, overscan: Double? = nil, followsEnd: JSON? = nil) throws -> JSON {
     var params: [String: JSON] = [:]
     params["session"] = JSON.string(session)
     if let layout { params["layout"] = layout }
     if let contentInset { params["contentInset"] = contentInset.json }
     if let overscan { params["overscan"] = JSON.number(overscan) }
+    if let followsEnd { params["followsEnd"] = followsEnd }
     return try request("layout/configure", .object(params))
   }
 

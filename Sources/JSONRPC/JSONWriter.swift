@@ -291,6 +291,37 @@ public struct JSONWriter {
     rawWrite(reserving: Self.numberRoom) { Self.writeNumber(d, at: $0, t) }
   }
 
+  /// Appends an integer with no separator (inside a raw shape).
+  public mutating func rawInt(_ i: Int) { appendInt(i) }
+
+  /// Appends `s` as a JSON string with no separator (inside a raw shape).
+  public mutating func rawString(_ s: String) { appendString(s) }
+
+  /// Writes a parsed value back as JSON (a request's fields echoed in an
+  /// answer): the same members in the same order. O(size of the value).
+  public mutating func value(_ v: JSONValue) {
+    switch v.kind {
+    case .object:
+      beginObject()
+      v.forEachMember { name, member in
+        key(escaping: String(decoding: name, as: UTF8.self))
+        value(member)
+        return true
+      }
+      endObject()
+    case .array:
+      beginArray()
+      for i in 0..<v.count { value(v[i]) }
+      endArray()
+    case .string: string(v.string ?? "")
+    case .integer: int64(v.integer ?? 0)
+    case .real: number(v.number ?? 0)
+    case .true: bool(true)
+    case .false: bool(false)
+    case .null: null()
+    }
+  }
+
   /// Appends an already-encoded JSON value verbatim.
   public mutating func raw(_ json: [UInt8]) {
     prefix()

@@ -63,6 +63,8 @@ public struct Layout: Sendable {
   private(set) var sectionStarts: [Int]
   /// Whether the content repeats, for the kind and the items it has now.
   public private(set) var loops: Bool
+  /// Whether any section carries item ids: answers then name them.
+  public private(set) var hasItemIDs: Bool
 
   /// Computes the layout. O(sections + items in sections of varied sizes).
   public init(
@@ -76,6 +78,25 @@ public struct Layout: Sendable {
     self.placement = Self.makePlacement(traits.kind, sections, contentInset, viewportSize)
     (maxItemExtent, pitchRange, sectionStarts) = Self.derived(traits.kind, sections)
     loops = traits.kind.loops(itemCount: sectionStarts[sectionStarts.count - 1])
+    hasItemIDs = sections.contains { $0.ids != nil }
+  }
+
+  /// The content's extent along the scroll axis. O(1).
+  public var mainExtent: Double {
+    scrollDirection == .vertical ? contentSize.height : contentSize.width
+  }
+
+  /// The id of the item at `section`, `item`, if it has one. O(log n).
+  public func itemID(section: Int, item: Int) -> ItemID? {
+    sections[section].ids?[item] ?? nil
+  }
+
+  /// The id of the element `a` when it is an item that has one. O(log n)
+  /// in a layout with ids, O(1) otherwise.
+  @inline(__always)
+  public func itemID(of a: LayoutAttributes) -> ItemID? {
+    guard hasItemIDs, a.kind == .cell else { return nil }
+    return itemID(section: a.section, item: a.item)
   }
 
   /// What the data implies beyond the geometry: the largest card extent,
@@ -237,6 +258,7 @@ public struct Layout: Sendable {
       continuity: continuity, rowOffsets: rowOffsets ?? self.rowOffsets)
     (maxItemExtent, pitchRange, sectionStarts) = Self.derived(traits.kind, sections)
     loops = traits.kind.loops(itemCount: sectionStarts[sectionStarts.count - 1])
+    hasItemIDs = sections.contains { $0.ids != nil }
   }
 
   /// The placement of a layout type: its kind's.

@@ -148,6 +148,8 @@ struct SectionFormat: Sendable {
 
   /// The keys every kind's sections accept.
   static let itemKeys: Set<String> = ["itemCount", "itemSizes", packedSizesKey, "ids"]
+  /// The keys of a section's own fields in this format (none of its items').
+  var fieldKeys: Set<String> { keys.subtracting(Self.itemKeys) }
 
   /// The format of the session's kind. O(kinds).
   init(_ type: LayoutType) { self = LayoutKinds.decoder(for: type).sectionFormat }
@@ -180,6 +182,8 @@ private func readSize(_ v: JSONValue, format: SectionFormat, path: () -> String)
   {
     return Size(width: w, height: h)
   }
+  // null: an item without a size of its own (not measured yet).
+  if v.isNull { return Section.unsetSize }
   let f = try Fields(v, path: path())
   if !format.fullSpan { try f.rejectUnknown(["width", "height"]) }
   return try readItemSize(f, format: format)
@@ -234,7 +238,7 @@ func readItemID(_ v: JSONValue, path: String) throws(RPCError) -> ItemID {
 func readSection(_ s: Fields, extra: Set<String> = [], format: SectionFormat) throws(RPCError)
   -> Section
 {
-  try s.rejectUnknown(format.keys.union(extra))
+  try s.rejectUnknown(format.keys.union(extra).union(["id"]))
   var section: Section
   let given = ["itemCount", "itemSizes", packedSizesKey].filter { s.optional($0) != nil }
   if given.count > 1 {
@@ -246,6 +250,18 @@ func readSection(_ s: Fields, extra: Set<String> = [], format: SectionFormat) th
   default: section = .sizes(try readSizeObjects(s, "itemSizes", format: format))
   }
   if s.optional("ids") != nil { section.ids = IDList(try readIDs(s, count: section.count)) }
+  if let id = s.optional("id") { section.id = try readItemID(id, path: s.path("id")) }
+  try format.readFields(s, &section)
+  return section
+}
+
+/// Reads a section's own fields (those of `format`, no items), the
+/// fields not given left nil: an update of a section, or a snapshot's.
+func readSectionFields(_ s: Fields, extra: Set<String>, format: SectionFormat) throws(RPCError)
+  -> Section
+{
+  try s.rejectUnknown(format.fieldKeys.union(extra))
+  var section = Section.uniform(0)
   try format.readFields(s, &section)
   return section
 }
@@ -314,7 +330,8 @@ private func forEachInt(_ f: Fields, _ key: String, _ body: (Int) -> Void) throw
 /// inserted item once more for an id, and an inserted section's sizes and
 /// ids. O(items inserted + sections inserted).
 func declaredValues(ofBatch f: Fields) -> Int {
-  var values = f.optional("reloadItems")?.count ?? 0
+  var values =
+    (f.optional("reloadItems")?.count ?? 0) + (f.optional("reconfigureItems")?.count ?? 0)
   if let inserts = f.optional("insertItems") {
     values += inserts.count
     for i in 0..<inserts.count where inserts[i]["id"].map({ !$0.isNull }) == true { values += 1 }
@@ -459,7 +476,7 @@ func readAppendedSizes(_ f: Fields, key: String, format: SectionFormat) throws(R
 func readBatchUpdate(_ f: Fields, format: SectionFormat) throws(RPCError) -> BatchUpdate {
   try f.rejectUnknown([
     "deleteSections", "insertSections", "moveSections", "deleteItems", "insertItems", "moveItems",
-    "reloadItems", "itemCounts",
+    "reloadItems", "reconfigureItems", "updateSections", "itemCounts",
   ])
   var u = BatchUpdate()
   try forEachInt(f, "deleteSections") { u.deleteSections.append($0) }
@@ -483,16 +500,25 @@ func readBatchUpdate(_ f: Fields, format: SectionFormat) throws(RPCError) -> Bat
     u.insertItems.append((try readPath(p), item))
   }
   try forEachObject(f, "moveItems") { (m) throws(RPCError) in
-    try m.rejectUnknown(["from", "to"])
+    try m.rejectUnknown(["from", "to", "size"])
     let from = try m.object("from")
     let to = try m.object("to")
     try from.rejectUnknown(["section", "item"])
     try to.rejectUnknown(["section", "item"])
-    u.moveItems.append((try readPath(from), try readPath(to)))
+    u.moveItems.append(
+      (try readPath(from), try readPath(to), try optionalItemSize(m, "size", format: format)))
   }
   try forEachObject(f, "reloadItems") { (p) throws(RPCError) in
     try p.rejectUnknown(["section", "item", "size"])
     u.reloadItems.append((try readPath(p), try optionalItemSize(p, "size", format: format)))
+  }
+  try forEachObject(f, "reconfigureItems") { (p) throws(RPCError) in
+    try p.rejectUnknown(["section", "item", "size"])
+    u.reconfigureItems.append((try readPath(p), try optionalItemSize(p, "size", format: format)))
+  }
+  try forEachObject(f, "updateSections") { (s) throws(RPCError) in
+    let index = try s.integer("index", in: 0...Int.max)
+    u.updateSections.append((index, try readSectionFields(s, extra: ["index"], format: format)))
   }
   if f.optional("itemCounts") != nil {
     var counts: [Int] = []

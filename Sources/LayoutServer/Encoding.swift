@@ -47,13 +47,25 @@ extension JSONWriter {
     endObject()
   }
 
-  /// `{section, item, lap?}` or null; `lap` only in a looping carousel.
-  mutating func card(_ c: Card?) {
-    guard let c else { return null() }
-    card(c.path, lap: c.lap)
+  /// An item id: a string or an integer.
+  mutating func itemID(_ id: ItemID) {
+    switch id {
+    case .int(let i): int64(i)
+    case .string(let s): string(s)
+    }
   }
 
-  mutating func card(_ p: IndexPath?, lap: Int?) {
+  /// `{section, item, lap?, id?}` or null; `lap` only in a looping
+  /// carousel, `id` only for an item that has one in `layout`.
+  mutating func card(_ c: Card?, in layout: Layout? = nil) {
+    guard let c else { return null() }
+    card(
+      c.path, lap: c.lap,
+      id: layout?.hasItemIDs == true
+        ? layout?.itemID(section: c.path.section, item: c.path.item) : nil)
+  }
+
+  mutating func card(_ p: IndexPath?, lap: Int?, id: ItemID? = nil) {
     guard let p else { return null() }
     beginObject()
     key("section")
@@ -63,6 +75,10 @@ extension JSONWriter {
     if let lap {
       key("lap")
       int(lap)
+    }
+    if let id {
+      key("id")
+      itemID(id)
     }
     endObject()
   }
@@ -85,91 +101,127 @@ extension JSONWriter {
   /// `{kind, section, item, lap?, center, size, frame, transform?, alpha,
   /// zIndex, hidden?}`; the transform is omitted when it is the identity,
   /// `lap` when the layout does not loop, `hidden` unless it is true.
-  mutating func attributes(_ a: LayoutAttributes) {
+  mutating func attributes(_ a: LayoutAttributes, id: ItemID? = nil) {
     // The hottest shape of every answer, written straight into the buffer
     // as literal pieces and numbers: the same bytes as beginObject, key
     // and number would write, for one capacity check a card.
     beginRawValue()
     let t = numberTables
-    // At most about 1,050 bytes: 250 of pieces, 24 numbers (a full
-    // transform's sixteen) of at most 25, four integers of at most 21, and
-    // the last number's scratch past them.
-    rawWrite(reserving: 1280) { start in
+    guard let id else {
+      // At most about 1,050 bytes: 250 of pieces, 24 numbers (a full
+      // transform's sixteen) of at most 25, four integers of at most 21,
+      // and the last number's scratch past them.
+      rawWrite(reserving: 1280) { start in
+        var c = RawCursor(o: start, t: t)
+        Self.attributesHead(a, &c)
+        Self.attributesTail(a, &c)
+        return c.o - start
+      }
+      return
+    }
+    // An item's id (a string, escaped) goes between the two raw pieces.
+    rawWrite(reserving: 160) { start in
       var c = RawCursor(o: start, t: t)
-      switch a.kind {
-      case .cell: c.lit("{\"kind\":\"cell\",\"section\":")
-      case .header: c.lit("{\"kind\":\"header\",\"section\":")
-      case .footer: c.lit("{\"kind\":\"footer\",\"section\":")
-      // The only decoration compositional sections have.
-      case .decoration:
-        c.lit("{\"kind\":\"decoration\",\"elementKind\":\"background\",\"section\":")
-      }
-      c.int(a.section)
-      c.lit(",\"item\":")
-      c.int(a.item)
-      if let lap = a.lap {
-        c.lit(",\"lap\":")
-        c.int(lap)
-      }
-      c.lit(",\"center\":{\"x\":")
-      c.num(a.center.x)
-      c.lit(",\"y\":")
-      c.num(a.center.y)
-      c.lit("},\"size\":{\"width\":")
-      c.num(a.size.width)
-      c.lit(",\"height\":")
-      c.num(a.size.height)
-      c.lit("},\"frame\":{\"x\":")
-      c.num(a.frame.x)
-      c.lit(",\"y\":")
-      c.num(a.frame.y)
-      c.lit(",\"width\":")
-      c.num(a.frame.width)
-      c.lit(",\"height\":")
-      c.num(a.frame.height)
-      c.lit("}")
-      if !a.transform.isIdentity {
-        // `,"transform":[16 numbers]`, row by row.
-        let m = a.transform.m
-        c.lit(",\"transform\":[")
-        // Cover flow's every card: a scale in the plane and nothing else,
-        // written as two numbers between literal pieces instead of sixteen
-        // (the same bytes: numbers write 0 and 1, and -0 as 0).
-        if m.1 == 0 && m.2 == 0 && m.3 == 0 && m.4 == 0 && m.6 == 0 && m.7 == 0 && m.8 == 0
-          && m.9 == 0 && m.10 == 1 && m.11 == 0 && m.12 == 0 && m.13 == 0 && m.14 == 0
-          && m.15 == 1
-        {
-          let from = c.o
-          c.num(m.0)
-          let scaleBytes = c.o - from
-          c.lit(",0,0,0,0,")
-          // A uniform scale: the same double twice, formatted once.
-          if m.5.bitPattern == m.0.bitPattern {
-            c.o.update(from: from, count: scaleBytes)
-            c.o += scaleBytes
-          } else {
-            c.num(m.5)
-          }
-          c.lit(",0,0,0,0,1,0,0,0,0,1]")
-        } else {
-          // Straight from the tuple: no array per element.
-          withUnsafeBytes(of: m) { raw in
-            for (k, v) in raw.bindMemory(to: Double.self).enumerated() {
-              if k > 0 { c.lit(",") }
-              c.num(v)
-            }
-          }
-          c.lit("]")
-        }
-      }
-      c.lit(",\"alpha\":")
-      c.num(a.alpha)
-      c.lit(",\"zIndex\":")
-      c.int(a.zIndex)
-      if a.hidden { c.lit(",\"hidden\":true") }
-      c.lit("}")
+      Self.attributesHead(a, &c)
+      c.lit(",\"id\":")
       return c.o - start
     }
+    rawItemID(id)
+    rawWrite(reserving: 1280) { start in
+      var c = RawCursor(o: start, t: t)
+      Self.attributesTail(a, &c)
+      return c.o - start
+    }
+  }
+
+  /// An item id with no separator: a string or an integer.
+  mutating func rawItemID(_ id: ItemID) {
+    switch id {
+    case .int(let i): rawInt(Int(i))
+    case .string(let s): rawString(s)
+    }
+  }
+
+  /// `{"kind":…,"section":…,"item":…` and `,"lap":…` of an element.
+  @inline(__always)
+  private static func attributesHead(_ a: LayoutAttributes, _ c: inout RawCursor) {
+    switch a.kind {
+    case .cell: c.lit("{\"kind\":\"cell\",\"section\":")
+    case .header: c.lit("{\"kind\":\"header\",\"section\":")
+    case .footer: c.lit("{\"kind\":\"footer\",\"section\":")
+    // The only decoration compositional sections have.
+    case .decoration:
+      c.lit("{\"kind\":\"decoration\",\"elementKind\":\"background\",\"section\":")
+    }
+    c.int(a.section)
+    c.lit(",\"item\":")
+    c.int(a.item)
+    if let lap = a.lap {
+      c.lit(",\"lap\":")
+      c.int(lap)
+    }
+  }
+
+  /// The rest of an element's attributes, from `,"center":` to `}`.
+  @inline(__always)
+  private static func attributesTail(_ a: LayoutAttributes, _ c: inout RawCursor) {
+    c.lit(",\"center\":{\"x\":")
+    c.num(a.center.x)
+    c.lit(",\"y\":")
+    c.num(a.center.y)
+    c.lit("},\"size\":{\"width\":")
+    c.num(a.size.width)
+    c.lit(",\"height\":")
+    c.num(a.size.height)
+    c.lit("},\"frame\":{\"x\":")
+    c.num(a.frame.x)
+    c.lit(",\"y\":")
+    c.num(a.frame.y)
+    c.lit(",\"width\":")
+    c.num(a.frame.width)
+    c.lit(",\"height\":")
+    c.num(a.frame.height)
+    c.lit("}")
+    if !a.transform.isIdentity {
+      // `,"transform":[16 numbers]`, row by row.
+      let m = a.transform.m
+      c.lit(",\"transform\":[")
+      // Cover flow's every card: a scale in the plane and nothing else,
+      // written as two numbers between literal pieces instead of sixteen
+      // (the same bytes: numbers write 0 and 1, and -0 as 0).
+      if m.1 == 0 && m.2 == 0 && m.3 == 0 && m.4 == 0 && m.6 == 0 && m.7 == 0 && m.8 == 0
+        && m.9 == 0 && m.10 == 1 && m.11 == 0 && m.12 == 0 && m.13 == 0 && m.14 == 0
+        && m.15 == 1
+      {
+        let from = c.o
+        c.num(m.0)
+        let scaleBytes = c.o - from
+        c.lit(",0,0,0,0,")
+        // A uniform scale: the same double twice, formatted once.
+        if m.5.bitPattern == m.0.bitPattern {
+          c.o.update(from: from, count: scaleBytes)
+          c.o += scaleBytes
+        } else {
+          c.num(m.5)
+        }
+        c.lit(",0,0,0,0,1,0,0,0,0,1]")
+      } else {
+        // Straight from the tuple: no array per element.
+        withUnsafeBytes(of: m) { raw in
+          for (k, v) in raw.bindMemory(to: Double.self).enumerated() {
+            if k > 0 { c.lit(",") }
+            c.num(v)
+          }
+        }
+        c.lit("]")
+      }
+    }
+    c.lit(",\"alpha\":")
+    c.num(a.alpha)
+    c.lit(",\"zIndex\":")
+    c.int(a.zIndex)
+    if a.hidden { c.lit(",\"hidden\":true") }
+    c.lit("}")
   }
 
   mutating func attributesArray(_ list: [LayoutAttributes]) {
@@ -180,9 +232,25 @@ extension JSONWriter {
 
   /// The elements of `list` at `positions`, as an array. Through a
   /// pointer: an element read by subscript is copied whole (240 bytes).
-  mutating func attributesArray(_ list: [LayoutAttributes], at positions: [Int]) {
+  mutating func attributesArray(
+    _ list: [LayoutAttributes], at positions: [Int], ids: [ItemID?] = []
+  ) {
     beginArray()
-    list.withUnsafeBufferPointer { all in for k in positions { attributes(all[k]) } }
+    list.withUnsafeBufferPointer { all in
+      if ids.isEmpty {
+        for k in positions { attributes(all[k]) }
+      } else {
+        for k in positions { attributes(all[k], id: ids[k]) }
+      }
+    }
+    endArray()
+  }
+
+  /// `list`, each item with its id in `layout` (where it has one).
+  /// O(k log n) in a layout with ids, O(k) otherwise.
+  mutating func attributesArray(_ list: [LayoutAttributes], in layout: Layout) {
+    beginArray()
+    for a in list { attributes(a, id: layout.itemID(of: a)) }
     endArray()
   }
 

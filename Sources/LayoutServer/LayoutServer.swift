@@ -297,6 +297,7 @@ public final class LayoutServer: RPCHandler {
     let layout = Layout(
       type: type, sections: sections, contentInset: inset, viewportSize: bounds.size)
     var session = Session(layout: layout, bounds: bounds, overscan: overscan)
+    session.followsEnd = try p.optionalBool("followsEnd") ?? false
     try commit(id, &session, source: .open, &w)
   }
 
@@ -331,7 +332,7 @@ public final class LayoutServer: RPCHandler {
     var session = old
     session.pendingAnchor = nil
     session.layout.setViewportSize(requested.size)
-    try commit(id, &session, source: .change("params.bounds"), &w) { session in
+    try commit(id, &session, source: .change("params.bounds"), &w, idsKept: true) { session in
       if let anchor = old.anchor() {  // found in the old layout
         session.bounds = session.anchoredBounds(anchor, at: anchor.path, proposed: requested)
       } else {
@@ -411,7 +412,7 @@ public final class LayoutServer: RPCHandler {
   /// O(log lines).
   func scrollToItem(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (_, session) = try existing(p)
-    let path = try indexPath(p, session.layout)
+    let path = try indexPath(p, session)
     let position = try p.optionalChoice("position", ItemPosition.allCases.map(\.rawValue))
     let target = session.layout.scrollTarget(
       for: path, position: ItemPosition(rawValue: position ?? "center")!,
@@ -463,7 +464,7 @@ public final class LayoutServer: RPCHandler {
         more = true
         return false
       }
-      w.attributes(a)
+      w.attributes(a, id: session.layout.itemID(of: a))
       count += 1
       last = a
       // The count is a lower bound of the size: elements longer than their
@@ -502,6 +503,25 @@ public final class LayoutServer: RPCHandler {
           : "names a row, which a \(layout.type.name) layout does not have")
     }
     return s
+  }
+
+  /// The item a request names: `{section, item}`, or `{id}` instead.
+  func indexPath(_ p: Fields, _ session: Session) throws(RPCError) -> IndexPath {
+    guard let id = p.optional("id") else { return try indexPath(p, session.layout) }
+    for key in ["section", "item"] where p.optional(key) != nil {
+      throw .invalidParams(p.path(key), "cannot be given with id")
+    }
+    return try itemPath(of: try readItemID(id, path: p.path("id")), session, field: p.path("id"))
+  }
+
+  /// Where the item `id` lies in the session; an unknown id is -32602
+  /// naming `field`. O(1) expected after the index is built (O(n) once
+  /// per change of the ids).
+  func itemPath(of id: ItemID, _ session: Session, field: String) throws(RPCError) -> IndexPath {
+    guard let path = session.path(of: id) else {
+      throw .invalidParams(field, "names no item of the session")
+    }
+    return path
   }
 
   private func indexPath(_ p: Fields, _ layout: Layout) throws(RPCError) -> IndexPath {
@@ -548,11 +568,13 @@ public final class LayoutServer: RPCHandler {
   /// layout/attributesForItem {session, section, item, lap?} → {attributes}.
   func attributesForItem(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (_, session) = try existing(p)
-    let path = try indexPath(p, session.layout)
+    let path = try indexPath(p, session)
     let lap = try lap(p, session.layout)
     w.beginObject()
     w.key("attributes")
-    w.attributes(session.layout.attributesForItem(path, lap: lap, bounds: session.bounds)!)
+    w.attributes(
+      session.layout.attributesForItem(path, lap: lap, bounds: session.bounds)!,
+      id: session.layout.itemID(section: path.section, item: path.item))
     w.endObject()
   }
 
@@ -589,7 +611,7 @@ public final class LayoutServer: RPCHandler {
     let point = try p.point("point")
     let probe = Rect(x: point.x - 0.5, y: point.y - 0.5, width: 1, height: 1)
     try checkLaps(session.layout, probe, session.bounds, field: p.path("point"))
-    w.card(session.layout.cardAtPoint(point, bounds: session.bounds))
+    w.card(session.layout.cardAtPoint(point, bounds: session.bounds), in: session.layout)
   }
 
   /// layout/contentSize {session} → {contentSize}. O(1).

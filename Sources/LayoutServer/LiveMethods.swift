@@ -24,6 +24,19 @@ extension LayoutServer {
       throw valuesLimitError(updates.path, values, limits)
     }
     let update = try readBatchUpdate(updates, format: SectionFormat(old.layout.type))
+    try commitBatch(id, old, update, field: p.path("updates"), &w)
+  }
+
+  /// Applies a batch read from a request (or computed from a snapshot)
+  /// to `old` and commits it: the item limit checked before anything is
+  /// allocated, UIKit's validation (error 1003 naming `field`), the
+  /// anchor followed to its new path, and the animation lists answered,
+  /// then `answer`'s fields. O(sections + ops · log n + lines re-broken)
+  /// (see `Layout.apply`), plus O(k · ops) for the animation lists.
+  func commitBatch(
+    _ id: String, _ old: Session, _ update: BatchUpdate, field: String, _ w: inout JSONWriter,
+    answer: (inout JSONWriter, Session) -> Void = { _, _ in }
+  ) throws(RPCError) {
     // The item count after the batch, before anything is allocated: deletes
     // and inserts net out, so a session at its limit can replace an item.
     // Counts come from JSON and may be as large as Int.max: an overflow is
@@ -40,27 +53,27 @@ extension LayoutServer {
     }
     let cap = itemCap(for: old.layout.type, holding: old.layout.itemCount)
     if overflow || after > cap.max {
-      throw limitError(p.path("updates"), cap, count: overflow ? -1 : after)
+      throw limitError(field, cap, count: overflow ? -1 : after)
     }
     let result: BatchResult
     do {
       result = try update.apply(
         to: old.layout.sections, uniformSize: old.layout.type.uniformItemSize)
     } catch {
-      throw RPCError(
-        code: ErrorCode.invalidUpdate, message: error.message, field: p.path("updates"))
+      throw RPCError(code: ErrorCode.invalidUpdate, message: error.message, field: field)
     }
     var session = old
     session.pendingAnchor = nil
     session.layout.apply(result)
     let deleted = result.deletedItems
-    try commit(id, &session, source: .change(p.path("updates")), &w) { session in
+    try commit(id, &session, source: .change(field), &w) { session in
       session.bounds = reanchor(old, into: session) { path in
         result.newPath(of: path, deleted: deleted)
           ?? nearestSurvivor(of: path, in: old.layout) { result.newPath(of: $0, deleted: deleted) }
       }
     } answer: { w, session in
       writeAnimations(from: old, to: session, result, deleted: deleted, &w)
+      answer(&w, session)
     }
   }
 
@@ -94,14 +107,18 @@ extension LayoutServer {
       if session.pictured(after.key) == nil && after.frame != a.frame { moved.append((a, after)) }
     }
     w.key("appearing")
-    w.attributesArray(appearing)
+    w.attributesArray(appearing, in: session.layout)
     w.key("disappearing")
-    w.attributesArray(disappearing)
+    w.attributesArray(disappearing, in: old.layout)
     w.key("moved")
     w.beginArray()
     for (before, after) in moved {
       w.beginObject()
       w.identity(after.kind, after.section, after.item, after.lap)
+      if let id = session.layout.itemID(of: after) {
+        w.key("id")
+        w.itemID(id)
+      }
       w.key("from")
       w.indexPath(before.indexPath)
       w.key("fromFrame")
@@ -147,9 +164,19 @@ extension LayoutServer {
     let sections = try readSections(
       p, limits: limits, cap: itemCap(for: old.layout.type, holding: old.layout.itemCount),
       format: SectionFormat(old.layout.type))
+    try commitReload(id, old, sections, field: p.path("sections"), &w)
+  }
+
+  /// Replaces `old`'s data with `sections` and commits it. Items with ids
+  /// keep the anchor across the reload; otherwise the anchor keeps its
+  /// index path. O(n).
+  func commitReload(
+    _ id: String, _ old: Session, _ sections: [Section], field: String, _ w: inout JSONWriter,
+    answer: (inout JSONWriter, Session) -> Void = { _, _ in }
+  ) throws(RPCError) {
     var session = old
     session.layout.setSections(sections)
-    try commit(id, &session, source: .change(p.path("sections")), &w) { session in
+    try commit(id, &session, source: .change(field), &w) { session in
       var pending: (id: ItemID, anchor: Anchor)? = nil
       session.bounds = reanchor(old, into: session) { path in
         if let itemID = old.layout.sections[path.section].ids?[path.item] ?? nil {
@@ -162,6 +189,8 @@ extension LayoutServer {
         return clampPath(path, in: sections)
       }
       session.pendingAnchor = pending
+    } answer: { w, session in
+      answer(&w, session)
     }
   }
 
@@ -185,7 +214,8 @@ extension LayoutServer {
     if let v = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) {
       session.overscan = v
     }
-    try commit(id, &session, source: .configure, &w) { reanchorInPlace(old, &$0) }
+    if let v = try p.optionalBool("followsEnd") { session.followsEnd = v }
+    try commit(id, &session, source: .configure, &w, idsKept: true) { reanchorInPlace(old, &$0) }
   }
 
   /// layout/setItemSizes {session, sizes: [{section, item, size}]} → the
@@ -201,26 +231,21 @@ extension LayoutServer {
     sizes.reserveCapacity(array.count)
     for i in 0..<array.count {
       let f = try Fields(array[i], path: "\(path)[\(i)]")
-      try f.rejectUnknown(["section", "item", "size"])
-      let section = try f.integer("section", in: 0...Int.max)
-      guard section < old.layout.sections.count else {
-        throw .invalidParams(
-          f.path("section"),
-          "is out of range: the session has \(old.layout.sections.count) sections")
-      }
-      let item = try f.integer("item", in: 0...Int.max)
-      let count = old.layout.sections[section].count
-      guard item < count else {
-        throw .invalidParams(
-          f.path("item"), "is out of range: section \(section) has \(count) items")
-      }
+      try f.rejectUnknown(["section", "item", "id", "size"])
+      let at = try indexPath(f, old)
       let size = try readItemSize(try f.object("size"), format: SectionFormat(old.layout.type))
-      sizes.append((IndexPath(section: section, item: item), size))
+      sizes.append((at, size))
     }
     var session = old
     session.pendingAnchor = nil
     session.layout.setItemSizes(sizes)
-    try commit(id, &session, source: .change(p.path("sizes")), &w) { reanchorInPlace(old, &$0) }
+    try commit(id, &session, source: .change(p.path("sizes")), &w, idsKept: true) { session in
+      if let bounds = measuredBounds(old, session) {
+        session.bounds = bounds
+      } else {
+        reanchorInPlace(old, &session)
+      }
+    }
   }
 
   /// layout/appendItems {session, section, itemCount | itemSizes |
@@ -300,7 +325,7 @@ extension LayoutServer {
     session.pendingAnchor = nil
     session.layout.setRowOffset(offset, section: s)
     // The main scroll stays where it is: a row moves inside it.
-    try commit(id, &session, source: .change(p.path("offset")), &w) { _ in
+    try commit(id, &session, source: .change(p.path("offset")), &w, idsKept: true) { _ in
     } answer: { w, session in
       w.key("offset")
       w.number(session.layout.rowOffsets[s] ?? 0)
@@ -314,13 +339,24 @@ extension LayoutServer {
   /// answer written: the open fields or the mutation fields, then
   /// `answer`'s. An error on the way leaves the stored session as it was.
   /// O(log n + k) beyond what `place` and `answer` cost.
+  ///
+  /// Two rules of every change live here: a session that `followsEnd`
+  /// and touched the content's end stays at the end when the content
+  /// grows, whatever `place` did; and the id index starts over unless the
+  /// caller says the ids are as they were (`idsKept`).
   func commit(
     _ id: String, _ session: inout Session, source: ChangeSource, _ w: inout JSONWriter,
-    place: (inout Session) -> Void = { _ in },
+    idsKept: Bool = false, place: (inout Session) -> Void = { _ in },
     answer: (inout JSONWriter, Session) -> Void = { _, _ in }
   ) throws(RPCError) {
     try LayoutKinds.check(session.layout, source: source)
     place(&session)
+    if let old = sessions[id], session.followsEnd, old.touchesEnd,
+      session.layout.mainExtent > old.layout.mainExtent
+    {
+      session.bounds = session.atEnd(session.bounds)
+    }
+    if !idsKept { session.idIndex = IDIndex() }
     try checkViewport(
       session.layout, session.visibleRect, session.bounds, field: source.viewportField)
     let delta = session.refresh()
@@ -332,14 +368,49 @@ extension LayoutServer {
       w.key("bounds")
       w.rect(session.bounds)
       w.key("attributes")
-      w.attributesArray(session.picture, at: delta.invalidated)
+      w.attributesArray(session.picture, at: delta.invalidated, ids: session.pictureIDs)
       w.key("centeredItem")
-      w.card(delta.centered)
+      w.card(delta.centered, in: session.layout)
     } else {
       w.mutation(session, delta)
     }
     answer(&w, session)
     w.endObject()
+  }
+
+  /// The bounds after measured sizes arrive, by the measurement rule (the
+  /// rule of web virtualizers such as TanStack Virtual): the first item
+  /// that starts inside the viewport (its leading edge at or past the
+  /// viewport's, along the scroll axis) keeps its leading edge where it
+  /// was on screen. So an item measured above it (including one cut by
+  /// the viewport's leading edge) moves the viewport by its change, and
+  /// what is on screen stays put; one measured at or below it moves
+  /// nothing above it. A viewport at the content's start stays there.
+  /// nil where the rule does not apply: a layout that
+  /// centres cards, or no item starting in the viewport.
+  /// O(log n + k) for k elements in the picture.
+  private func measuredBounds(_ old: Session, _ new: Session) -> Rect? {
+    guard !old.centresCards else { return nil }
+    let vertical = old.layout.scrollDirection == .vertical
+    let rtl = !vertical && old.layout.type.layoutDirection == .rtl
+    // Leading edges along the scroll axis, growing in reading order.
+    func lead(_ r: Rect) -> Double { vertical ? r.y : rtl ? -(r.x + r.width) : r.x }
+    let start = lead(old.bounds)
+    // At the content's start the viewport stays there: nothing lies above
+    // it to keep still (and an item's place in its line may shift).
+    let range = old.layout.offsetRange
+    let origin = vertical ? range.min.y : rtl ? -range.max.x : range.min.x
+    if start <= origin { return new.clamped(old.bounds) }
+    let first = old.picture.lazy.filter {
+      $0.kind == .cell && lead($0.frame) >= start && $0.frame.intersects(old.bounds)
+    }.min { $0.indexPath < $1.indexPath }
+    guard let first,
+      let now = new.layout.attributesForItem(first.indexPath, lap: first.lap, bounds: old.bounds)
+    else { return nil }
+    let shift = lead(now.frame) - lead(first.frame)
+    var b = old.bounds
+    if vertical { b.y += shift } else { b.x += rtl ? -shift : shift }
+    return new.clamped(b)
   }
 
   /// Keeps the element the user was looking at in `old` where it was,

@@ -68,6 +68,10 @@ private let session = required("session", "string")
 private let sectionIndex = required("section", "integer")
 private let itemIndex = required("item", "integer")
 private let lap = optional("lap", "integer")
+// An item named by its path or, instead, by its id.
+private let keyedItem = [
+  optional("section", "integer"), optional("item", "integer"), optional("id", "ItemID"),
+]
 
 extension LayoutServer {
   /// Every method, in protocol.md's order.
@@ -77,7 +81,7 @@ extension LayoutServer {
       params: [
         session, required("layout", "LayoutConfiguration"), required("bounds", "Rect"),
         required("sections", "Section[]"), optional("contentInset", "Insets"),
-        optional("overscan", "number"),
+        optional("overscan", "number"), optional("followsEnd", "boolean"),
       ], result: "OpenResult", picture: .open
     ) { $0.open },
     MethodSpec(
@@ -94,7 +98,7 @@ extension LayoutServer {
     ) { $0.scrollEnded },
     MethodSpec(
       "layout/scrollToItem", "The content offset that shows an item at a position.",
-      params: [session, sectionIndex, itemIndex, optional("position", "ItemPosition")],
+      params: [session] + keyedItem + [optional("position", "ItemPosition")],
       result: "ScrollTarget"
     ) { $0.scrollToItem },
     MethodSpec(
@@ -106,7 +110,7 @@ extension LayoutServer {
     ) { $0.attributesInRect },
     MethodSpec(
       "layout/attributesForItem", "One cell's attributes.",
-      params: [session, sectionIndex, itemIndex, lap], result: "ElementAttributes"
+      params: [session] + keyedItem + [lap], result: "ElementAttributes"
     ) { $0.attributesForItem },
     MethodSpec(
       "layout/attributesForSupplementary", "A section's header, footer or background, or null.",
@@ -139,10 +143,19 @@ extension LayoutServer {
       picture: .delta
     ) { $0.reloadData },
     MethodSpec(
+      "layout/applySnapshot",
+      "The whole data as section and item ids: diffed, applied as a batch, and the batch answered.",
+      params: [
+        session, required("sections", "SnapshotSection[]"),
+        optional("reloadItems", "SnapshotItem[]"), optional("reconfigureItems", "SnapshotItem[]"),
+      ], result: "SnapshotResult", picture: .delta
+    ) { $0.applySnapshot },
+    MethodSpec(
       "layout/configure", "Changes the layout's properties, the content inset or the overscan.",
       params: [
         session, optional("layout", "Partial<LayoutConfiguration>"),
         optional("contentInset", "Insets"), optional("overscan", "number"),
+        optional("followsEnd", "boolean"),
       ], result: "MutationResult", picture: .delta
     ) { $0.configure },
     MethodSpec(

@@ -54,6 +54,8 @@ struct Delta {
   /// visible): an attribute is 240 bytes, not copied to be listed.
   var invalidated: [Int]
   var removed: [ElementKey]
+  /// The removed elements' ids, when the old picture had ids.
+  var removedIDs: [ItemID?]
   /// The card at the centre of the bounds (`centeredItem`).
   var centered: Card?
 }
@@ -80,6 +82,16 @@ struct Session {
   var overscan: Double
   /// In document order (ElementKey's <), keys distinct.
   var picture: [LayoutAttributes] = []
+  /// The ids of the picture's elements (nil for those without one), when
+  /// the layout has ids; empty otherwise. An item whose id changes is
+  /// sent again, even where its frame did not.
+  var pictureIDs: [ItemID?] = []
+  /// `followsEnd`: a change that grows the content while the viewport
+  /// touches its end keeps the viewport at the end (a chat list).
+  var followsEnd = false
+  /// Where each item id lies, built on the first keyed request after the
+  /// ids changed; shared by copies of the session until then.
+  var idIndex = IDIndex()
   /// The anchor of a `reloadData` whose anchor id was not among the
   /// reload's items: a reload too large for one request arrives in chunks,
   /// and the `appendItems` that brings the id re-anchors on it. Any other
@@ -122,9 +134,12 @@ struct Session {
     // Placements list a rect's elements in document order; a sort of the
     // few that are not keeps the merge below exact.
     if !visible.isSorted { visible.sort { $0.key < $1.key } }
+    let ids = layout.hasItemIDs ? visible.map { layout.itemID(of: $0) } : []
+    let oldIDs = pictureIDs
     var invalidated: [Int] = []
     invalidated.reserveCapacity(visible.count)
     var removed: [ElementKey] = []
+    var removedIDs: [ItemID?] = []
     // Both lists in document order: one merge, no hashing; through
     // pointers, so that no attribute is copied to be compared.
     visible.withUnsafeBufferPointer { now in
@@ -134,10 +149,16 @@ struct Session {
           let key = now[k].key
           while i < old.count && old[i].key < key {
             removed.append(old[i].key)
+            if !oldIDs.isEmpty { removedIDs.append(oldIDs[i]) }
             i += 1
           }
           if i < old.count && old[i].key == key {
-            if old[i] != now[k] { invalidated.append(k) }
+            if old[i] != now[k] {
+              invalidated.append(k)
+            } else if !ids.isEmpty || !oldIDs.isEmpty {
+              let was = i < oldIDs.count ? oldIDs[i] : nil
+              if was != (k < ids.count ? ids[k] : nil) { invalidated.append(k) }
+            }
             i += 1
           } else {
             invalidated.append(k)
@@ -145,12 +166,15 @@ struct Session {
         }
         while i < old.count {
           removed.append(old[i].key)
+          if !oldIDs.isEmpty { removedIDs.append(oldIDs[i]) }
           i += 1
         }
       }
     }
     picture = visible
-    return Delta(invalidated: invalidated, removed: removed, centered: centered)
+    pictureIDs = ids
+    return Delta(
+      invalidated: invalidated, removed: removed, removedIDs: removedIDs, centered: centered)
   }
 
   /// The attributes the client holds for `key`, if it is in the picture.
@@ -203,15 +227,49 @@ struct Session {
     return clamped(b)
   }
 
+  /// Whether the viewport touches the end of the content along the
+  /// scroll axis (within 1 pt), the inset included: the bottom, or the
+  /// trailing side (the left in rtl). Never in a loop, which has no end.
+  /// O(1).
+  var touchesEnd: Bool {
+    guard !layout.loops else { return false }
+    let range = layout.offsetRange
+    if layout.scrollDirection == .vertical { return bounds.y >= range.max.y - 1 }
+    if layout.type.layoutDirection == .rtl { return bounds.x <= range.min.x + 1 }
+    return bounds.x >= range.max.x - 1
+  }
+
+  /// `b` moved to the end of the content along the scroll axis. O(1).
+  func atEnd(_ b: Rect) -> Rect {
+    var b = b
+    let range = layout.offsetRange
+    if layout.scrollDirection == .vertical {
+      b.y = range.max.y
+    } else {
+      b.x = layout.type.layoutDirection == .rtl ? range.min.x : range.max.x
+    }
+    return clamped(b)
+  }
+
+  /// Where the item `id` lies, or nil when the session has no such item.
+  /// O(1) expected, after O(n) once per change of the ids.
+  func path(of id: ItemID) -> IndexPath? {
+    idIndex.paths(layout)[id]
+  }
+
   func clamped(_ b: Rect) -> Rect {
     Rect(origin: layout.clampOffset(b.origin), size: b.size)
   }
 }
 
 extension JSONWriter {
-  mutating func elementKey(_ k: ElementKey) {
+  mutating func elementKey(_ k: ElementKey, id: ItemID? = nil) {
     beginObject()
     identity(k.kind, k.section, k.item, k.lap)
+    if let id {
+      key("id")
+      itemID(id)
+    }
     endObject()
   }
 
@@ -223,12 +281,38 @@ extension JSONWriter {
     key("bounds")
     rect(session.bounds)
     key("invalidated")
-    attributesArray(session.picture, at: delta.invalidated)
+    attributesArray(session.picture, at: delta.invalidated, ids: session.pictureIDs)
     key("removed")
     beginArray()
-    for k in delta.removed { elementKey(k) }
+    for (i, k) in delta.removed.enumerated() {
+      elementKey(k, id: i < delta.removedIDs.count ? delta.removedIDs[i] : nil)
+    }
     endArray()
     key("centeredItem")
-    card(delta.centered)
+    card(delta.centered, in: session.layout)
+  }
+}
+
+/// An index of the item ids of a session's layout, built when first asked.
+/// A class, so that a query (which does not store its session) keeps what
+/// it built; a change of the data gives the session a new, empty one.
+final class IDIndex {
+  private var built: [ItemID: IndexPath]? = nil
+
+  /// Each id's first path (ids are not required unique outside
+  /// snapshots). O(n) the first time, O(1) after.
+  func paths(_ layout: Layout) -> [ItemID: IndexPath] {
+    if let built { return built }
+    var map = [ItemID: IndexPath]()
+    for (s, section) in layout.sections.enumerated() {
+      var k = 0
+      section.ids?.forEach { id in
+        if let id, map[id] == nil { map[id] = IndexPath(section: s, item: k) }
+        k += 1
+        return true
+      }
+    }
+    built = map
+    return map
   }
 }

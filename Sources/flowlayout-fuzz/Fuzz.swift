@@ -36,6 +36,11 @@ let prelude: [UInt8] = {
     // An endless pager of a ferris wheel, scrolled between two pages.
     #"{"jsonrpc":"2.0","id":"p14","method":"layout/open","params":{"session":"g","layout":{"type":"pager","itemSize":{"width":200,"height":150},"transformer":"ferrisWheel","wrap":true,"decelerationDistance":2},"bounds":{"x":0,"y":0,"width":375,"height":300},"sections":[{"itemCount":6,"ids":[0,1,2,3,4,5]}]}}"#,
     #"{"jsonrpc":"2.0","id":"p15","method":"layout/setBounds","params":{"session":"g","bounds":{"x":-250.5,"y":0,"width":375,"height":300}}}"#,
+    // Snapshots: the pager's pages shuffled, and a list of id'd sections
+    // (first apply a reload, then a diff with moves across sections).
+    #"{"jsonrpc":"2.0","id":"p16","method":"layout/applySnapshot","params":{"session":"g","sections":[{"id":"p","items":[3,0,1,"n",5]}]}}"#,
+    #"{"jsonrpc":"2.0","id":"p17","method":"layout/applySnapshot","params":{"session":"f","sections":[{"id":"a","items":["x","y",{"id":"z","size":{"width":80,"height":20}}]},{"id":"b","items":[1,2,3]}]}}"#,
+    #"{"jsonrpc":"2.0","id":"p18","method":"layout/applySnapshot","params":{"session":"f","sections":[{"id":"b","items":[3,"y",1]},{"id":"a","items":["z",2,"x","w"],"minimumLineSpacing":4}],"reconfigureItems":["z"]}}"#,
   ]
   var bytes: [UInt8] = []
   for m in messages { encodeFrame(Array(m.utf8), into: &bytes) }

@@ -154,7 +154,10 @@ class Live:
         rkeys = [key(r) for r in removed]
         ikeys = [key(a) for a in invalidated]
         for r in removed:
-            assert set(r) == {"kind", "section", "item"}, f"removed entry {r}"
+            # `id` exactly when the element is an item that has one.
+            assert set(r) - {"id"} == {"kind", "section", "item"}, f"removed entry {r}"
+            if "id" in r:
+                assert r["kind"] == "cell" and self.picture.get(key(r), {}).get("id") == r["id"], r
         assert len(set(rkeys)) == len(rkeys), f"a key removed twice: {rkeys}"
         assert len(set(ikeys)) == len(ikeys), f"a key invalidated twice: {ikeys}"
         assert not set(rkeys) & set(ikeys), f"keys both removed and invalidated: {set(rkeys) & set(ikeys)}"

@@ -37,7 +37,7 @@ final class BatchUpdateTests: XCTestCase {
     // 1, 3, 4: d a x c e.
     var u = BatchUpdate()
     u.insertItems = [(path(0, 2), Item(size: Size(width: 9, height: 10)))]
-    u.moveItems = [(path(0, 3), path(0, 0))]
+    u.moveItems = [(path(0, 3), path(0, 0), nil)]
     u.deleteItems = [path(0, 1)]
     let r = try u.apply(to: [sized([1, 2, 3, 4, 5])], uniformSize: unit)
     XCTAssertEqual(widths(r.sections[0]), [4, 1, 9, 3, 5])
@@ -57,7 +57,7 @@ final class BatchUpdateTests: XCTestCase {
     var s0 = sized([1, 2, 3])
     s0.ids = [.string("a"), .string("b"), .string("c")]
     var u = BatchUpdate()
-    u.moveItems = [(path(0, 1), path(1, 0))]
+    u.moveItems = [(path(0, 1), path(1, 0), nil)]
     let r = try u.apply(to: [s0, .uniform(2)], uniformSize: unit)
     XCTAssertEqual(widths(r.sections[0]), [1, 3])
     XCTAssertEqual(r.sections[0].ids, [.string("a"), .string("c")])
@@ -136,7 +136,7 @@ final class BatchUpdateTests: XCTestCase {
       "attempt to delete and reload the same index path {length = 2, path = 0 - 1}")
     u = BatchUpdate()
     u.deleteItems = [path(0, 0)]
-    u.moveItems = [(path(0, 0), path(0, 1))]
+    u.moveItems = [(path(0, 0), path(0, 1), nil)]
     expectError(
       u, [.uniform(3)],
       "attempt to perform a delete and a move from the same index path {length = 2, path = 0 - 0}")

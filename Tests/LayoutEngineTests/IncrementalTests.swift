@@ -185,7 +185,7 @@ final class IncrementalTests: XCTestCase {
       u.moveItems = [
         (
           IndexPath(section: s, item: from),
-          IndexPath(section: t, item: Int.random(in: 0..<count, using: &g))
+          IndexPath(section: t, item: Int.random(in: 0..<count, using: &g)), nil
         )
       ]
       if t == s { u.insertItems.removeAll { $0.path == u.moveItems[0].to } }

@@ -42,15 +42,15 @@ export { LayoutMethods, METHODS, WRAPPERS };
 /** UIEdgeInsets; may be negative. @typedef {{top: number, left: number, bottom: number, right: number}} Insets */
 /** Another name for Insets. @typedef {Insets} EdgeInsets */
 /** @typedef {{section: number, item: number}} IndexPath */
-/** An item, with its `lap` when the layout loops. @typedef {{section: number, item: number, lap?: number}} ItemRef */
-/** A stable item id. @typedef {string | number} ItemID */
+/** An item, with its `lap` when the layout loops and its `id` when it has one. @typedef {{section: number, item: number, lap?: number, id?: ItemID}} ItemRef */
+/** A stable item or section id; `1` and `"1"` are different ids. @typedef {string | number} ItemID */
 /** @typedef {"center" | "leading" | "trailing"} ItemPosition */
 /** A compositional section's background is a "decoration" (its `elementKind` is "background"). @typedef {"cell" | "header" | "footer" | "decoration"} ElementKind */
 
 /**
  * An element's identity in the picture: `item` is 0 for headers and
  * footers; `lap` only when the layout loops (absent and 0 are the same key).
- * @typedef {{kind: ElementKind | string, section: number, item: number, lap?: number}} ElementKey
+ * @typedef {{kind: ElementKind | string, section: number, item: number, lap?: number, id?: ItemID}} ElementKey
  */
 
 /**
@@ -62,6 +62,7 @@ export { LayoutMethods, METHODS, WRAPPERS };
  * @property {number} section
  * @property {number} item
  * @property {number} [lap]
+ * @property {ItemID} [id] the item's id, when it has one
  * @property {Point} center
  * @property {Size} size
  * @property {Rect} frame
@@ -80,8 +81,9 @@ export { LayoutMethods, METHODS, WRAPPERS };
  * minimumInteritemSpacing, columnCount, minimumColumnSpacing, headerHeight,
  * footerHeight, headerInset, footerInset).
  * @typedef {object} Section
+ * @property {ItemID} [id] the section's id (diffable snapshots)
  * @property {number} [itemCount]
- * @property {Size[]} [itemSizes]
+ * @property {Array<Size | null>} [itemSizes] null: no size of its own yet
  * @property {ItemID[]} [ids]
  * @property {Insets} [inset]
  * @property {number} [minimumLineSpacing]
@@ -269,12 +271,22 @@ export { LayoutMethods, METHODS, WRAPPERS };
  * @property {Array<{from: number, to: number}>} [moveSections]
  * @property {IndexPath[]} [deleteItems]
  * @property {Array<IndexPath & {size?: Size, id?: ItemID}>} [insertItems]
- * @property {Array<{from: IndexPath, to: IndexPath}>} [moveItems]
+ * @property {Array<{from: IndexPath, to: IndexPath, size?: Size}>} [moveItems]
  * @property {Array<IndexPath & {size?: Size}>} [reloadItems]
+ * @property {Array<IndexPath & {size?: Size}>} [reconfigureItems] the item keeps its cell
+ * @property {Array<Section & {index: number}>} [updateSections] a surviving section's own fields
  * @property {number[]} [itemCounts]
  */
 
-/** A measured size (`layout/setItemSizes`). @typedef {{section: number, item: number, size: Size}} ItemSizeUpdate */
+/** A snapshot's item: its id, or its id and a size. @typedef {ItemID | {id: ItemID, size?: Size}} SnapshotItem */
+
+/**
+ * A snapshot's section (`layout/applySnapshot`): its id, its items in
+ * order, and any of its own fields (as a Section has them).
+ * @typedef {{id: ItemID, items: SnapshotItem[]} & Omit<Section, "itemCount" | "itemSizes" | "ids" | "id">} SnapshotSection
+ */
+
+/** A measured size (`layout/setItemSizes`), by path or by id. @typedef {{section: number, item: number, size: Size} | {id: ItemID, size: Size}} ItemSizeUpdate */
 
 /**
  * `layout/open`: the session's first picture.
@@ -289,7 +301,7 @@ export { LayoutMethods, METHODS, WRAPPERS };
 
 /**
  * A surviving element whose frame changed in a batch update.
- * @typedef {{kind: ElementKind, section: number, item: number, lap?: number, from: IndexPath, fromFrame: Rect, frame: Rect}} MovedElement
+ * @typedef {{kind: ElementKind, section: number, item: number, lap?: number, id?: ItemID, from: IndexPath, fromFrame: Rect, frame: Rect}} MovedElement
  */
 
 /**
@@ -301,6 +313,12 @@ export { LayoutMethods, METHODS, WRAPPERS };
 /**
  * `layout/performBatchUpdates`: the delta, plus what to animate.
  * @typedef {MutationResult & {appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[]}} BatchUpdatesResult
+ */
+
+/**
+ * `layout/applySnapshot`: what performBatchUpdates answers, plus the batch
+ * the diff computed (null for a first apply to a session without ids).
+ * @typedef {BatchUpdatesResult & {updates: BatchUpdates | null}} SnapshotResult
  */
 
 /**

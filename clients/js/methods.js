@@ -32,6 +32,9 @@
 /** @typedef {import('./flowlayout.js').ScrollTarget} ScrollTarget */
 /** @typedef {import('./flowlayout.js').Section} Section */
 /** @typedef {import('./flowlayout.js').Size} Size */
+/** @typedef {import('./flowlayout.js').SnapshotItem} SnapshotItem */
+/** @typedef {import('./flowlayout.js').SnapshotResult} SnapshotResult */
+/** @typedef {import('./flowlayout.js').SnapshotSection} SnapshotSection */
 /** @typedef {import('./flowlayout.js').integer} integer */
 
 /**
@@ -86,6 +89,11 @@ export const METHODS = freeze([
       {
         "name": "overscan",
         "type": "number",
+        "required": false
+      },
+      {
+        "name": "followsEnd",
+        "type": "boolean",
         "required": false
       }
     ],
@@ -160,12 +168,17 @@ export const METHODS = freeze([
       {
         "name": "section",
         "type": "integer",
-        "required": true
+        "required": false
       },
       {
         "name": "item",
         "type": "integer",
-        "required": true
+        "required": false
+      },
+      {
+        "name": "id",
+        "type": "ItemID",
+        "required": false
       },
       {
         "name": "position",
@@ -216,12 +229,17 @@ export const METHODS = freeze([
       {
         "name": "section",
         "type": "integer",
-        "required": true
+        "required": false
       },
       {
         "name": "item",
         "type": "integer",
-        "required": true
+        "required": false
+      },
+      {
+        "name": "id",
+        "type": "ItemID",
+        "required": false
       },
       {
         "name": "lap",
@@ -341,6 +359,34 @@ export const METHODS = freeze([
     "picture": "delta"
   },
   {
+    "name": "layout/applySnapshot",
+    "summary": "The whole data as section and item ids: diffed, applied as a batch, and the batch answered.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "sections",
+        "type": "SnapshotSection[]",
+        "required": true
+      },
+      {
+        "name": "reloadItems",
+        "type": "SnapshotItem[]",
+        "required": false
+      },
+      {
+        "name": "reconfigureItems",
+        "type": "SnapshotItem[]",
+        "required": false
+      }
+    ],
+    "result": "SnapshotResult",
+    "picture": "delta"
+  },
+  {
     "name": "layout/configure",
     "summary": "Changes the layout's properties, the content inset or the overscan.",
     "params": [
@@ -362,6 +408,11 @@ export const METHODS = freeze([
       {
         "name": "overscan",
         "type": "number",
+        "required": false
+      },
+      {
+        "name": "followsEnd",
+        "type": "boolean",
         "required": false
       }
     ],
@@ -473,6 +524,7 @@ export const WRAPPERS = freeze({
   "layout/close": "close",
   "layout/performBatchUpdates": "performBatchUpdates",
   "layout/reloadData": "reloadData",
+  "layout/applySnapshot": "applySnapshot",
   "layout/configure": "configure",
   "layout/setItemSizes": "setItemSizes",
   "layout/appendItems": "appendItems",
@@ -497,7 +549,7 @@ export class LayoutMethods {
   /**
    * `layout/open`: Opens a session and answers its first viewport.
    * The answer starts the picture over (picture: "open"): `Picture.apply` it.
-   * @param {{session: string, layout: LayoutConfiguration, bounds: Rect, sections: Section[], contentInset?: Insets, overscan?: number}} params
+   * @param {{session: string, layout: LayoutConfiguration, bounds: Rect, sections: Section[], contentInset?: Insets, overscan?: number, followsEnd?: boolean}} params
    * @returns {Promise<OpenResult>}
    */
   open(params) {
@@ -527,7 +579,7 @@ export class LayoutMethods {
   /**
    * `layout/scrollToItem`: The content offset that shows an item at a position.
    * The answer leaves the picture as it is (picture: "none").
-   * @param {{session: string, section: integer, item: integer, position?: ItemPosition}} params
+   * @param {{session: string, section?: integer, item?: integer, id?: ItemID, position?: ItemPosition}} params
    * @returns {Promise<ScrollTarget>}
    */
   scrollToItem(params) {
@@ -547,7 +599,7 @@ export class LayoutMethods {
   /**
    * `layout/attributesForItem`: One cell's attributes.
    * The answer leaves the picture as it is (picture: "none").
-   * @param {{session: string, section: integer, item: integer, lap?: integer}} params
+   * @param {{session: string, section?: integer, item?: integer, id?: ItemID, lap?: integer}} params
    * @returns {Promise<ElementAttributes>}
    */
   attributesForItem(params) {
@@ -615,9 +667,19 @@ export class LayoutMethods {
   }
 
   /**
+   * `layout/applySnapshot`: The whole data as section and item ids: diffed, applied as a batch, and the batch answered.
+   * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
+   * @param {{session: string, sections: SnapshotSection[], reloadItems?: SnapshotItem[], reconfigureItems?: SnapshotItem[]}} params
+   * @returns {Promise<SnapshotResult>}
+   */
+  applySnapshot(params) {
+    return this.request("layout/applySnapshot", params);
+  }
+
+  /**
    * `layout/configure`: Changes the layout's properties, the content inset or the overscan.
    * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
-   * @param {{session: string, layout?: Partial<LayoutConfiguration>, contentInset?: Insets, overscan?: number}} params
+   * @param {{session: string, layout?: Partial<LayoutConfiguration>, contentInset?: Insets, overscan?: number, followsEnd?: boolean}} params
    * @returns {Promise<MutationResult>}
    */
   configure(params) {

@@ -7,8 +7,9 @@
 // the same as filling every new slot that is not an insert or a move
 // destination with the surviving items, in their old order.
 
-/// A stable identity a client gives an item, so that anchoring can follow it
-/// across a reloadData.
+/// A stable identity a client gives an item or a section, so that anchoring
+/// can follow it across a reloadData and snapshots can be diffed. Ids are
+/// compared as JSON values: `1` and `"1"` differ.
 public enum ItemID: Hashable, Sendable {
   case int(Int64)
   case string(String)
@@ -32,9 +33,17 @@ public struct BatchUpdate: Sendable {
   public var moveSections: [(from: Int, to: Int)] = []
   public var deleteItems: [IndexPath] = []
   public var insertItems: [(path: IndexPath, item: Item)] = []
-  public var moveItems: [(from: IndexPath, to: IndexPath)] = []
+  /// A size, when given, replaces the moved item's size.
+  public var moveItems: [(from: IndexPath, to: IndexPath, size: Size?)] = []
   /// A reload keeps the item in place; a size, when given, replaces its size.
   public var reloadItems: [(path: IndexPath, size: Size?)] = []
+  /// Like a reload, but the item keeps its cell (UIKit's
+  /// reconfigureItems): old paths, optional sizes. Unlike a reload, the
+  /// item may also move.
+  public var reconfigureItems: [(path: IndexPath, size: Size?)] = []
+  /// A surviving section's own fields (new indices): each field the patch
+  /// gives replaces the section's (see `Section.updating`).
+  public var updateSections: [(index: Int, fields: Section)] = []
   /// numberOfItemsInSection after the update, as the data source reports
   /// it; nil derives the counts from the operations.
   public var itemCounts: [Int]? = nil
@@ -284,9 +293,30 @@ extension BatchUpdate {
       }
       reloads[p] = size
     }
+    var reconfigures = [IndexPath: Size?]()
+    for (p, size) in reconfigureItems {
+      try checkOld(p, old, verb: "reconfigure")
+      guard !deletes.contains(p) else {
+        throw BatchUpdateError(
+          "attempt to delete and reconfigure the same index path \(describe(p))")
+      }
+      guard reloads[p] == nil else {
+        throw BatchUpdateError(
+          "attempt to reload and reconfigure the same index path \(describe(p))")
+      }
+      guard !deleted.contains(p.section) else {
+        throw BatchUpdateError(
+          "attempt to reconfigure item \(p.item) in section \(p.section), which is being deleted")
+      }
+      guard reconfigures.updateValue(size, forKey: p) == nil else {
+        throw BatchUpdateError("attempt to reconfigure the same index path twice \(describe(p))")
+      }
+    }
     var departures = [IndexPath: IndexPath]()
     var arrivals = [IndexPath: IndexPath?]()
-    for (from, to) in moveItems {
+    // The sizes moved items take: the move's, else a reconfigure's.
+    var movedSizes = [IndexPath: Size]()
+    for (from, to, size) in moveItems {
       try checkOld(from, old, verb: "move")
       guard !deletes.contains(from) else {
         throw BatchUpdateError(
@@ -321,6 +351,25 @@ extension BatchUpdate {
       }
       departures[from] = to
       arrivals[to] = from
+      if let size = size ?? reconfigures[from] ?? nil { movedSizes[from] = size }
+    }
+    // Staying items whose size a reload or a reconfigure replaces.
+    for (p, size) in reconfigures where departures[p] == nil {
+      if let size { reloads[p] = size }
+    }
+    var updated = [Int: Section]()
+    for (index, fields) in updateSections {
+      guard index >= 0 && index < newCount else {
+        throw BatchUpdateError(
+          "attempt to update section \(index) but there are only \(newCount) sections after the update"
+        )
+      }
+      guard source[index] != nil else {
+        throw BatchUpdateError("attempt to update section \(index), which is being inserted")
+      }
+      guard updated.updateValue(fields, forKey: index) == nil else {
+        throw BatchUpdateError("attempt to update section \(index) twice")
+      }
     }
     var inserts = [IndexPath: Item]()
     for (p, item) in insertItems {
@@ -403,7 +452,7 @@ extension BatchUpdate {
           if let item = inserts[p] { return item.id == nil && item.size == nil }
           let from = arrivals[p]!!
           let moved = old[from.section].item(from.item)
-          return moved.id == nil && moved.size == nil
+          return moved.id == nil && moved.size == nil && movedSizes[from] == nil
         }
       if staysUniform {
         var section = before
@@ -420,7 +469,9 @@ extension BatchUpdate {
         let p = IndexPath(section: s, item: a)
         if let item = inserts[p] { return item }
         let from = arrivals[p]!!
-        return old[from.section].item(from.item)
+        var item = old[from.section].item(from.item)
+        if let size = movedSizes[from] { item.size = size }
+        return item
       }
       var section = before
       var sizes = before.sizeList
@@ -461,6 +512,7 @@ extension BatchUpdate {
         edits[s] = ItemEdit(lo: lo, oldHi: before.count - t, newHi: count - t)
       }
     }
+    for (s, fields) in updated { result[s] = result[s].updating(fields) }
     return BatchResult(
       sections: result, sectionSource: source, sectionTarget: target, shuffles: shuffles,
       arrivals: arrivals, departures: departures, edits: edits, deletedItems: Set(deleteItems))

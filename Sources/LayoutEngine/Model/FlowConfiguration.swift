@@ -46,6 +46,8 @@ public struct Section: Equatable, Sendable {
   }
 
   public var items: Items
+  /// The section's identifier (a diffable snapshot's), or nil.
+  public var id: ItemID? = nil
   /// Stable item ids, one per item, or nil when the client gave none.
   public var ids: IDList? = nil
   /// insetForSectionAt; nil uses the layout's sectionInset.
@@ -86,6 +88,30 @@ public struct Section: Equatable, Sendable {
     self.minimumInteritemSpacing = minimumInteritemSpacing
     self.headerSize = headerSize
     self.footerSize = footerSize
+  }
+
+  /// The section with the own fields `patch` gives (those not nil)
+  /// replacing its own; its items and id stay. A waterfall's column
+  /// overrides merge field by field. O(1).
+  public func updating(_ patch: Section) -> Section {
+    var s = self
+    s.inset = patch.inset ?? inset
+    s.minimumLineSpacing = patch.minimumLineSpacing ?? minimumLineSpacing
+    s.minimumInteritemSpacing = patch.minimumInteritemSpacing ?? minimumInteritemSpacing
+    s.headerSize = patch.headerSize ?? headerSize
+    s.footerSize = patch.footerSize ?? footerSize
+    if let c = patch.columns { s.columns = (columns ?? ColumnOverrides()).updating(c) }
+    if let l = patch.layoutBox { s.layoutBox = l }
+    return s
+  }
+
+  /// Whether the section's own fields (not its items or ids) equal
+  /// `other`'s. O(1) unless both hold distinct section layouts.
+  public func hasSameFields(as other: Section) -> Bool {
+    inset == other.inset && minimumLineSpacing == other.minimumLineSpacing
+      && minimumInteritemSpacing == other.minimumInteritemSpacing
+      && headerSize == other.headerSize && footerSize == other.footerSize
+      && columns == other.columns && sectionLayout == other.sectionLayout
   }
 
   /// Marks an item without a size of its own in `.sizes` (sizes are never

@@ -74,6 +74,18 @@ public struct ColumnOverrides: Equatable, Sendable {
   public var headerInset: Insets? = nil
   public var footerInset: Insets? = nil
   public init() {}
+
+  /// These overrides with those `patch` gives replacing them. O(1).
+  public func updating(_ patch: ColumnOverrides) -> ColumnOverrides {
+    var c = self
+    c.columnCount = patch.columnCount ?? columnCount
+    c.minimumColumnSpacing = patch.minimumColumnSpacing ?? minimumColumnSpacing
+    c.headerHeight = patch.headerHeight ?? headerHeight
+    c.footerHeight = patch.footerHeight ?? footerHeight
+    c.headerInset = patch.headerInset ?? headerInset
+    c.footerInset = patch.footerInset ?? footerInset
+    return c
+  }
 }
 
 // A waterfall item that spans every column stores its size with the width's

@@ -86,7 +86,8 @@ struct PagerDecoder: KindDecoder {
         "must be zero: a pager's collection view has no content inset")
     }
     for section in layout.sections {
-      if case .sizes = section.items {
+      // Ids alone store a size slot per page, each without a size.
+      if case .sizes(let sizes) = section.items, sizes.summary.unset != sizes.count {
         throw .invalidParams(
           field, "gives pages sizes of their own; every page has the pager's itemSize")
       }

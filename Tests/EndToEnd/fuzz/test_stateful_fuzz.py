@@ -481,6 +481,22 @@ def _reload_data(name, count, sections, kind):
     return st.builds(dict, session=st.just(name), sections=st.lists(section, min_size=1, max_size=3))
 
 
+#: Item and section ids: a small pool, so that snapshots share ids with
+#: each other (moves) and now and then repeat one (refused).
+ITEM_IDS = st.one_of(st.integers(0, 40), st.sampled_from(["a", "b", "c", "d", "\u00e9\u2028", "1"]))
+
+
+@valid("layout/applySnapshot")
+def _apply_snapshot(name, count, sections, kind):
+    sized = kind != "pager"
+    item = st.one_of(ITEM_IDS, st.builds(dict, id=ITEM_IDS, size=SIZES)) if sized else ITEM_IDS
+    section = st.fixed_dictionaries(
+        {"id": st.one_of(st.integers(0, 5), st.sampled_from(["x", "y"])), "items": st.lists(item, max_size=12)})
+    return st.fixed_dictionaries(
+        {"session": st.just(name), "sections": st.lists(section, min_size=1, max_size=1 if kind == "pager" else 3)},
+        optional={"reloadItems": st.lists(ITEM_IDS, max_size=2), "reconfigureItems": st.lists(ITEM_IDS, max_size=2)})
+
+
 @valid("layout/configure")
 def _configure(name, count, sections, kind):
     if kind == "compositional":
@@ -702,6 +718,29 @@ class DaemonMachine(RuleBasedStateMachine):
         if loops:
             assert type(target["lap"]) is int, target
         event(f"scrollToItem: {'lap' if loops else 'no lap'}{', row' if 'rowOffset' in target else ''}")
+
+    @rule(name=st.sampled_from(NAMES), data=st.data())
+    def snapshot_twice(self, name, data):
+        """A snapshot, then the same again: the second answers an empty
+        batch and an empty delta. Duplicates and unknown reloads are
+        -32602 naming params.sections or the list's entry; nothing else
+        may fail but the kind's own checks (-32602)."""
+        params = self.params("layout/applySnapshot", name, data)
+        r = self.exchange("layout/applySnapshot", params, self.new_id(data))
+        if self.model[name] == ("error", 1001):
+            assert r.get("error", {}).get("code") == 1001, r
+            return
+        if "error" in r:
+            assert r["error"]["code"] == -32602, (params, r)
+            event(f"applySnapshot refused: {r['error']['data']['field'].split('[')[0]}")
+            return
+        again = {"session": name, "sections": params["sections"]}
+        r2 = self.exchange("layout/applySnapshot", again, self.new_id(data))
+        assert "result" in r2, (again, r2)
+        same = r2["result"]
+        assert same["updates"] == {}, (params, same["updates"])
+        assert same["invalidated"] == [] and same["removed"] == [], (params, same)
+        event(f"applySnapshot: {'diffed' if r['result']['updates'] is not None else 'first apply'}")
 
     @rule(name=st.sampled_from(NAMES), data=st.data())
     def valid_batch_update(self, name, data):

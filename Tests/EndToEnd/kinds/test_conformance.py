@@ -17,40 +17,9 @@ import random
 from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
+from kind_configs import KINDS
 
 BOUNDS = {"x": 0, "y": 0, "width": 400, "height": 300}
-
-# name, layout, section count, items per section.
-KINDS: List[Tuple[str, Dict[str, Any], int, int]] = [
-    ("flow", {"type": "flow", "itemSize": {"width": 90, "height": 60}, "headerReferenceSize": {"width": 30, "height": 24},
-              "sectionHeadersPinToVisibleBounds": True}, 3, 20),
-    ("flow-horizontal-rtl", {"type": "flow", "itemSize": {"width": 90, "height": 60}, "scrollDirection": "horizontal",
-                             "layoutDirection": "rtl"}, 2, 25),
-    ("coverFlow", {"type": "coverFlow", "itemSize": {"width": 160, "height": 220},
-                   "rotation": {"maxAngle": 40, "perspective": 600}}, 1, 30),
-    ("coverFlow-vertical", {"type": "coverFlow", "itemSize": {"width": 220, "height": 120},
-                            "scrollDirection": "vertical"}, 2, 10),
-    ("coverFlow-loop", {"type": "coverFlow", "itemSize": {"width": 160, "height": 220}, "loop": True}, 1, 7),
-    ("waterfall-rtl", {"type": "waterfall", "columnCount": 3, "itemSize": {"width": 50, "height": 70},
-                       "headerHeight": 20, "layoutDirection": "rtl"}, 2, 30),
-    ("carousel-rotary", {"type": "carousel", "style": "rotary", "itemSize": {"width": 120, "height": 120}}, 1, 12),
-    ("carousel-vertical", {"type": "carousel", "style": "linear", "itemSize": {"width": 120, "height": 90},
-                           "scrollDirection": "vertical"}, 2, 8),
-    ("compositional", {"type": "compositional", "section": {
-        "group": {"direction": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 80}},
-                  "count": 2,
-                  "subitems": [{"size": {"width": {"fractionalWidth": 0.5}, "height": {"fractionalHeight": 1}}}]},
-        "interGroupSpacing": 8,
-        "boundarySupplementaryItems": [{"kind": "header", "size": {"width": {"fractionalWidth": 1},
-                                                                   "height": {"absolute": 30}},
-                                        "pinToVisibleBounds": True}]}}, 3, 14),
-    ("pager-cubic-wrap", {"type": "pager", "itemSize": {"width": 260, "height": 200}, "transformer": "cubic",
-                          "wrap": True}, 1, 6),
-    ("pager-ferrisWheel", {"type": "pager", "itemSize": {"width": 200, "height": 150},
-                           "transformer": "ferrisWheel"}, 1, 12),
-    ("pager-zoomOut-vertical", {"type": "pager", "itemSize": {"width": 300, "height": 180},
-                                "transformer": "zoomOut", "scrollDirection": "vertical", "interitemSpacing": 10}, 1, 9),
-]
 
 IDS = [k[0] for k in KINDS]
 

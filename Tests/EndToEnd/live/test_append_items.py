@@ -239,12 +239,12 @@ def test_appended_ids_anchor_reload_data(server):
     # 5 cards: 87.5 * 2 + 5 * 200 + 4 * 20 = 1255.
     assert live.content_size == {"width": 1255, "height": 300}
     r = live.set_bounds(view(660))
-    assert r["centeredItem"] == {"section": 0, "item": 3}
+    assert r["centeredItem"] == {"section": 0, "item": 3, "id": "d"}
     # "d", appended, is centred; two cards in front move it to item 5,
     # centred at x 1100 (7 cards: 1695 wide, offsets up to 1320).
     r = live.reload([{"itemCount": 7, "ids": ["x", "y", "a", "b", "c", "d", "e"]}])
     assert r["bounds"] == view(1100)
-    assert r["centeredItem"] == {"section": 0, "item": 5}
+    assert r["centeredItem"] == {"section": 0, "item": 5, "id": "d"}
 
 
 def test_items_appended_without_ids_have_none(server):
@@ -253,7 +253,7 @@ def test_items_appended_without_ids_have_none(server):
     live.set_bounds(view(660))
     # Card 3 has no id: the reload keeps its index path (x 660).
     r = live.reload([{"itemCount": 7, "ids": ["x", "y", "a", "b", "c", "d", "e"]}])
-    assert r["bounds"] == view(660) and r["centeredItem"] == {"section": 0, "item": 3}
+    assert r["bounds"] == view(660) and r["centeredItem"] == {"section": 0, "item": 3, "id": "b"}
 
 
 def test_ids_appended_to_a_section_without_ids(server):
@@ -261,7 +261,7 @@ def test_ids_appended_to_a_section_without_ids(server):
     live.mutate("layout/appendItems", {"section": 0, "itemCount": 2, "ids": ["p", 7]})
     live.set_bounds(view(880))  # card 4 (id 7) centred
     r = live.reload([{"itemCount": 5, "ids": [7, "p", "q", "r", "s"]}])
-    assert r["bounds"] == view(0) and r["centeredItem"] == {"section": 0, "item": 0}
+    assert r["bounds"] == view(0) and r["centeredItem"] == {"section": 0, "item": 0, "id": 7}
 
 
 # -- errors: each names its field and changes nothing ------------------------------
@@ -420,7 +420,7 @@ def test_append_at_the_values_limit(limited):
     live.mutate("layout/appendItems", {"section": 0, "itemSizes": [sz(30, 10)] * 5, "ids": list(range(5))})
     whole = Live(limited, flow_params("w", [sz(10, 10)] * 2))
     whole.mutate("layout/appendItems", {"section": 0, "itemSizes": [sz(20, 10)] * 10})
-    whole.mutate("layout/appendItems", {"section": 0, "itemSizes": [sz(30, 10)] * 5})
+    whole.mutate("layout/appendItems", {"section": 0, "itemSizes": [sz(30, 10)] * 5, "ids": list(range(5))})
     assert live.snapshot() == whole.snapshot()
 
 
@@ -693,7 +693,7 @@ def test_a_reload_anchor_waits_for_its_id_until_the_user_scrolls(server):
     assert live.reload([{"itemCount": 2, "ids": ["x", "y"]}])["bounds"] == view(220)
     r = live.mutate("layout/appendItems", {"section": 0, "itemCount": 4, "ids": ["a", "b", "c", "d"]})
     assert r["bounds"] == view(880)
-    assert r["centeredItem"] == {"section": 0, "item": 4}
+    assert r["centeredItem"] == {"section": 0, "item": 4, "id": "c"}
     # With a scroll in between, the wait is over: the view stays put.
     live.reload([{"itemCount": 2, "ids": ["x", "y"]}])
     live.set_bounds(view(0))

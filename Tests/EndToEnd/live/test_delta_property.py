@@ -431,6 +431,45 @@ def take_anchor(live: Live) -> Optional[Anchor]:
     return Anchor(path, c - ref)
 
 
+def take_measure_anchor(live: Live) -> Optional[Anchor]:
+    """The anchor of measured sizes (protocol.md's measurement rule) in a
+    layout that does not centre cards: the first cell, by index path, that
+    starts inside the bounds; its offset is its leading edge's distance
+    from the bounds' origin. None where the rule does not apply."""
+    if live.type == "coverFlow":
+        return None
+    ax = main_axis(live.direction)
+    b = live.bounds
+    lo, _ = offset_range(live.content_size, b, live.direction)
+    if b[ax] <= lo:
+        return Anchor(None, 0)  # at the start: it stays there
+    starting = sorted(k[1:] for k, a in live.picture.items() if k[0] == "cell"
+                      and a["frame"][ax] >= b[ax] and overlaps(a["frame"], b))
+    if not starting:
+        return None
+    return Anchor(starting[0], live.picture[("cell",) + starting[0]]["frame"][ax] - b[ax])
+
+
+def overlaps(f: dict, r: dict) -> bool:
+    return (f["x"] < r["x"] + r["width"] and r["x"] < f["x"] + f["width"]
+            and f["y"] < r["y"] + r["height"] and r["y"] < f["y"] + f["height"])
+
+
+def check_leading_anchor(live: Live, anchor: Anchor, what: str) -> None:
+    """The measurement rule: the anchor's leading edge is where it was on
+    screen, up to the clamp."""
+    ax = main_axis(live.direction)
+    lo, hi = offset_range(live.content_size, live.bounds, live.direction)
+    if anchor.path is None:
+        assert close(live.bounds[ax], lo), f"{what}: left the content's start for {live.bounds[ax]}"
+        return
+    edge = live.item(*anchor.path)["frame"][ax]
+    want = clamp(edge - anchor.offset, lo, hi)
+    assert close(live.bounds[ax], want), (
+        f"{what}: measurement anchor {anchor.path} started {anchor.offset} past the origin; its "
+        f"leading edge is now {edge}: expected offset {want} (range {lo}..{hi}), got {live.bounds[ax]}")
+
+
 def check_anchor(live: Live, anchor: Optional[Anchor], new_path: Optional[tuple], what: str) -> None:
     """(d): the anchor's centre is where it was, up to the clamp."""
     ax = main_axis(live.direction)
@@ -490,129 +529,138 @@ def run(d: Daemon, data: Any, kind: str) -> None:
     note(f"open {params}")
     live = Live(d, params)
 
-    steps = draw(st.integers(20, 40))
-    for n in range(steps):
-        step = draw(st.sampled_from(["scroll", "scroll", "scroll", "resize", "batch", "batch", "invalid", "configure", "sizes", "reload"]))
-        anchor = take_anchor(live)
-        ax = main_axis(live.direction)
-        what = f"step {n} {step}"
+    try:
+        steps = draw(st.integers(20, 40))
+        for n in range(steps):
+            step = draw(st.sampled_from(["scroll", "scroll", "scroll", "resize", "batch", "batch", "invalid", "configure", "sizes", "reload"]))
+            anchor = take_anchor(live)
+            ax = main_axis(live.direction)
+            what = f"step {n} {step}"
 
-        if step == "scroll":
-            lo, hi = offset_range(live.content_size, live.bounds, live.direction)
-            b = dict(live.bounds)
-            b[ax] = half_points(draw, lo - 40, hi + 40)
-            note(f"{what}: {b}")
-            r = live.set_bounds(b)
-            assert r["bounds"] == b, f"a scroll must answer the bounds as sent: {r['bounds']} != {b}"
-
-        elif step == "resize":
-            b = dict(live.bounds)
-            b["width"], b["height"] = draw(st.integers(150, 480)), draw(st.integers(150, 480))
-            # The requested scroll-axis origin is replaced by the anchored one.
-            b[ax] = half_points(draw, 0, 300)
-            resized = (b["width"], b["height"]) != (live.bounds["width"], live.bounds["height"])
-            note(f"{what}: {b}")
-            r = live.set_bounds(b)
-            assert (r["bounds"]["width"], r["bounds"]["height"]) == (b["width"], b["height"]), r["bounds"]
-            if not resized:
+            if step == "scroll":
+                lo, hi = offset_range(live.content_size, live.bounds, live.direction)
+                b = dict(live.bounds)
+                b[ax] = half_points(draw, lo - 40, hi + 40)
+                note(f"{what}: {b}")
+                r = live.set_bounds(b)
                 assert r["bounds"] == b, f"a scroll must answer the bounds as sent: {r['bounds']} != {b}"
-            elif anchor is not None:
-                check_anchor(live, anchor, anchor.path, what)
 
-        elif step == "batch":
-            old_picture = dict(live.picture)
-            old_counts = model.counts()
-            plan = draw_valid_batch(draw, model, kind)
-            note(f"{what}: {plan.updates}")
-            r = live.batch(plan.updates)
-            model.sections = plan.new_sections
-            check_batch_lists(r, old_picture, live.picture, plan)
-            new_path = None
-            if anchor is not None:
-                new_path = plan.old_to_new.get(anchor.path) or nearest_survivor(anchor.path, old_counts, plan.old_to_new)
-            check_anchor(live, anchor, new_path, what)
+            elif step == "resize":
+                b = dict(live.bounds)
+                b["width"], b["height"] = draw(st.integers(150, 480)), draw(st.integers(150, 480))
+                # The requested scroll-axis origin is replaced by the anchored one.
+                b[ax] = half_points(draw, 0, 300)
+                resized = (b["width"], b["height"]) != (live.bounds["width"], live.bounds["height"])
+                note(f"{what}: {b}")
+                r = live.set_bounds(b)
+                assert (r["bounds"]["width"], r["bounds"]["height"]) == (b["width"], b["height"]), r["bounds"]
+                if not resized:
+                    assert r["bounds"] == b, f"a scroll must answer the bounds as sent: {r['bounds']} != {b}"
+                elif anchor is not None:
+                    check_anchor(live, anchor, anchor.path, what)
 
-        elif step == "invalid":
-            updates, message = draw_invalid_batch(draw, model)
-            note(f"{what}: {updates}")
-            err = live.expect_unchanged_after("layout/performBatchUpdates", {"updates": updates}, 1003)
-            assert err == {"code": 1003, "message": message, "data": {"field": "params.updates"}}, err
+            elif step == "batch":
+                old_picture = dict(live.picture)
+                old_counts = model.counts()
+                plan = draw_valid_batch(draw, model, kind)
+                note(f"{what}: {plan.updates}")
+                r = live.batch(plan.updates)
+                model.sections = plan.new_sections
+                check_batch_lists(r, old_picture, live.picture, plan)
+                new_path = None
+                if anchor is not None:
+                    new_path = plan.old_to_new.get(anchor.path) or nearest_survivor(anchor.path, old_counts, plan.old_to_new)
+                check_anchor(live, anchor, new_path, what)
 
-        elif step == "configure":
-            lay: dict = {}
-            if draw(st.booleans()):
-                lay["minimumLineSpacing"] = draw(st.integers(0, 40))
-            if draw(st.booleans()):
-                lay["minimumInteritemSpacing"] = draw(st.integers(0, 20))
-            if draw(st.booleans()):
-                lay["itemSize"] = draw(SIZES) if kind == "flow" else {"width": draw(st.integers(60, 220)), "height": draw(st.integers(60, 320))}
-            if draw(st.integers(0, 5)) == 0:
-                lay["estimatedItemSize"] = draw(SIZES)
-            flips = draw(st.integers(0, 4)) == 0
-            if flips:
-                lay["scrollDirection"] = "horizontal" if live.direction == "vertical" else "vertical"
-            p: dict = {"layout": lay} if lay or draw(st.booleans()) else {}
-            if draw(st.integers(0, 2)) == 0:
-                p["overscan"] = draw(st.integers(0, 80))
-            note(f"{what}: {p}")
-            live.configure(**p)
-            model.item_size = lay.get("itemSize", model.item_size)
-            model.estimated = lay.get("estimatedItemSize", model.estimated)
-            if not flips:
-                check_anchor(live, anchor, anchor.path if anchor else None, what)
+            elif step == "invalid":
+                updates, message = draw_invalid_batch(draw, model)
+                note(f"{what}: {updates}")
+                err = live.expect_unchanged_after("layout/performBatchUpdates", {"updates": updates}, 1003)
+                assert err == {"code": 1003, "message": message, "data": {"field": "params.updates"}}, err
 
-        elif step == "sizes":
-            paths = [(s, i) for s, c in enumerate(model.counts()) for i in range(c)]
-            if not paths:
-                continue
-            chosen = draw(st.lists(st.sampled_from(paths), min_size=1, max_size=4))
-            sizes = [{"section": s, "item": i, "size": draw(SIZES)} for s, i in chosen]
-            note(f"{what}: {sizes}")
-            live.set_item_sizes(sizes)
-            for z in sizes:
-                model.sections[z["section"]][z["item"]]["size"] = z["size"]
-            check_anchor(live, anchor, anchor.path if anchor else None, what)
+            elif step == "configure":
+                lay: dict = {}
+                if draw(st.booleans()):
+                    lay["minimumLineSpacing"] = draw(st.integers(0, 40))
+                if draw(st.booleans()):
+                    lay["minimumInteritemSpacing"] = draw(st.integers(0, 20))
+                if draw(st.booleans()):
+                    lay["itemSize"] = draw(SIZES) if kind == "flow" else {"width": draw(st.integers(60, 220)), "height": draw(st.integers(60, 320))}
+                if draw(st.integers(0, 5)) == 0:
+                    lay["estimatedItemSize"] = draw(SIZES)
+                flips = draw(st.integers(0, 4)) == 0
+                if flips:
+                    lay["scrollDirection"] = "horizontal" if live.direction == "vertical" else "vertical"
+                p: dict = {"layout": lay} if lay or draw(st.booleans()) else {}
+                if draw(st.integers(0, 2)) == 0:
+                    p["overscan"] = draw(st.integers(0, 80))
+                note(f"{what}: {p}")
+                live.configure(**p)
+                model.item_size = lay.get("itemSize", model.item_size)
+                model.estimated = lay.get("estimatedItemSize", model.estimated)
+                if not flips:
+                    check_anchor(live, anchor, anchor.path if anchor else None, what)
 
-        elif step == "reload":
-            old_sections = model.sections
-            anchor_item = old_sections[anchor.path[0]][anchor.path[1]] if anchor else None
-            anchor_had_id = anchor_item is not None and anchor_item["id"] is not None
-            with_ids = draw(st.booleans())
-            pool = [it for items in old_sections for it in items]
-            keep = draw(st.lists(st.sampled_from(pool), unique_by=lambda it: it["tok"], max_size=len(pool))) if pool else []
-            new_model_sections, secs = [], []
-            for k in range(draw(st.integers(0 if draw(st.integers(0, 9)) == 0 else 1, 3))):
-                share = keep[k::3] if with_ids else []
-                fresh = [model.new_item(with_ids) for _ in range(draw(st.integers(0, 8)))]
-                items = share + fresh
-                items = draw(st.permutations(items)) if items else []
-                sec, items = draw_section(draw, model, kind, with_ids, items=list(items))
-                secs.append(sec)
-                new_model_sections.append(items)
-            note(f"{what}: {secs}")
-            live.reload(secs)
-            model.sections = new_model_sections
-            new_path = None
-            if anchor is not None:
-                if anchor_had_id and with_ids:
-                    new_path = model.path_of(anchor_item["tok"])
-                if new_path is None:
-                    new_path = clamp_path(anchor.path, model.counts())
-            check_anchor(live, anchor, new_path, what)
+            elif step == "sizes":
+                measure_anchor = take_measure_anchor(live)
+                paths = [(s, i) for s, c in enumerate(model.counts()) for i in range(c)]
+                if not paths:
+                    continue
+                chosen = draw(st.lists(st.sampled_from(paths), min_size=1, max_size=4))
+                sizes = [{"section": s, "item": i, "size": draw(SIZES)} for s, i in chosen]
+                note(f"{what}: {sizes}")
+                live.set_item_sizes(sizes)
+                for z in sizes:
+                    model.sections[z["section"]][z["item"]]["size"] = z["size"]
+                if measure_anchor is not None:
+                    check_leading_anchor(live, measure_anchor, what)
+                else:
+                    check_anchor(live, anchor, anchor.path if anchor else None, what)
 
-        assert live.content_size[extent_key(live.direction)] >= 0, f"{what}: negative contentSize {live.content_size}"
-        # (f) every visible cell has its item's size (its own, else the
-        # uniform size of the moment).
-        for k, a in live.picture.items():
-            if k[0] == "cell":
-                assert a["size"] == model.size_of(k[1], k[2]), (
-                    f"{what}: {k} has size {a['size']}, the model says {model.size_of(k[1], k[2])} "
-                    f"({model.sections[k[1]][k[2]]})"
-                )
+            elif step == "reload":
+                old_sections = model.sections
+                anchor_item = old_sections[anchor.path[0]][anchor.path[1]] if anchor else None
+                anchor_had_id = anchor_item is not None and anchor_item["id"] is not None
+                with_ids = draw(st.booleans())
+                pool = [it for items in old_sections for it in items]
+                keep = draw(st.lists(st.sampled_from(pool), unique_by=lambda it: it["tok"], max_size=len(pool))) if pool else []
+                new_model_sections, secs = [], []
+                for k in range(draw(st.integers(0 if draw(st.integers(0, 9)) == 0 else 1, 3))):
+                    share = keep[k::3] if with_ids else []
+                    fresh = [model.new_item(with_ids) for _ in range(draw(st.integers(0, 8)))]
+                    items = share + fresh
+                    items = draw(st.permutations(items)) if items else []
+                    sec, items = draw_section(draw, model, kind, with_ids, items=list(items))
+                    secs.append(sec)
+                    new_model_sections.append(items)
+                note(f"{what}: {secs}")
+                live.reload(secs)
+                model.sections = new_model_sections
+                new_path = None
+                if anchor is not None:
+                    if anchor_had_id and with_ids:
+                        new_path = model.path_of(anchor_item["tok"])
+                    if new_path is None:
+                        new_path = clamp_path(anchor.path, model.counts())
+                check_anchor(live, anchor, new_path, what)
+
+            assert live.content_size[extent_key(live.direction)] >= 0, f"{what}: negative contentSize {live.content_size}"
+            # (f) every visible cell has its item's size (its own, else the
+            # uniform size of the moment).
+            for k, a in live.picture.items():
+                if k[0] == "cell":
+                    assert a["size"] == model.size_of(k[1], k[2]), (
+                        f"{what}: {k} has size {a['size']}, the model says {model.size_of(k[1], k[2])} "
+                        f"({model.sections[k[1]][k[2]]})"
+                    )
+    finally:
+        # A failing example must not leak its session into the next ones
+        # (the shared daemon's session limit would hide the failure).
+        if d.proc.poll() is None:
+            d.request("layout/close", {"session": sid})
     # (e): alive, and nothing unanswered or extra on the wire.
     d.ping()
     assert d.proc.poll() is None, d.stderr_text()
-    assert d.call("layout/close", {"session": sid}) is None
 
 
 def check_batch_lists(r: dict, old_picture: dict, new_picture: dict, plan: BatchPlan) -> None:

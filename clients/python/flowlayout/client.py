@@ -29,6 +29,7 @@ from typing import (
     Sequence,
     Tuple,
     Type,
+    Union,
 )
 
 from ._version import __version__
@@ -48,6 +49,7 @@ from .model import (
     Size,
     SizeLike,
     SnapPlan,
+    SnapshotResult,
     insets_json,
     item_sizes_json,
     point_json,
@@ -518,6 +520,7 @@ class Client:
         sections: Iterable[Mapping[str, Any]],
         content_inset: Optional[InsetsLike] = None,
         overscan: Optional[float] = None,
+        follows_end: Optional[bool] = None,
     ) -> OpenResult:
         """Creates a session. ``layout`` and ``sections`` are wire JSON,
         e.g. ``{"type": "flow", "itemSize": {...}}`` and
@@ -550,6 +553,8 @@ class Client:
             params["contentInset"] = insets_json(content_inset)
         if overscan is not None:
             params["overscan"] = overscan
+        if follows_end is not None:
+            params["followsEnd"] = follows_end
         plan = _plan_sections(
             params["sections"], self.max_item_values_per_request, self.max_items_per_session
         )
@@ -637,14 +642,20 @@ class Client:
         return None if v is None else float(v)
 
     def scroll_to_item(
-        self, session: str, section: int, item: int, position: Optional[str] = "center"
+        self,
+        session: str,
+        section: Optional[int] = None,
+        item: Optional[int] = None,
+        position: Optional[str] = "center",
+        *,
+        id: Optional[Union[int, str]] = None,
     ) -> Point:
         """The content offset that shows the item at ``position``
         (``"center"``, ``"leading"`` or ``"trailing"``; None leaves it to
         the daemon, whose default is ``"center"``), clamped to the offset
-        range. The session does not move: scroll there with
-        :meth:`set_bounds`."""
-        params: JSONDict = {"session": session, "section": section, "item": item}
+        range. The item is ``section``, ``item``, or instead its ``id``.
+        The session does not move: scroll there with :meth:`set_bounds`."""
+        params = _item_params(session, section, item, id)
         if position is not None:
             params["position"] = position
         return Point.from_json(self.request("layout/scrollToItem", params)["contentOffset"])
@@ -659,6 +670,27 @@ class Client:
         (``INVALID_BATCH_UPDATE``) and changes nothing."""
         params = {"session": session, "updates": updates_json(updates)}
         return BatchResult.from_json(self.request("layout/performBatchUpdates", params))
+
+    def apply_snapshot(
+        self,
+        session: str,
+        sections: Iterable[Mapping[str, Any]],
+        reload_items: Optional[Iterable[Any]] = None,
+        reconfigure_items: Optional[Iterable[Any]] = None,
+    ) -> SnapshotResult:
+        """UICollectionViewDiffableDataSource's ``apply``: ``sections`` is
+        the whole new data, each ``{"id": …, "items": [id or {"id", "size"},
+        …], …its own fields}``. The daemon diffs it against the session
+        with as few moves as there can be and applies the batch; the answer
+        is ``performBatchUpdates``' plus ``updates``, that batch (None on a
+        first apply to a session without ids). ``reload_items`` and
+        ``reconfigure_items`` are ids (or ``{"id", "size"}``)."""
+        params: JSONDict = {"session": session, "sections": [dict(s) for s in sections]}
+        if reload_items is not None:
+            params["reloadItems"] = list(reload_items)
+        if reconfigure_items is not None:
+            params["reconfigureItems"] = list(reconfigure_items)
+        return SnapshotResult.from_json(self.request("layout/applySnapshot", params))
 
     def reload_data(self, session: str, sections: Iterable[Mapping[str, Any]]) -> MutationResult:
         """Replaces every section (wire JSON, as in :meth:`open`), anchoring
@@ -697,6 +729,7 @@ class Client:
         overscan: Optional[float] = None,
         *,
         content_insets: Optional[InsetsLike] = None,
+        follows_end: Optional[bool] = None,
     ) -> MutationResult:
         """Changes layout fields (those absent keep their values), the
         content inset or the overscan. ``content_insets`` is accepted as
@@ -712,13 +745,16 @@ class Client:
             params["contentInset"] = insets_json(content_inset)
         if overscan is not None:
             params["overscan"] = overscan
+        if follows_end is not None:
+            params["followsEnd"] = follows_end
         return MutationResult.from_json(self.request("layout/configure", params))
 
     def set_item_sizes(self, session: str, sizes: Iterable[Any]) -> MutationResult:
         """Self-sizing: reports measured item sizes. Each entry is
         ``(section, item, size)`` or ``(IndexPath, size)``, with ``size`` a
         :class:`Size`, a ``{"width", "height"}`` dict or ``(width,
-        height)``, or a wire dict ``{"section", "item", "size"}``.
+        height)``, or a wire dict ``{"section", "item", "size"}`` or
+        ``{"id", "size"}`` (keyed measurement).
 
         More entries than :attr:`max_item_values_per_request` go in several
         ``layout/setItemSizes`` requests, in order, and their answers are
@@ -836,11 +872,18 @@ class Client:
             after = page.next
 
     def attributes_for_item(
-        self, session: str, section: int, item: int, lap: Optional[int] = None
+        self,
+        session: str,
+        section: Optional[int] = None,
+        item: Optional[int] = None,
+        lap: Optional[int] = None,
+        *,
+        id: Optional[Union[int, str]] = None,
     ) -> Attributes:
-        """One cell's attributes; in a looping carousel, of copy ``lap``
+        """One cell's attributes, the cell named by ``section`` and
+        ``item`` or by its ``id``; in a looping carousel, of copy ``lap``
         (default: the copy nearest the viewport's centre)."""
-        params: JSONDict = {"session": session, "section": section, "item": item}
+        params = _item_params(session, section, item, id)
         if lap is not None:
             params["lap"] = lap
         result = self.request("layout/attributesForItem", params)
@@ -1217,3 +1260,18 @@ class _Deltas:
         invalidated = tuple(a for a in (self._last[k] for k in order) if a is not None)
         removed = tuple(k for k in order if self._last[k] is None)
         return MutationResult(r.content_size, r.bounds, invalidated, removed, r.centered_item)
+
+
+def _item_params(
+    session: str, section: Optional[int], item: Optional[int], id: Optional[Union[int, str]]
+) -> JSONDict:
+    """An item named by its path or by its id: the given ones are sent (the
+    daemon names what is missing or given twice)."""
+    params: JSONDict = {"session": session}
+    if section is not None:
+        params["section"] = section
+    if item is not None:
+        params["item"] = item
+    if id is not None:
+        params["id"] = id
+    return params

@@ -128,19 +128,21 @@ class IndexPath:
     a wrapping carousel or pager) the lap of the copy the daemon named
     (``centeredItem``, ``targetItem``, ``itemAtPoint``). The lap is
     carried, not compared: ``IndexPath(0, 3, lap=2) == IndexPath(0, 3)``,
-    and ``p.lap`` says which copy."""
+    and ``p.lap`` says which copy. Likewise ``id``: the item's id, when
+    the daemon named one (items given ids)."""
 
     section: int
     item: int
     lap: Optional[int] = field(default=None, compare=False)
+    id: Optional[Union[int, str]] = field(default=None, compare=False)
 
     @classmethod
     def from_json(cls, d: Optional[JSON]) -> Optional["IndexPath"]:
-        """``{section, item, lap?}`` or null (no item)."""
+        """``{section, item, lap?, id?}`` or null (no item)."""
         if d is None:
             return None
         lap = d.get("lap")
-        return cls(int(d["section"]), int(d["item"]), None if lap is None else int(lap))
+        return cls(int(d["section"]), int(d["item"]), None if lap is None else int(lap), d.get("id"))
 
     def to_json(self) -> JSONDict:
         out: JSONDict = {"section": self.section, "item": self.item}
@@ -240,6 +242,8 @@ class Attributes:
     hidden: bool = False
     #: A decoration's kind (``"background"``); None for other elements.
     element_kind: Optional[str] = None
+    #: The item's id, when it has one (``ids``, snapshots); None otherwise.
+    id: Optional[Union[int, str]] = None
 
     @classmethod
     def from_json(cls, d: JSON) -> "Attributes":
@@ -257,6 +261,7 @@ class Attributes:
             lap=_lap(d),
             hidden=bool(d.get("hidden", False)),
             element_kind=d.get("elementKind"),
+            id=d.get("id"),
         )
 
     @property
@@ -390,6 +395,8 @@ class MovedElement:
     from_frame: Rect
     frame: Rect
     lap: int = 0
+    #: The item's id, when it has one.
+    id: Optional[Union[int, str]] = None
 
     @classmethod
     def from_json(cls, d: JSON) -> "MovedElement":
@@ -403,6 +410,7 @@ class MovedElement:
             from_frame=Rect.from_json(d["fromFrame"]),
             frame=Rect.from_json(d["frame"]),
             lap=_lap(d),
+            id=d.get("id"),
         )
 
     @property
@@ -434,6 +442,27 @@ class BatchResult(MutationResult):
             appearing=_attributes_list(d["appearing"]),
             disappearing=_attributes_list(d["disappearing"]),
             moved=tuple(MovedElement.from_json(m) for m in d["moved"]),
+        )
+
+
+@dataclass(frozen=True)
+class SnapshotResult(BatchResult):
+    """``layout/applySnapshot``: what ``performBatchUpdates`` answers, plus
+    ``updates``, the batch the daemon computed (wire JSON, replayable with
+    :meth:`Client.perform_batch_updates`), or None for a first apply to a
+    session without ids (a reload)."""
+
+    updates: Optional[JSONDict] = None
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "SnapshotResult":
+        batch = BatchResult.from_json(d)
+        return cls(
+            *_mutation_fields(d),
+            appearing=batch.appearing,
+            disappearing=batch.disappearing,
+            moved=batch.moved,
+            updates=d.get("updates"),
         )
 
 

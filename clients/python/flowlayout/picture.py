@@ -28,10 +28,12 @@ KeyLike = Sequence[Any]
 class Picture:
     """Visible elements keyed by ``(kind, section, item)`` (plus ``lap`` in
     looping carousels), with the content size, bounds and centred item of
-    the last answer applied."""
+    the last answer applied. Items that have ids are also found by id
+    (:meth:`by_id`): a view keyed by id survives moves and snapshots."""
 
     def __init__(self) -> None:
         self._elements: Dict[ElementKey, Attributes] = {}
+        self._by_id: Dict[Any, Attributes] = {}
         self.content_size: Optional[Size] = None
         self.bounds: Optional[Rect] = None
         self.centered_item: Optional[IndexPath] = None
@@ -41,6 +43,7 @@ class Picture:
         if not isinstance(result, OpenResult):
             result = OpenResult.from_json(result)
         self._elements = {a.key: a for a in result.attributes}
+        self._by_id = {_id_key(a.id): a for a in result.attributes if a.id is not None}
         self.content_size = result.content_size
         self.bounds = result.bounds
         self.centered_item = result.centered_item
@@ -63,12 +66,28 @@ class Picture:
         if not isinstance(result, MutationResult):
             result = MutationResult.from_json(result)
         for key in result.removed:
-            self._elements.pop(key, None)
+            self._forget(self._elements.pop(key, None))
         for a in result.invalidated:
+            self._forget(self._elements.get(a.key))
             self._elements[a.key] = a
+            if a.id is not None:
+                self._by_id[_id_key(a.id)] = a
         self.content_size = result.content_size
         self.bounds = result.bounds
         self.centered_item = result.centered_item
+
+    def _forget(self, a: Optional[Attributes]) -> None:
+        if a is not None and a.id is not None and self._by_id.get(_id_key(a.id)) is a:
+            del self._by_id[_id_key(a.id)]
+
+    def by_id(self, id: Any) -> Optional[Attributes]:
+        """The visible item with this id (in a loop, one of its copies), or
+        None. ``1`` and ``"1"`` are different ids."""
+        return self._by_id.get(_id_key(id))
+
+    def ids(self) -> List[Any]:
+        """The ids of the visible items that have one, in document order."""
+        return [a.id for a in self.elements() if a.kind == "cell" and a.id is not None]
 
     def elements(self) -> List[Attributes]:
         """The visible elements in the daemon's document order: by section,
@@ -100,3 +119,9 @@ class Picture:
 
     def keys(self) -> List[ElementKey]:
         return [a.key for a in self.elements()]
+
+
+def _id_key(id: Any) -> Any:
+    """Ids compare as JSON values: the integer 1 and the string "1" differ
+    (and so do True and 1, which Python's dict would merge)."""
+    return (type(id).__name__, id)

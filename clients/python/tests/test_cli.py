@@ -310,6 +310,13 @@ def test_render_covers_every_method_that_changes_the_picture(tmp_path: Path) -> 
         {"id": 6, "method": "layout/setBounds", "params": {"session": "w", "bounds": bounds(0, 40)}},
         {"id": 7, "method": "layout/reloadData", "params": {"session": "w", "sections": [
             {"itemCount": 9}, {"itemSizes": [{"width": 100, "height": 100}] * 5}]}},
+        # The first snapshot of a session without ids reloads; the next diffs.
+        {"id": 11, "method": "layout/applySnapshot", "params": {"session": "w", "sections": [
+            {"id": "a", "items": list(range(9))},
+            {"id": "b", "items": [{"id": f"b{k}", "size": {"width": 100, "height": 100}} for k in range(5)]}]}},
+        {"id": 12, "method": "layout/applySnapshot", "params": {"session": "w", "sections": [
+            {"id": "b", "items": ["b4", "b0", "b1", 3]},
+            {"id": "a", "items": [8, 0, 1, 2, "b2", 4, 5, 6, 7, 99]}]}},
         # A row of a compositional session scrolls on its own.
         {"id": 8, "method": "layout/open", "params": APP_STORE_OPEN},
         {"id": 9, "method": "layout/scrollSection", "params": {"session": "apps", "section": 1, "offset": 120}},

@@ -1,0 +1,317 @@
+import JSONRPC
+import LayoutEngine
+
+// layout/applySnapshot: the client sends the whole data as ids; the engine
+// diffs it against the session (Diffing/Snapshot.swift) into a batch, and
+// the batch takes performBatchUpdates' path. The answer carries that batch
+// in performBatchUpdates' format, so that a client can replay it.
+extension LayoutServer {
+  /// layout/applySnapshot {session, sections, reloadItems?,
+  /// reconfigureItems?} → the mutation fields, {appearing, disappearing,
+  /// moved} and `updates`. A session with an item or section without an
+  /// id (or with an id twice) takes the snapshot as a reload, answered
+  /// with `updates: null`. O(n log n) for the diff, plus the batch's cost
+  /// (see `commitBatch`).
+  func applySnapshot(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    let (id, old) = try existing(p)
+    let format = SectionFormat(old.layout.type)
+    let (snapshot, objects) = try readSnapshot(
+      p, format: format, holding: old.layout.itemCount,
+      type: old.layout.type)
+    do {
+      try snapshot.validate()
+    } catch {
+      throw snapshotError(error, p)
+    }
+    guard let update = snapshot.batch(from: old.layout.sections) else {
+      // UIKit's first apply: everything replaced, nothing diffed.
+      try commitReload(id, old, snapshot.makeSections(), field: p.path("sections"), &w) { w, _ in
+        w.key("updates")
+        w.null()
+      }
+      return
+    }
+    try commitBatch(id, old, update, field: p.path("sections"), &w) { w, _ in
+      w.key("updates")
+      w.batchUpdate(update, sections: objects, fieldKeys: format.fieldKeys)
+    }
+  }
+
+  /// Reads the snapshot, enforcing the item and value limits before
+  /// anything per item is allocated. Also answers each section's object,
+  /// whose own fields `updates` echoes.
+  private func readSnapshot(
+    _ p: Fields, format: SectionFormat, holding own: Int, type: LayoutType
+  ) throws(RPCError) -> (Snapshot, [JSONValue]) {
+    let (array, path) = try p.array("sections")
+    guard array.count <= limits.maxSections else {
+      throw RPCError(
+        code: ErrorCode.limitExceeded,
+        message: "\(path) has \(array.count) sections; the limit is \(limits.maxSections)",
+        field: path)
+    }
+    let cap = itemCap(for: type, holding: own)
+    var total = 0
+    var objects: [JSONValue] = []
+    objects.reserveCapacity(array.count)
+    for i in 0..<array.count {
+      let s = try Fields(array[i], path: "\(path)[\(i)]")
+      let (items, _) = try s.array("items")
+      total += items.count
+      if total > cap.max { throw limitError(path, cap, count: total) }
+      objects.append(array[i])
+    }
+    let listed =
+      (p.optional("reloadItems")?.count ?? 0) + (p.optional("reconfigureItems")?.count ?? 0)
+    if total + listed > limits.maxItemValuesPerRequest {
+      throw valuesLimitError(path, total + listed, limits)
+    }
+    var sections: [SnapshotSection] = []
+    sections.reserveCapacity(array.count)
+    for i in 0..<array.count {
+      let s = try Fields(array[i], path: "\(path)[\(i)]")
+      let fields = try readSectionFields(s, extra: ["id", "items"], format: format)
+      guard let idValue = s.optional("id") else {
+        throw .invalidParams(s.path("id"), "is required: a snapshot's sections have ids")
+      }
+      let sectionID = try readItemID(idValue, path: s.path("id"))
+      sections.append(
+        SnapshotSection(
+          id: sectionID, fields: fields, items: try readSnapshotItems(s, "items", format)))
+    }
+    var snapshot = Snapshot(sections: sections)
+    if p.optional("reloadItems") != nil {
+      snapshot.reloadItems = try readSnapshotItems(p, "reloadItems", format)
+    }
+    if p.optional("reconfigureItems") != nil {
+      snapshot.reconfigureItems = try readSnapshotItems(p, "reconfigureItems", format)
+    }
+    return (snapshot, objects)
+  }
+
+  /// The error for a refused snapshot, with UIKit's wording.
+  private func snapshotError(_ error: SnapshotError, _ p: Fields) -> RPCError {
+    // UIKit's braces around the ids, each written as JSON.
+    func list(_ ids: [ItemID]) -> String {
+      let each = ids.map { id -> String in
+        var w = JSONWriter()
+        w.itemID(id)
+        return w.withBytes { String(decoding: $0, as: UTF8.self) }
+      }
+      return "{" + each.joined(separator: ", ") + "}"
+    }
+    switch error {
+    case .duplicateItems(let ids):
+      return .invalidParams(
+        p.path("sections"),
+        "Fatal: supplied item identifiers are not unique. Duplicate identifiers: \(list(ids))")
+    case .duplicateSections(let ids):
+      return .invalidParams(
+        p.path("sections"),
+        "Fatal: supplied section identifiers are not unique. Duplicate identifiers: \(list(ids))")
+    case .unknownReload(let i):
+      return .invalidParams(
+        "\(p.path("reloadItems"))[\(i)]", "Invalid item identifier specified for reload")
+    case .unknownReconfigure(let i):
+      return .invalidParams(
+        "\(p.path("reconfigureItems"))[\(i)]", "Invalid item identifier specified for reconfigure")
+    }
+  }
+}
+
+/// Reads an array of snapshot items at `key`: ids, or `{id, size?}`.
+/// O(count).
+private func readSnapshotItems(_ f: Fields, _ key: String, _ format: SectionFormat)
+  throws(RPCError) -> [SnapshotItem]
+{
+  let (array, path) = try f.array(key)
+  var items: [SnapshotItem] = []
+  items.reserveCapacity(array.count)
+  for k in 0..<array.count {
+    let v = array[k]
+    guard v.isObject else {
+      items.append(SnapshotItem(id: try readItemID(v, path: "\(path)[\(k)]")))
+      continue
+    }
+    let o = try Fields(v, path: "\(path)[\(k)]")
+    try o.rejectUnknown(["id", "size"])
+    guard let id = o.optional("id") else { throw .invalidParams(o.path("id"), "is required") }
+    items.append(
+      SnapshotItem(
+        id: try readItemID(id, path: o.path("id")),
+        size: try optionalItemSize(o, "size", format: format)))
+  }
+  return items
+}
+
+extension JSONWriter {
+  /// A size as an update carries it: `{width, height}`, with
+  /// `fullSpan: true` for a waterfall item marked so.
+  mutating func itemSize(_ s: Size) {
+    beginObject()
+    key("width")
+    number(s.isFullSpan ? -s.width : s.width)
+    key("height")
+    number(s.height)
+    if s.isFullSpan {
+      key("fullSpan")
+      bool(true)
+    }
+    endObject()
+  }
+
+  /// A batch in performBatchUpdates' format, each list only when it has
+  /// entries. Sections' own fields (inserted or updated ones) are echoed
+  /// from `sections`, the snapshot's section objects, by new index.
+  mutating func batchUpdate(_ u: BatchUpdate, sections: [JSONValue], fieldKeys: Set<String>) {
+    func fields(_ s: Int) {
+      sections[s].forEachMember { name, member in
+        let k = String(decoding: name, as: UTF8.self)
+        if fieldKeys.contains(k) {
+          key(escaping: k)
+          value(member)
+        }
+        return true
+      }
+    }
+    func path(_ p: IndexPath, size: Size?) {
+      beginObject()
+      key("section")
+      int(p.section)
+      key("item")
+      int(p.item)
+      if let size {
+        key("size")
+        itemSize(size)
+      }
+      endObject()
+    }
+    beginObject()
+    if !u.deleteSections.isEmpty {
+      key("deleteSections")
+      beginArray()
+      for s in u.deleteSections { int(s) }
+      endArray()
+    }
+    if !u.insertSections.isEmpty {
+      key("insertSections")
+      beginArray()
+      for (index, section) in u.insertSections {
+        beginObject()
+        key("index")
+        int(index)
+        if let id = section.id {
+          key("id")
+          itemID(id)
+        }
+        fields(index)
+        switch section.items {
+        case .uniform(let n):
+          key("itemCount")
+          int(n)
+        case .sizes(let list):
+          key("itemSizes")
+          beginArray()
+          list.forEach { size in
+            if size == Section.unsetSize { null() } else { itemSize(size) }
+            return true
+          }
+          endArray()
+        }
+        if let ids = section.ids {
+          key("ids")
+          beginArray()
+          ids.forEach { id in
+            if let id { itemID(id) } else { null() }
+            return true
+          }
+          endArray()
+        }
+        endObject()
+      }
+      endArray()
+    }
+    if !u.moveSections.isEmpty {
+      key("moveSections")
+      beginArray()
+      for (from, to) in u.moveSections {
+        beginObject()
+        key("from")
+        int(from)
+        key("to")
+        int(to)
+        endObject()
+      }
+      endArray()
+    }
+    if !u.deleteItems.isEmpty {
+      key("deleteItems")
+      beginArray()
+      for p in u.deleteItems { path(p, size: nil) }
+      endArray()
+    }
+    if !u.insertItems.isEmpty {
+      key("insertItems")
+      beginArray()
+      for (p, item) in u.insertItems {
+        beginObject()
+        key("section")
+        int(p.section)
+        key("item")
+        int(p.item)
+        if let id = item.id {
+          key("id")
+          itemID(id)
+        }
+        if let size = item.size {
+          key("size")
+          itemSize(size)
+        }
+        endObject()
+      }
+      endArray()
+    }
+    if !u.moveItems.isEmpty {
+      key("moveItems")
+      beginArray()
+      for (from, to, size) in u.moveItems {
+        beginObject()
+        key("from")
+        indexPath(from)
+        key("to")
+        indexPath(to)
+        if let size {
+          key("size")
+          itemSize(size)
+        }
+        endObject()
+      }
+      endArray()
+    }
+    if !u.reloadItems.isEmpty {
+      key("reloadItems")
+      beginArray()
+      for (p, size) in u.reloadItems { path(p, size: size) }
+      endArray()
+    }
+    if !u.reconfigureItems.isEmpty {
+      key("reconfigureItems")
+      beginArray()
+      for (p, size) in u.reconfigureItems { path(p, size: size) }
+      endArray()
+    }
+    if !u.updateSections.isEmpty {
+      key("updateSections")
+      beginArray()
+      for (index, _) in u.updateSections {
+        beginObject()
+        key("index")
+        int(index)
+        fields(index)
+        endObject()
+      }
+      endArray()
+    }
+    endObject()
+  }
+}
