@@ -106,6 +106,8 @@ public struct ElementKey: Hashable, Comparable, Sendable {
 /// CATransform3D fields m11…m44; nil for the identity, which is omitted).
 public struct Attributes: Equatable, Sendable {
   public var key: ElementKey
+  /// The item's id, when it has one.
+  public var id: ItemID?
   public var center: Point
   public var size: Size
   public var frame: Rect
@@ -127,6 +129,30 @@ public struct Attributes: Equatable, Sendable {
     self.alpha = alpha
     self.zIndex = z
     self.json = j
+    self.id = ItemID(j["id"])
+  }
+}
+
+/// An item's (or a section's) id: a string or an integer. `1` and `"1"`
+/// are different ids.
+public enum ItemID: Hashable, Sendable {
+  case int(Int64)
+  case string(String)
+
+  /// The id a JSON value holds, or nil (absent, or not an id).
+  public init?(_ j: JSON) {
+    switch j {
+    case .string(let s): self = .string(s)
+    case .number(let d) where d == d.rounded() && abs(d) < 9.2e18: self = .int(Int64(d))
+    default: return nil
+    }
+  }
+
+  public var json: JSON {
+    switch self {
+    case .int(let i): return .number(Double(i))
+    case .string(let s): return .string(s)
+    }
   }
 }
 
@@ -136,6 +162,9 @@ public struct Attributes: Equatable, Sendable {
 /// every `invalidated`.
 public struct Picture: Sendable {
   public private(set) var elementsByKey: [ElementKey: Attributes] = [:]
+  /// The visible items that have ids, by id: a view keyed by id survives
+  /// moves and snapshots.
+  public private(set) var elementsByID: [ItemID: Attributes] = [:]
   public private(set) var contentSize: Size?
   public private(set) var bounds: Rect?
   public private(set) var centeredItem: JSON = .null
@@ -148,13 +177,16 @@ public struct Picture: Sendable {
   public mutating func apply(_ result: JSON) {
     if result["invalidated"].isNull, let attributes = result["attributes"].array {
       elementsByKey = [:]
-      for a in attributes.compactMap(Attributes.init) { elementsByKey[a.key] = a }
+      elementsByID = [:]
+      for a in attributes.compactMap(Attributes.init) { put(a) }
     } else {
       for k in (result["removed"].array ?? []).compactMap(ElementKey.init) {
+        forget(elementsByKey[k])
         elementsByKey[k] = nil
       }
       for a in (result["invalidated"].array ?? []).compactMap(Attributes.init) {
-        elementsByKey[a.key] = a
+        forget(elementsByKey[a.key])
+        put(a)
       }
     }
     contentSize = Size(result["contentSize"])
@@ -170,6 +202,17 @@ public struct Picture: Sendable {
     elementsByKey.values.sorted { ($0.zIndex, $0.key) < ($1.zIndex, $1.key) }
   }
 
+  private mutating func put(_ a: Attributes) {
+    elementsByKey[a.key] = a
+    if let id = a.id { elementsByID[id] = a }
+  }
+
+  private mutating func forget(_ a: Attributes?) {
+    if let a, let id = a.id, elementsByID[id]?.key == a.key { elementsByID[id] = nil }
+  }
+
   public subscript(key: ElementKey) -> Attributes? { elementsByKey[key] }
+  /// The visible item with this id (in a loop, one of its copies).
+  public subscript(id id: ItemID) -> Attributes? { elementsByID[id] }
   public var count: Int { elementsByKey.count }
 }

@@ -90,6 +90,34 @@ final class LayoutClientTests: XCTestCase {
     XCTAssertEqual(try client.shutdown(), 0)
   }
 
+  func testASnapshotMovesItemsThePictureFindsByID() throws {
+    let client = try LayoutClient.spawn(daemon: Self.daemon)
+    // A 100-wide list of 40-tall rows, no spacing; the view shows 3 rows.
+    var picture = Picture()
+    picture.apply(
+      try client.open(
+        session: "list",
+        layout: ["type": "flow", "itemSize": ["width": 100, "height": 40], "minimumLineSpacing": 0],
+        bounds: Rect(x: 0, y: 0, width: 100, height: 120),
+        sections: [["id": "s", "itemCount": 3, "ids": ["a", "b", 7]]]))
+    XCTAssertEqual(picture[id: .int(7)]?.frame, Rect(x: 0, y: 80, width: 100, height: 40))
+    // 7 to the top and "a" gone: one move and one delete. The view stays at
+    // the content's start, clamped (two rows of content fit).
+    let r = try client.applySnapshot(session: "list", sections: [["id": "s", "items": [7, "b"]]])
+    XCTAssertEqual(
+      r["updates"],
+      [
+        "deleteItems": [["section": 0, "item": 0]],
+        "moveItems": [["from": ["section": 0, "item": 2], "to": ["section": 0, "item": 0]]],
+      ])
+    picture.apply(r)
+    XCTAssertEqual(picture[id: .int(7)]?.frame, Rect(x: 0, y: 0, width: 100, height: 40))
+    XCTAssertEqual(picture[id: .string("b")]?.key.item, 1)
+    XCTAssertNil(picture[id: .string("a")])
+    XCTAssertNil(picture[id: .string("7")])  // 7 and "7" are different ids
+    XCTAssertEqual(try client.shutdown(), 0)
+  }
+
   func testAMissingDaemonIsATransportError() {
     XCTAssertThrowsError(try LayoutClient.spawn(daemon: "/nonexistent/flowlayoutd"))
   }

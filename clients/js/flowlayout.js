@@ -661,6 +661,8 @@ export function paintingOrder(a, b) {
 export class Picture {
   /** @type {Map<string, Attributes>} */
   #elements = new Map();
+  /** Items that have ids, by id (a JSON text: 1 and "1" differ). @type {Map<string, Attributes>} */
+  #byId = new Map();
   /** The content size of the last answer applied. @type {Size | null} */
   contentSize = null;
   /** The bounds of the last answer applied (what the client adopts). @type {Rect | null} */
@@ -677,6 +679,7 @@ export class Picture {
       throw new TypeError('Picture.applyOpen wants a layout/open result ({contentSize, bounds, attributes, …})');
     }
     this.#elements = new Map(result.attributes.map((a) => [elementKey(a), a]));
+    this.#byId = new Map(result.attributes.filter((a) => a.id !== undefined).map((a) => [idKey(a.id), a]));
     this.#adopt(result);
   }
 
@@ -699,9 +702,31 @@ export class Picture {
     if (!r || !Array.isArray(r.invalidated) || !Array.isArray(r.removed)) {
       throw new TypeError('Picture.apply wants a layout/open result or a delta ({invalidated, removed, …})');
     }
-    for (const key of r.removed) this.#elements.delete(elementKey(key));
-    for (const a of r.invalidated) this.#elements.set(elementKey(a), a);
+    for (const key of r.removed) {
+      this.#forget(this.#elements.get(elementKey(key)));
+      this.#elements.delete(elementKey(key));
+    }
+    for (const a of r.invalidated) {
+      this.#forget(this.#elements.get(elementKey(a)));
+      this.#elements.set(elementKey(a), a);
+      if (a.id !== undefined) this.#byId.set(idKey(a.id), a);
+    }
     this.#adopt(r);
+  }
+
+  /** @param {Attributes | undefined} a */
+  #forget(a) {
+    if (a && a.id !== undefined && this.#byId.get(idKey(a.id)) === a) this.#byId.delete(idKey(a.id));
+  }
+
+  /**
+   * The visible item with this id (in a loop, one of its copies): a view
+   * keyed by id survives moves and snapshots.
+   * @param {ItemID} id
+   * @returns {Attributes | undefined}
+   */
+  byId(id) {
+    return this.#byId.get(idKey(id));
   }
 
   /** @param {{contentSize: Size, bounds: Rect, centeredItem?: ItemRef | null}} r */
@@ -749,6 +774,11 @@ export class Picture {
   [Symbol.iterator]() {
     return this.elements()[Symbol.iterator]();
   }
+}
+
+/** An id as a map key: its JSON text, so that 1 and "1" stay apart. @param {ItemID} id */
+function idKey(id) {
+  return JSON.stringify(id);
 }
 
 // MARK: what an answer does to the picture, from the method table
