@@ -97,7 +97,9 @@ final class LayoutClientTests: XCTestCase {
     picture.apply(
       try client.open(
         session: "list",
-        layout: ["type": "flow", "itemSize": ["width": 100, "height": 40], "minimumLineSpacing": 0],
+        layout: [
+          "type": "flow", "itemSize": ["width": 100, "height": 40], "minimumLineSpacing": 0,
+        ],
         bounds: Rect(x: 0, y: 0, width: 100, height: 120),
         sections: [["id": "s", "itemCount": 3, "ids": ["a", "b", 7]]]))
     XCTAssertEqual(picture[id: .int(7)]?.frame, Rect(x: 0, y: 80, width: 100, height: 40))
