@@ -921,6 +921,62 @@ def bench_waterfall() -> dict:
     return {"lines": lines}
 
 
+#: Issue #26's snapshot sizes: 1e5 and 1e6 items with ids in 10 sections.
+SNAPSHOT_NS = (10**5, 10**6)
+SNAPSHOT_LINE = re.compile(
+    r"^(?P<name>.+?): (?:p50 (?P<p50>[-\d.e+]+) ms, p99 (?P<p99>[-\d.e+]+) ms"
+    r"|(?P<bytes>[-\d.e+]+) B/item)\s*$")
+
+
+def bench_snapshots() -> dict:
+    """Runs `flowlayout-bench N snapshot` ENGINE_RUNS times at each of
+    SNAPSHOT_NS: applySnapshot in process (validate, diff, batch, relayout)
+    with 1 % of the items changed and with none, the peak extra memory,
+    and the same changed snapshot over JSON beside jansson's parse of it.
+    Medians of the runs' p50 and p99, in ms; memory in bytes per item."""
+    out: dict = {}
+    for n in SNAPSHOT_NS:
+        runs: dict[str, list] = {}
+        for k in range(ENGINE_RUNS):
+            text = subprocess.run([ENGINE, str(n), "snapshot"], capture_output=True, text=True, check=True,
+                                  timeout=1800).stdout
+            for line in text.splitlines():
+                m = SNAPSHOT_LINE.match(line)
+                if m:
+                    runs.setdefault(m["name"], []).append(m)
+        lines = {}
+        for name, ms in runs.items():
+            if ms[0]["bytes"] is not None:
+                lines[name] = {"bytes_per_item": statistics.median(float(m["bytes"]) for m in ms)}
+            else:
+                lines[name] = {"p50_ms": statistics.median(float(m["p50"]) for m in ms),
+                               "p99_ms": statistics.median(float(m["p99"]) for m in ms)}
+        out[label(n)] = lines
+        log(f"  snapshots at {label(n)}: {len(lines)} lines")
+    return out
+
+
+#: (row, measurement, n, line prefix, key, unit, target)
+SNAPSHOT_ROWS = [
+    ("D1", "engine: applySnapshot, 1 % changed (validate, diff, batch, relayout)", 10**5,
+     "snapshot of 100000 items, 1% changed", "p50_ms", "ms", 10.0),
+    ("D2", "engine: applySnapshot, 1 % changed", 10**6, "snapshot of 1000000 items, 1% changed", "p50_ms",
+     "ms", 150.0),
+    ("D3", "engine: applySnapshot, identical", 10**6, "snapshot of 1000000 items, identical", "p50_ms", "ms",
+     60.0),
+    ("D4", "engine: applySnapshot peak extra memory, 1 % changed", 10**6, "snapshot peak extra memory",
+     "bytes_per_item", "B/item", 48.0),
+    ("D5", "over JSON: layout/applySnapshot, 1 % changed", 10**5, "layout/applySnapshot over JSON", "p50_ms",
+     "ms", None),
+    ("D6", "jansson's parse of that request alone", 10**5, "jansson parse of that snapshot", "p50_ms", "ms",
+     None),
+    ("D7", "over JSON: layout/applySnapshot, 1 % changed", 10**6, "layout/applySnapshot over JSON", "p50_ms",
+     "ms", None),
+    ("D8", "jansson's parse of that request alone", 10**6, "jansson parse of that snapshot", "p50_ms", "ms",
+     None),
+]
+
+
 #: Issue #18's bulk answers: 1e5 attributes in one answer.
 BULK_N = 10**5
 
@@ -1524,7 +1580,8 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
                  elapsed: float, waterfall: dict | None = None,
                  bulk: dict | None = None, stalls: list | None = None,
                  counted: dict | None = None, packed_load: dict | None = None,
-                 doubles: dict | None = None) -> tuple[str, list[dict]]:
+                 doubles: dict | None = None,
+                 snapshots: dict | None = None) -> tuple[str, list[dict]]:
     big, small = max(ns), min(ns)
     cols = [label(n) for n in ns]
     rows: list[list[str]] = []
@@ -1749,6 +1806,32 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
 
     def target(name, limit, values, ok, note=""):
         targets.append({"target": name, "limit": limit, "values": values, "pass": ok, "note": note})
+
+    if snapshots is not None:
+        lines += [
+            "",
+            "Snapshots (layout/applySnapshot): n items with ids in 10 sections of a flow, 1 % of them "
+            "changed (a third deleted, a third inserted, a third moved, a quarter of the moves across "
+            "sections), or none; flowlayout-bench N snapshot, median of "
+            f"{ENGINE_RUNS} runs. Over JSON, the daemon's cost is the request's time less jansson's parse:",
+            "",
+            "| # | measurement | n | unit | p50 / p99 | target |",
+            "|---|---|---:|---|---:|---:|",
+        ]
+        for num, name, n, prefix, key, unit, limit in SNAPSHOT_ROWS:
+            v = next((x for k, x in snapshots.get(label(n), {}).items() if k.startswith(prefix)), None)
+            if v is None:
+                cell = "—"
+            elif key == "bytes_per_item":
+                cell = fmt(v[key])
+            else:
+                cell = f"{fmt(v['p50_ms'])} / {fmt(v['p99_ms'])}"
+            lines.append(f"| {num} | {name} | {label(n)} | {unit} | {cell} | "
+                         f"{'—' if limit is None else fmt(limit)} |")
+            if limit is not None:
+                got = None if v is None else v[key]
+                target(f"{name} ≤ {fmt(limit)} {unit} ({label(n)})", limit, {label(n): got},
+                       None if got is None else got <= limit, f"row {num}")
 
     if waterfall is not None:
         lines += [
@@ -2080,6 +2163,8 @@ def main() -> int:
     eng = bench_engine(ns)
     log("waterfall (flowlayout-bench, 1e6)")
     waterfall = bench_waterfall()
+    log("snapshots (flowlayout-bench, 1e5 and 1e6)")
+    snapshots = bench_snapshots()
 
     log("bulk answers (1e5 attributes, wall and callgrind)")
     bulk = bench_bulk_answers()
@@ -2098,7 +2183,7 @@ def main() -> int:
 
     elapsed = time.perf_counter() - t_start
     table, targets = build_report(m, ns, wire, eng, peers, cold, elapsed, waterfall, bulk, stalls,
-                                  counted, packed_load, doubles)
+                                  counted, packed_load, doubles, snapshots)
     print(table, end="")
 
     def clean(x):
@@ -2130,6 +2215,7 @@ def main() -> int:
         "wire": {label(n): v for n, v in wire.items()},
         "engine": {label(n): v["lines"] for n, v in eng.items()},
         "waterfall": waterfall["lines"],
+        "snapshots": snapshots,
         "bulk_answers": bulk,
         "stalls": stalls,
         "counted": counted,

@@ -18,12 +18,13 @@ extension LayoutServer {
     let (snapshot, objects) = try readSnapshot(
       p, format: format, holding: old.layout.itemCount,
       type: old.layout.type)
+    let index: SnapshotIndex
     do {
-      try snapshot.validate()
+      index = try snapshot.validate()
     } catch {
       throw snapshotError(error, p)
     }
-    guard let update = snapshot.batch(from: old.layout.sections) else {
+    guard let update = snapshot.batch(from: old.layout.sections, index: index) else {
       // UIKit's first apply: everything replaced, nothing diffed.
       try commitReload(id, old, snapshot.makeSections(), field: p.path("sections"), &w) { w, _ in
         w.key("updates")
@@ -129,6 +130,16 @@ private func readSnapshotItems(_ f: Fields, _ key: String, _ format: SectionForm
   items.reserveCapacity(array.count)
   for k in 0..<array.count {
     let v = array[k]
+    // The hot path: a bare integer id, read without building its path
+    // (which only an error names).
+    if let i = v.integer {
+      items.append(SnapshotItem(id: .int(i)))
+      continue
+    }
+    if let text = v.string {
+      items.append(SnapshotItem(id: .string(text)))
+      continue
+    }
     guard v.isObject else {
       items.append(SnapshotItem(id: try readItemID(v, path: "\(path)[\(k)]")))
       continue

@@ -29,7 +29,7 @@ func measure(runs: Int, setup: () -> Void = {}, _ body: (Int) -> Void) -> (Doubl
 }
 
 func report(_ name: String, _ r: (Double, Double), per: Double = 1, unit: String = "µs") {
-  let scale = unit == "µs" ? 1e3 : 1
+  let scale = unit == "µs" ? 1e3 : unit == "ms" ? 1e6 : 1
   let line = "\(name): p50 \(fmt(r.0 / per / scale)) \(unit), p99 \(fmt(r.1 / per / scale)) \(unit)"
   print(line)
 }
@@ -66,6 +66,10 @@ let viewport = Size(width: 375, height: 600)
 // An open replaces nothing: the previous layout is freed before the clock
 // starts, so the rows time building alone.
 let empty = Layout(type: .flow(FlowConfiguration()), sections: [], viewportSize: viewport)
+if CommandLine.arguments.dropFirst(2).first == "snapshot" {
+  snapshotRows()
+  exit(0)
+}
 if CommandLine.arguments.dropFirst(2).first == "compositional" {
   compositionalRows()
   exit(0)
@@ -409,4 +413,107 @@ func compositionalRows() {
         width: 375, height: 600)
       _ = one.attributes(in: b, bounds: b)
     })
+}
+
+/// The peak resident set so far, in bytes (ru_maxrss). O(1).
+func peakRSS() -> Double {
+  var u = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &u)
+  return Double(u.ru_maxrss) * 1024
+}
+
+// Snapshots (`flowlayout-bench N snapshot`): N items with ids in 10
+// sections of a flow; a snapshot with 1 % of them changed (a third
+// deleted, a third inserted, a third moved, some across sections), and an
+// identical one. A row is what layout/applySnapshot does in process: the
+// validation, the diff, the batch applied to the sections and the relayout.
+func snapshotRows() {
+  var rng = SplitMix(state: 7)
+  let per = n / 10
+  let old = (0..<10).map { k -> Section in
+    var s = Section.uniform(per)
+    s.id = .int(Int64(k))
+    s.ids = IDList((0..<per).map { .int(Int64(k * per + $0)) })
+    return s
+  }
+  var items = (0..<10).map { k in (0..<per).map { Int64(k * per + $0) } }
+  let changes = max(n / 300, 1)
+  var fresh = Int64(n)
+  for _ in 0..<changes {
+    let k = Int.random(in: 0..<10, using: &rng)
+    items[k].remove(at: Int.random(in: 0..<items[k].count, using: &rng))
+    let t = Int.random(in: 0..<10, using: &rng)
+    items[t].insert(fresh, at: Int.random(in: 0...items[t].count, using: &rng))
+    fresh += 1
+    let a = Int.random(in: 0..<10, using: &rng)
+    let moved = items[a].remove(at: Int.random(in: 0..<items[a].count, using: &rng))
+    let b = Int.random(in: 0..<4, using: &rng) == 0 ? Int.random(in: 0..<10, using: &rng) : a
+    items[b].insert(moved, at: Int.random(in: 0...items[b].count, using: &rng))
+  }
+  func snapshot(_ items: [[Int64]]) -> Snapshot {
+    Snapshot(
+      sections: items.enumerated().map { k, ids in
+        SnapshotSection(id: .int(Int64(k)), items: ids.map { SnapshotItem(id: .int($0)) })
+      })
+  }
+  let changed = snapshot(items)
+  let same = snapshot(
+    old.map { s in
+      s.ids!.array.map { id -> Int64 in
+        guard case .int(let v) = id! else { return -1 }
+        return v
+      }
+    })
+  let base = Layout(type: .flow(FlowConfiguration()), sections: old, viewportSize: viewport)
+  func apply(_ snap: Snapshot) -> Layout {
+    let index = try! snap.validate()
+    let update = snap.batch(from: old, index: index)!
+    let result = try! update.apply(to: old, uniformSize: FlowConfiguration().itemSize)
+    var layout = base
+    layout.apply(result)
+    return layout
+  }
+  let runs = n > 100_000 ? 5 : 20
+  let before = peakRSS()
+  report(
+    "snapshot of \(n) items, 1% changed: diff and apply",
+    measure(runs: runs) { _ in
+      _ = apply(changed)
+    }, unit: "ms")
+  print("snapshot peak extra memory: \(fmt((peakRSS() - before) / Double(n))) B/item")
+  report(
+    "snapshot of \(n) items, identical: diff and apply",
+    measure(runs: runs) { _ in
+      _ = apply(same)
+    }, unit: "ms")
+  // Over the wire: the changed snapshot as JSON through the handler, on a
+  // session opened with the old ids; the handler's cost beyond jansson's
+  // parse of the same text is the daemon's.
+  func idList(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
+  let original = (0..<10).map { k in (0..<per).map { Int64(k * per + $0) } }
+  func sectionsJSON(_ lists: [[Int64]], key: String, count: Bool) -> String {
+    lists.enumerated().map { k, ids in
+      "{\"id\":\(k),\(count ? "\"itemCount\":\(ids.count)," : "")\"\(key)\":\(idList(ids))}"
+    }.joined(separator: ",")
+  }
+  let session = "{\"session\":\"snap\","
+  // Its own handler: the global one is set up later in this file's order.
+  let wire = Handler()
+  wire.call(
+    "layout/open",
+    session
+      + "\"layout\":{\"type\":\"flow\"},\"bounds\":{\"x\":0,\"y\":0,\"width\":375,\"height\":600},"
+      + "\"sections\":[\(sectionsJSON(original, key: "ids", count: true))]}")
+  let text = session + "\"sections\":[\(sectionsJSON(items, key: "items", count: false))]}"
+  let back = session + "\"sections\":[\(sectionsJSON(original, key: "items", count: false))]}"
+  // Each run applies the changed snapshot to the old data, which the
+  // untimed setup puts back.
+  report(
+    "layout/applySnapshot over JSON, 1% changed",
+    measure(runs: runs, setup: { wire.call("layout/applySnapshot", back) }) { _ in
+      wire.call("layout/applySnapshot", text)
+    }, unit: "ms")
+  report(
+    "jansson parse of that snapshot",
+    measure(runs: runs) { _ in _ = try! JSONDocument.parse(text) }, unit: "ms")
 }

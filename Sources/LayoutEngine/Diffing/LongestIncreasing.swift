@@ -8,7 +8,8 @@
 /// shorter, the one with the smallest value. Patience sorting finds
 /// exactly that subsequence.
 ///
-/// - Complexity: O(n log n).
+/// - Complexity: O(n log n); O(n) when the values mostly increase (an
+///   entry above the longest run so far extends it without a search).
 func longestIncreasingMask(_ values: [Int]) -> [Bool] {
   // tails[k]: the position of the smallest value ending an increasing
   // subsequence of length k + 1 so far; previous[i]: the entry before i
@@ -16,6 +17,11 @@ func longestIncreasingMask(_ values: [Int]) -> [Bool] {
   var tails: [Int] = []
   var previous = [Int](repeating: -1, count: values.count)
   for (i, v) in values.enumerated() {
+    if let last = tails.last, values[last] < v {
+      previous[i] = last
+      tails.append(i)
+      continue
+    }
     var lo = 0
     var hi = tails.count
     while lo < hi {

@@ -52,12 +52,41 @@ public enum SnapshotError: Error, Equatable, Sendable {
   case unknownReconfigure(index: Int)
 }
 
+/// A validated snapshot's items, found by id: what `validate` builds and
+/// `batch` reads. About 20 bytes an item.
+public struct SnapshotIndex {
+  /// Each section's first item in the flattened list, then the count.
+  let starts: [Int]
+  let table: IDTable
+}
+
 extension Snapshot {
   /// At most this many duplicates are named in an error.
   public static let duplicatesNamed = 10
 
-  /// Refuses duplicate ids. O(n) expected.
-  public func validate() throws(SnapshotError) {
+  /// The id of the item at flattened position `g`. O(log sections).
+  @inline(__always)
+  func id(at g: Int, _ starts: [Int]) -> ItemID {
+    let s = section(of: g, starts)
+    return sections[s].items[g - starts[s]].id
+  }
+
+  /// The section of flattened position `g`. O(log sections).
+  @inline(__always)
+  func section(of g: Int, _ starts: [Int]) -> Int {
+    var lo = 0
+    var hi = starts.count - 1
+    while hi - lo > 1 {
+      let mid = (lo + hi) / 2
+      if starts[mid] <= g { lo = mid } else { hi = mid }
+    }
+    return lo
+  }
+
+  /// Refuses duplicate ids and reloads of ids not in the snapshot, and
+  /// answers the index `batch` reads. O(n) expected.
+  @discardableResult
+  public func validate() throws(SnapshotError) -> SnapshotIndex {
     var seenSections = Set<ItemID>()
     var dupSections: [ItemID] = []
     for s in sections where !seenSections.insert(s.id).inserted {
@@ -66,20 +95,48 @@ extension Snapshot {
       }
     }
     if !dupSections.isEmpty { throw .duplicateSections(dupSections) }
-    var seen = Set<ItemID>(minimumCapacity: sections.reduce(0) { $0 + $1.items.count })
+    var starts = [0]
+    starts.reserveCapacity(sections.count + 1)
+    for s in sections { starts.append(starts[starts.count - 1] + s.items.count) }
+    var table = IDTable(capacity: starts[starts.count - 1])
     var dups: [ItemID] = []
+    var g = 0
+    // In batches: the home slots of a batch are read together first, so
+    // that their cache misses overlap.
+    let batch = 32
+    var hashes = [UInt64](repeating: 0, count: batch)
+    var sink: UInt64 = 0
     for s in sections {
-      for item in s.items where !seen.insert(item.id).inserted {
-        if dups.count < Self.duplicatesNamed && !dups.contains(item.id) { dups.append(item.id) }
+      var k = 0
+      while k < s.items.count {
+        let m = min(batch, s.items.count - k)
+        for j in 0..<m { hashes[j] = IDTable.hash(s.items[k + j].id) }
+        sink &+= hashes.withUnsafeBufferPointer {
+          table.touch(UnsafeBufferPointer(rebasing: $0[0..<m]))
+        }
+        for j in 0..<m {
+          let id = s.items[k + j].id
+          if table.insert(id, hash: hashes[j], at: g, idAt: { self.id(at: $0, starts) }) != nil,
+            dups.count < Self.duplicatesNamed, !dups.contains(id)
+          {
+            dups.append(id)
+          }
+          g += 1
+        }
+        k += m
       }
     }
+    if sink == 1 { dups.reserveCapacity(1) }  // keeps the reads
     if !dups.isEmpty { throw .duplicateItems(dups) }
-    for (i, r) in reloadItems.enumerated() where !seen.contains(r.id) {
+    for (i, r) in reloadItems.enumerated()
+    where table.find(r.id, idAt: { id(at: $0, starts) }) == nil {
       throw .unknownReload(index: i)
     }
-    for (i, r) in reconfigureItems.enumerated() where !seen.contains(r.id) {
+    for (i, r) in reconfigureItems.enumerated()
+    where table.find(r.id, idAt: { id(at: $0, starts) }) == nil {
       throw .unknownReconfigure(index: i)
     }
+    return SnapshotIndex(starts: starts, table: table)
   }
 
   /// The snapshot as sections, every item new: what a first apply to data
@@ -90,7 +147,7 @@ extension Snapshot {
     return sections.map { s in
       var section = Section(items: .uniform(count: 0)).updating(s.fields)
       section.id = s.id
-      let own = s.items.map { sizes[$0.id] ?? $0.size }
+      let own = s.items.map { sizes.isEmpty ? $0.size : sizes[$0.id] ?? $0.size }
       if own.contains(where: { $0 != nil }) {
         section.items = .sizes(SizeList(own.map { $0 ?? Section.unsetSize }))
       } else {
@@ -112,8 +169,9 @@ extension Snapshot {
 
   /// The batch update that turns `old` into this snapshot, with minimal
   /// moves, or nil when `old` cannot be diffed: a section or item without
-  /// an id, or an id given twice (a first apply then replaces everything;
-  /// see `makeSections`). Call `validate` first.
+  /// an id, or a section id twice, or an item id twice that the snapshot
+  /// keeps (a first apply then replaces everything; see `makeSections`).
+  /// `index` is what `validate` answered (nil: built here).
   ///
   /// Sections that survive in a longest increasing subsequence of their
   /// old order stay, the others move; within a surviving section, items
@@ -124,60 +182,109 @@ extension Snapshot {
   /// of an item that would move is a delete and an insert (its cell is
   /// replaced anyway). Entries are in index order.
   ///
-  /// - Complexity: O(n log n) in the items of both.
-  public func batch(from old: [Section]) -> BatchUpdate? {
-    // The old data's ids, which must all exist and be unique.
+  /// - Complexity: O(n log n) in the items of both; O(n) expected when the
+  ///   items keep their order (the longest runs are found by appending).
+  public func batch(from old: [Section], index: SnapshotIndex? = nil) -> BatchUpdate? {
+    guard let index = index ?? (try? validate()) else { return nil }
+    let starts = index.starts
+    let total = starts[starts.count - 1]
+    // Old sections by id, which must all exist and be unique.
     var oldSection = [ItemID: Int](minimumCapacity: old.count)
-    var oldItem = [ItemID: IndexPath](minimumCapacity: old.reduce(0) { $0 + $1.count })
     for (o, section) in old.enumerated() {
       guard let id = section.id, oldSection.updateValue(o, forKey: id) == nil else { return nil }
       guard section.count == 0 || section.ids != nil else { return nil }
-      var complete = true
+    }
+    let sourceOf = sections.map { oldSection[$0.id] }
+    var targetOf = [Int?](repeating: nil, count: old.count)
+    for (s, o) in sourceOf.enumerated() { if let o { targetOf[o] = s } }
+
+    var u = BatchUpdate()
+    // For each new item, its old path packed as (section << 32 | item),
+    // or -1 when it is new. One pass over the old ids, one probe each.
+    var oldOfNew = [Int64](repeating: -1, count: total)
+    for (o, before) in old.enumerated() {
       var k = 0
-      section.ids?.forEach { id in
-        guard let id, oldItem.updateValue(IndexPath(section: o, item: k), forKey: id) == nil
-        else {
+      var complete = true
+      // Where the next old item most likely is among the new ones: right
+      // after the last one found (the first of its section's new place at
+      // the start). A right guess costs one comparison of ids, read in
+      // order, instead of a probe of the table (a cache miss at 1e6).
+      var guess = targetOf[o].map { starts[$0] } ?? total
+      var guessSection = targetOf[o] ?? 0
+      before.ids?.forEach { id in
+        guard let id else {
           complete = false
           return false
+        }
+        var found: Int? = nil
+        if guess < total {
+          while starts[guessSection + 1] <= guess { guessSection += 1 }
+          if sections[guessSection].items[guess - starts[guessSection]].id == id { found = guess }
+        }
+        if found == nil { found = index.table.find(id, idAt: { self.id(at: $0, starts) }) }
+        if let g = found {
+          guess = g + 1
+          if g < starts[guessSection] || g >= starts[guessSection + 1] {
+            guessSection = self.section(of: g, starts)
+          }
+          // The same id twice in the old data, kept: not diffable.
+          guard oldOfNew[g] < 0 else {
+            complete = false
+            return false
+          }
+          oldOfNew[g] = Int64(o) << 32 | Int64(k)
+          // Kept, but its new section is inserted: deleted here.
+          if targetOf[o] != nil && sourceOf[guessSection] == nil {
+            u.deleteItems.append(IndexPath(section: o, item: k))
+          }
+        } else if targetOf[o] != nil {
+          u.deleteItems.append(IndexPath(section: o, item: k))  // gone
         }
         k += 1
         return true
       }
       guard complete else { return nil }
     }
-    var u = BatchUpdate()
+    func oldPath(_ packed: Int64) -> IndexPath {
+      IndexPath(section: Int(packed >> 32), item: Int(packed & 0xFFFF_FFFF))
+    }
+
     let listed = listedSizes
     let reloaded = Set(reloadItems.map(\.id))
     let reconfigured = Set(reconfigureItems.map(\.id)).subtracting(reloaded)
+    // Own sizes of old items: read from their sections when asked.
+    func ownSize(_ p: IndexPath) -> Size? {
+      guard case .sizes(let list) = old[p.section].items else { return nil }
+      let size = list[p.item]
+      return size == Section.unsetSize ? nil : size
+    }
+    // What an item brings: the listed size, the snapshot's, else nil.
+    @inline(__always) func givenSize(_ item: SnapshotItem) -> Size? {
+      listed.isEmpty ? item.size : listed[item.id] ?? item.size
+    }
+    // A size given that differs from the item's own, else nil.
+    @inline(__always) func changedSize(_ item: SnapshotItem, _ from: IndexPath) -> Size? {
+      guard let size = givenSize(item) else { return nil }
+      return size == ownSize(from) ? nil : size
+    }
 
     // Sections.
-    let sourceOf = sections.map { oldSection[$0.id] }
-    var targetOf = [Int?](repeating: nil, count: old.count)
-    for (s, o) in sourceOf.enumerated() { if let o { targetOf[o] = s } }
     let surviving = sourceOf.indices.filter { sourceOf[$0] != nil }
     let staying = longestIncreasingMask(surviving.map { sourceOf[$0]! })
     for (k, s) in surviving.enumerated() where !staying[k] {
       u.moveSections.append((sourceOf[s]!, s))
     }
     for o in old.indices where targetOf[o] == nil { u.deleteSections.append(o) }
-    // Own sizes of old items, per old section, read once when needed.
-    var oldSizes = [Int: [Size]]()
-    func ownSize(_ p: IndexPath) -> Size? {
-      guard case .sizes(let list) = old[p.section].items else { return nil }
-      if oldSizes[p.section] == nil { oldSizes[p.section] = list.array }
-      let size = oldSizes[p.section]![p.item]
-      return size == Section.unsetSize ? nil : size
-    }
-    // What an item brings: the listed size, the snapshot's, else nil.
-    func givenSize(_ item: SnapshotItem) -> Size? { listed[item.id] ?? item.size }
 
     for (s, section) in sections.enumerated() {
+      let first = starts[s]
       guard let o = sourceOf[s] else {
         // Inserted with every item it holds, old ones keeping their sizes.
         var inserted = Section(items: .uniform(count: 0)).updating(section.fields)
         inserted.id = section.id
-        let sizes = section.items.map { item in
-          givenSize(item) ?? oldItem[item.id].flatMap(ownSize)
+        let sizes = section.items.enumerated().map { k, item in
+          let was = oldOfNew[first + k]
+          return givenSize(item) ?? (was < 0 ? nil : ownSize(oldPath(was)))
         }
         if sizes.contains(where: { $0 != nil }) {
           inserted.items = .sizes(SizeList(sizes.map { $0 ?? Section.unsetSize }))
@@ -192,59 +299,60 @@ extension Snapshot {
       if !merged.hasSameFields(as: old[o]) { u.updateSections.append((s, section.fields)) }
       // Items that stay in this section, in new order, and their old
       // indices: the longest increasing run of them stays put.
-      var stayers: [(new: Int, old: Int)] = []
+      var stayers: [(new: Int32, old: Int32)] = []
+      stayers.reserveCapacity(section.items.count)
       for (k, item) in section.items.enumerated() {
         let to = IndexPath(section: s, item: k)
-        guard let from = oldItem[item.id] else {
+        let was = oldOfNew[first + k]
+        guard was >= 0 else {
           u.insertItems.append((to, Item(size: givenSize(item), id: item.id)))
           continue
         }
-        let size = givenSize(item)
+        let from = oldPath(was)
         if from.section == o {
-          stayers.append((k, from.item))
-        } else if targetOf[from.section] == nil || reloaded.contains(item.id) {
+          stayers.append((Int32(k), Int32(from.item)))
+        } else if targetOf[from.section] == nil || (!reloaded.isEmpty && reloaded.contains(item.id))
+        {
           // Out of a deleted section (or a reload): deleted with it, or
           // here, and inserted.
           if targetOf[from.section] != nil { u.deleteItems.append(from) }
-          u.insertItems.append((to, Item(size: size ?? ownSize(from), id: item.id)))
+          u.insertItems.append((to, Item(size: givenSize(item) ?? ownSize(from), id: item.id)))
         } else {
-          u.moveItems.append((from, to, size.flatMap { $0 == ownSize(from) ? nil : $0 }))
-          if reconfigured.contains(item.id) { u.reconfigureItems.append((from, nil)) }
+          u.moveItems.append((from, to, changedSize(item, from)))
+          if !reconfigured.isEmpty && reconfigured.contains(item.id) {
+            u.reconfigureItems.append((from, nil))
+          }
         }
       }
-      let keep = longestIncreasingMask(stayers.map(\.old))
+      let keep = longestIncreasingMask(stayers.map { Int($0.old) })
       for (k, (n, i)) in stayers.enumerated() {
-        let item = section.items[n]
-        let from = IndexPath(section: o, item: i)
-        let to = IndexPath(section: s, item: n)
-        let size = givenSize(item)
-        let changed = size.flatMap { $0 == ownSize(from) ? nil : $0 }
+        let item = section.items[Int(n)]
+        let from = IndexPath(section: o, item: Int(i))
+        let isReloaded = !reloaded.isEmpty && reloaded.contains(item.id)
         if keep[k] {
-          if reloaded.contains(item.id) {
+          guard isReloaded || item.size != nil || !listed.isEmpty || !reconfigured.isEmpty else {
+            continue  // the common case: stays as it is
+          }
+          let changed = changedSize(item, from)
+          if isReloaded {
             u.reloadItems.append((from, changed))
           } else if changed != nil || reconfigured.contains(item.id) {
             u.reconfigureItems.append((from, changed))
           }
-        } else if reloaded.contains(item.id) {
+        } else if isReloaded {
           u.deleteItems.append(from)
-          u.insertItems.append((to, Item(size: size ?? ownSize(from), id: item.id)))
+          u.insertItems.append(
+            (
+              IndexPath(section: s, item: Int(n)),
+              Item(size: givenSize(item) ?? ownSize(from), id: item.id)
+            ))
         } else {
-          u.moveItems.append((from, to, changed))
-          if reconfigured.contains(item.id) { u.reconfigureItems.append((from, nil)) }
+          u.moveItems.append((from, IndexPath(section: s, item: Int(n)), changedSize(item, from)))
+          if !reconfigured.isEmpty && reconfigured.contains(item.id) {
+            u.reconfigureItems.append((from, nil))
+          }
         }
       }
-    }
-    // Old items that are gone, or whose new section is inserted.
-    var newSectionOf = [ItemID: Int](minimumCapacity: oldItem.count)
-    for (s, section) in sections.enumerated() {
-      for item in section.items where oldItem[item.id] != nil { newSectionOf[item.id] = s }
-    }
-    for (id, p) in oldItem where targetOf[p.section] != nil {
-      guard let s = newSectionOf[id] else {
-        u.deleteItems.append(p)
-        continue
-      }
-      if sourceOf[s] == nil { u.deleteItems.append(p) }
     }
     u.deleteItems.sort()
     u.insertItems.sort { $0.path < $1.path }

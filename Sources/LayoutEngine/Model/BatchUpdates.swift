@@ -474,7 +474,11 @@ extension BatchUpdate {
         return item
       }
       var section = before
-      var sizes = before.sizeList
+      // Sizes stay uniform (O(1)) while none is brought; only ids change.
+      let uniformSizes =
+        { if case .uniform = before.items { return true } else { return false } }()
+        && sectionReloads.isEmpty && incoming.allSatisfy { $0.size == nil }
+      var sizes = uniformSizes ? nil : before.sizeList
       var ids = before.ids
       if ids == nil && incoming.contains(where: { $0.id != nil }) {
         ids = IDList(Array(repeating: nil, count: before.count))
@@ -484,18 +488,18 @@ extension BatchUpdate {
       var reloaded: [Int] = []
       for (p, size) in sectionReloads {
         guard let size else { continue }
-        sizes.set(p.item, size)
+        sizes?.set(p.item, size)
         reloaded.append(p.item)
       }
       for r in removed.reversed() {
-        sizes.remove(at: r)
+        sizes?.remove(at: r)
         ids?.remove(at: r)
       }
       for (a, item) in zip(added, incoming) {
-        sizes.insert(item.size ?? Section.unsetSize, at: a)
+        sizes?.insert(item.size ?? Section.unsetSize, at: a)
         ids?.insert(item.id, at: a)
       }
-      section.items = .sizes(sizes)
+      section.items = sizes.map { .sizes($0) } ?? .uniform(count: count)
       section.ids = ids
       result.append(section)
       // The items before the first change and after the last are the old
