@@ -57,7 +57,15 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     compositional: { label: 'App Store', axis: 'y' },
     carousel: { label: '3D carousel', axis: null }, // its scrollDirection's
     pager: { label: 'pager', axis: null }, // its scrollDirection's
+    list: { label: 'list', axis: 'y' }, // a flow of rows, changed by snapshots
+    chat: { label: 'chat', axis: 'y' }, // the same, following its end
   };
+  /** The list and chat pages' one section, by id (snapshots name it). */
+  const LIST_SECTION = 'rows';
+  /** Their rows: the viewport's width less a margin, 44 points, 6 apart. */
+  const ROW_HEIGHT = 44;
+  const ROW_GAP = 6;
+  const isList = (c) => c.layout === 'list' || c.layout === 'chat';
   /** The App Store page: section 0 holds the cards of the data source (the
    *  count control, insert and delete), a featured row that centres a card
    *  per fling and zooms it; each other row shows one of UIKit's orthogonal
@@ -126,7 +134,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     ),
   ];
   /** The sections of `layout/open` for `c` with n cards. */
-  function sectionsOf(c, n, sizes) {
+  function sectionsOf(c, n, sizes, ids) {
+    if (isList(c)) return [{ id: LIST_SECTION, itemCount: n, ids }];
     if (c.layout === 'compositional') {
       return APP_SECTIONS.map((s, k) => ({ itemCount: k === 0 ? n : APP_ROW_ITEMS, layout: s.layout }));
     }
@@ -246,6 +255,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
    *  card keeps its colour (and element) whatever its index. */
   function dataIdentity(a) {
     if (a.kind !== 'cell') return `${a.kind}-${a.section}`;
+    // Items with ids are keyed by the daemon's id (the list and chat pages).
+    if (a.id !== undefined) return `card-${a.id}`;
     const id = a.section === 0 ? state.cards[a.item] : undefined;
     return id === undefined ? `item-${a.section}-${a.item}` : `card-${id}`;
   }
@@ -1006,6 +1017,15 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   /** The layout object of layout/open: every setting is the daemon's to
    *  apply (the page draws what it answers). */
   function layoutJSON(c) {
+    if (isList(c)) {
+      return {
+        type: 'flow',
+        scrollDirection: 'vertical',
+        itemSize: { width: Math.max(1, c.viewportWidth - 24), height: ROW_HEIGHT },
+        minimumLineSpacing: ROW_GAP,
+        sectionInset: { top: 8, left: 12, bottom: 8, right: 12 },
+      };
+    }
     if (c.layout === 'pager') {
       // FSPagerView's properties; the transformer's spacing is the daemon's.
       const layout = {
@@ -1119,12 +1139,15 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         // chunk does and the rest goes through layout/appendItems.
         const sizes = next.layout === 'waterfall' ? p.cards.map(waterfallSize) : null;
         const chunk = limit === null ? Infinity : limit;
-        await request('layout/open', {
+        const opened = {
           session: SESSION,
           layout: layoutJSON(next),
           bounds: viewportRect(offset, next),
-          sections: sectionsOf(next, p.cards.length, sizes && sizes.slice(0, chunk)),
-        });
+          sections: sectionsOf(next, p.cards.length, sizes && sizes.slice(0, chunk), p.cards),
+        };
+        // A chat follows its end: it opens there, and stays there as it grows.
+        if (next.layout === 'chat') opened.followsEnd = true;
+        await request('layout/open', opened);
         state.sessionOpen = true;
         state.rows = {};
         state.rowsDrawn = {};
@@ -1139,7 +1162,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         showLayout(next);
         view.style.width = `${next.viewportWidth}px`;
         view.style.height = `${next.viewportHeight}px`;
-        if (p.keep.item !== undefined && p.cards.length > 0) {
+        if (next.layout === 'chat') {
+          // The end of the content: where followsEnd keeps it.
+          offset[axis] = Math.max(0, picture.contentSize.height - next.viewportHeight);
+        } else if (p.keep.item !== undefined && p.cards.length > 0) {
           const item = Math.min(Math.max(p.keep.item, 0), p.cards.length - 1);
           const found = await request('layout/scrollToItem', { session: SESSION, section: 0, item });
           offset[axis] = found.contentOffset[axis];
@@ -1363,6 +1389,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
    *  stays where the daemon anchored it (the first visible item in place). A
    *  waterfall card brings its size (its aspect ratio). */
   function insertAtCentre() {
+    if (isList(config)) return config.layout === 'chat' ? receive() : insertRow();
     return mutate(() => {
       const at = state.cards.length ? centredIndex() : 0;
       const cards = state.cards.slice();
@@ -1383,6 +1410,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
    *  place (the daemon's anchoring; in a vertical layout the cards after it
    *  close up). */
   function deleteAtCentre() {
+    if (isList(config)) return deleteRow();
     return mutate(() => {
       if (!state.cards.length) return null;
       const at = centredIndex();
@@ -1394,6 +1422,104 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       };
     });
   }
+
+  /**
+   * A data change sent as a snapshot (layout/applySnapshot): plan() gives
+   * the new list of ids when its turn comes. The daemon diffs it against
+   * the session and answers the delta and what to animate, keyed by id:
+   * rows that stay glide to their new places, new ones fade in, gone ones
+   * fade out. Resolves true, or false on an error (shown).
+   */
+  function snapshot(plan) {
+    return exclusive(async () => {
+      if (!state.sessionOpen || !isList(config)) return false;
+      const cards = plan(state.cards.slice());
+      if (!cards) return true;
+      stopMotion();
+      state.live = false;
+      if (pump.inFlight) await pump.inFlight;
+      const before = picture.bounds;
+      try {
+        const result = await request('layout/applySnapshot', {
+          session: SESSION,
+          sections: [{ id: LIST_SECTION, items: cards }],
+        });
+        state.cards = cards;
+        state.lastSnapshot = result.updates;
+        config = { ...config, count: cards.length };
+        writeForm(config);
+        state.offset = { x: result.bounds.x, y: result.bounds.y };
+        fadeIds = new Set(result.appearing.map(identity));
+        render({ moved: result.moved, bounds: before });
+        fadeIds = new Set();
+        clearError();
+        return true;
+      } catch (error) {
+        showError(error);
+        return false;
+      } finally {
+        pump.dirty = false;
+        state.live = state.sessionOpen;
+      }
+    });
+  }
+
+  /** The row the list's buttons act on: the first one fully in view. */
+  function firstVisibleRow() {
+    const b = picture.bounds;
+    const rows = picture.elements().filter((a) => a.kind === 'cell' && a.frame.y >= b.y);
+    return rows.length ? rows[0].item : 0;
+  }
+
+  /** A deterministic shuffle (the page's data is the same run to run): a
+   *  few rows change places. */
+  function shuffleRows() {
+    return snapshot((cards) => {
+      let seed = cards.length * 7919 + state.nextCardId;
+      const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+      for (let k = 0; k < Math.min(6, cards.length); k++) {
+        const i = Math.floor(next() * cards.length);
+        const j = Math.floor(next() * cards.length);
+        [cards[i], cards[j]] = [cards[j], cards[i]];
+      }
+      state.nextCardId++;
+      return cards;
+    });
+  }
+  const insertRow = () =>
+    snapshot((cards) => {
+      cards.splice(firstVisibleRow() + 1, 0, ...newCardIds(1));
+      return cards;
+    });
+  const deleteRow = () =>
+    snapshot((cards) => {
+      if (!cards.length) return null;
+      cards.splice(firstVisibleRow() + 1 < cards.length ? firstVisibleRow() + 1 : 0, 1);
+      return cards;
+    });
+  const moveRowToTop = () =>
+    snapshot((cards) => {
+      if (cards.length < 2) return null;
+      const at = Math.min(firstVisibleRow() + 2, cards.length - 1);
+      cards.unshift(...cards.splice(at, 1));
+      return cards;
+    });
+  /** A chat: a message arrives at the end; history comes above the rest. */
+  const receive = () => snapshot((cards) => [...cards, ...newCardIds(1)]);
+  const loadHistory = () =>
+    snapshot((cards) => {
+      const older = [];
+      for (let k = 5; k > 0; k--) older.push(--state.oldestCardId);
+      return [...older, ...cards];
+    });
+  state.oldestCardId = 0; // history's ids count down from here
+
+  $('shuffle').addEventListener('click', shuffleRows);
+  $('list-insert').addEventListener('click', insertRow);
+  $('list-delete').addEventListener('click', deleteRow);
+  $('list-move').addEventListener('click', moveRowToTop);
+  $('receive').addEventListener('click', receive);
+  $('history').addEventListener('click', loadHistory);
 
   $('insert').addEventListener('click', insertAtCentre);
   $('delete').addEventListener('click', deleteAtCentre);
@@ -1468,6 +1594,14 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     lastRelease: () => copy(state.lastRelease),
     insertAtCentre,
     deleteAtCentre,
+    shuffleRows,
+    insertRow,
+    deleteRow,
+    moveRowToTop,
+    receive,
+    loadHistory,
+    /** The batch the last snapshot answered (layout/applySnapshot's updates). */
+    lastSnapshot: () => copy(state.lastSnapshot),
     /** The picture is the daemon's answer for the current offset (a drag
      *  may be holding still). */
     synced: () =>

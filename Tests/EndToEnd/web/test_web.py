@@ -1589,3 +1589,92 @@ def test_a_wrapped_pager_scrolls_round_through_its_laps(page):
     page.assert_matches_daemon(box_tolerance=FRAME_TOLERANCE)
     release(page)
     page.assert_matches_daemon(box_tolerance=FRAME_TOLERANCE)
+
+
+# -- the list and chat pages: snapshots keyed by id (issue 26) ----------------------
+
+#: The list and chat rows: 44 tall, 6 apart, 8 of inset above: row k at 8 + 50k.
+ROW = 50
+
+
+def assert_keyed_by_id(page: Page) -> dict:
+    """The page draws the daemon's picture, and every row's element is the
+    one of its id (the daemon's `id`, not its index)."""
+    snap = page.assert_matches_daemon()
+    ids = {(a["section"], a["item"]): a["id"] for a in snap["attributes"] if a["kind"] == "cell"}
+    for c in snap["cards"]:
+        assert c["id"] == f"card-{ids[(c['section'], c['item'])]}", (c, ids)
+    return snap
+
+
+def test_the_list_page_changes_by_snapshots_and_keeps_each_rows_element(page):
+    page.set_control("viewportWidth", 375)
+    page.set_control("viewportHeight", 300)
+    page.set_control("count", 12)
+    page.record_rpc()
+    pick_layout(page, "list")
+    opened = opened_layout(page)
+    cards = page.js("return window.flowlayout.cards()")
+    assert opened["sections"] == [{"id": "rows", "itemCount": 12, "ids": cards}]
+    assert opened["layout"]["itemSize"] == {"width": 351, "height": 44}
+    snap = assert_keyed_by_id(page)
+    assert [c["box"]["y"] for c in sorted(snap["cards"], key=lambda c: c["item"])][:3] == [8, 8 + ROW, 8 + 2 * ROW]
+
+    # Move to top: the third row fully in view goes first, one move, and its
+    # element is the one that was drawn for it (found by id, not rebuilt).
+    moving = cards[2]
+    page.js(f"document.querySelector(\"[data-id='card-{moving}']\").dataset.mark = 'kept'")
+    page.record_rpc()
+    page.js("document.getElementById('list-move').click()")
+    page.wait_idle()
+    sent = [e["request"] for e in page.sent() if e["request"]["method"] == "layout/applySnapshot"]
+    assert sent[0]["params"]["sections"] == [{"id": "rows", "items": [moving] + cards[:2] + cards[3:]}]
+    assert page.js("return window.flowlayout.lastSnapshot()") == {
+        "moveItems": [{"from": {"section": 0, "item": 2}, "to": {"section": 0, "item": 0}}]}
+    assert_keyed_by_id(page)
+    marked = page.js("return [...document.querySelectorAll(\"[data-mark='kept']\")].map((e) => e.dataset.id)")
+    assert marked == [f"card-{moving}"], marked
+
+    # Shuffle, insert, delete: each one snapshot, drawn as the daemon says.
+    for button, count in (("shuffle", 12), ("list-insert", 13), ("list-delete", 12)):
+        page.js(f"document.getElementById('{button}').click()")
+        page.wait_idle()
+        now = page.js("return window.flowlayout.cards()")
+        assert len(now) == count and len(set(now)) == count, (button, now)
+        assert_keyed_by_id(page)
+    updates = page.js("return window.flowlayout.lastSnapshot()")
+    assert updates == {"deleteItems": [updates["deleteItems"][0]]}, updates
+
+
+def test_the_chat_page_follows_its_end_and_keeps_history_still(page):
+    page.set_control("viewportWidth", 375)
+    page.set_control("viewportHeight", 300)
+    page.set_control("count", 20)
+    page.record_rpc()
+    pick_layout(page, "chat")
+    assert opened_layout(page)["followsEnd"] is True
+    # 20 rows: 50 · 20 + 10 = 1010 tall; the end of a 300-point view is 710.
+    assert page.js("return window.flowlayout.offset()") == {"x": 0, "y": 710}
+    assert_keyed_by_id(page)
+
+    # A message while at the end: the view follows it.
+    page.js("document.getElementById('receive').click()")
+    page.wait_idle()
+    assert page.js("return window.flowlayout.bounds().y") == 760
+    last = page.js("return window.flowlayout.cards().slice(-1)[0]")
+    snap = assert_keyed_by_id(page)
+    assert f"card-{last}" in {c["id"] for c in snap["cards"]}
+
+    # Scrolled up, history above keeps what is read still: 5 rows, 250 points.
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 0, -300).perform()
+    page.wait_idle()
+    before = page.js("return window.flowlayout.bounds().y")
+    assert before < 760 - 100
+    page.js("document.getElementById('history').click()")
+    page.wait_idle()
+    assert page.js("return window.flowlayout.bounds().y") == before + 5 * ROW
+    assert_keyed_by_id(page)
+    # Away from the end, a new message leaves the view where it is.
+    page.js("document.getElementById('receive').click()")
+    page.wait_idle()
+    assert page.js("return window.flowlayout.bounds().y") == before + 5 * ROW
