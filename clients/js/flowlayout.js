@@ -317,8 +317,9 @@ export { LayoutMethods, METHODS, WRAPPERS };
 
 /**
  * `layout/applySnapshot`: what performBatchUpdates answers, plus the batch
- * the diff computed (null for a first apply to a session without ids).
- * @typedef {BatchUpdatesResult & {updates: BatchUpdates | null}} SnapshotResult
+ * the diff computed; a first apply to a session without ids answers as
+ * reloadData does, with `updates: null` and no animation lists.
+ * @typedef {(BatchUpdatesResult & {updates: BatchUpdates}) | (MutationResult & {updates: null})} SnapshotResult
  */
 
 /**

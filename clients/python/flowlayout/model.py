@@ -456,12 +456,12 @@ class SnapshotResult(BatchResult):
 
     @classmethod
     def from_json(cls, d: JSON) -> "SnapshotResult":
-        batch = BatchResult.from_json(d)
+        # A first apply answers as reloadData does: no animation lists.
         return cls(
             *_mutation_fields(d),
-            appearing=batch.appearing,
-            disappearing=batch.disappearing,
-            moved=batch.moved,
+            appearing=_attributes_list(d.get("appearing", [])),
+            disappearing=_attributes_list(d.get("disappearing", [])),
+            moved=tuple(MovedElement.from_json(m) for m in d.get("moved", [])),
             updates=d.get("updates"),
         )
 

@@ -50,6 +50,7 @@ from flowlayout import (  # noqa: E402
     Size,
     SnapPlan,
     SnapResult,
+    SnapshotResult,
 )
 from flowlayout.model import item_sizes_json, updates_json  # noqa: E402
 
@@ -686,3 +687,40 @@ def test_looping_answers_keep_their_lap(client: Client) -> None:
     # Without a loop there is no lap.
     flat = client.open("flat", dict(layout, wrap=False), Rect(0, 0, 400, 300), [{"itemCount": 3}])
     assert flat.centered_item.lap is None and flat.centered_item.to_json() == {"section": 0, "item": 0}
+
+
+def test_apply_snapshot_and_the_picture_by_id(client: Client) -> None:
+    """A list of 300×40 rows, no spacing, in a 300×120 view: row k at 40k.
+    Moving "d" to the top is one move; the view follows "a", the row at
+    the top before (anchoring); the picture finds rows by id, and 1 and
+    "1" are two ids."""
+    layout = {"type": "flow", "itemSize": {"width": 300, "height": 40}, "minimumLineSpacing": 0}
+    view = Rect(0, 0, 300, 120)
+    picture = Picture()
+    picture.apply(client.open("l", layout, view, [{"id": "s", "itemCount": 4, "ids": ["a", "b", 1, "1"]}],
+                              follows_end=False))
+    assert picture.by_id("a") is not None and picture.by_id("a").frame == Rect(0, 0, 300, 40)
+    assert picture.by_id(1).item == 2 and picture.by_id("1") is None  # "1" is below the view
+    r = client.apply_snapshot("l", [{"id": "s", "items": ["1", "a", "b", 1]}])
+    assert isinstance(r, SnapshotResult)
+    assert r.updates == {"moveItems": [{"from": {"section": 0, "item": 3}, "to": {"section": 0, "item": 0}}]}
+    assert r.bounds == Rect(0, 40, 300, 120)
+    assert [(m.id, m.from_path.item, m.item) for m in r.moved] == [("a", 0, 1), ("b", 1, 2), (1, 2, 3)]
+    picture.apply(r)
+    assert picture.by_id("a").frame == Rect(0, 40, 300, 40)
+    assert picture.by_id(1).item == 3 and picture.by_id("1") is None
+    assert picture.ids() == ["a", "b", 1]
+    # Keyed queries and measurement.
+    assert client.attributes_for_item("l", id="1").frame == Rect(0, 0, 300, 40)
+    assert client.scroll_to_item("l", id=1, position="leading") == Point(0, 40)  # 120, clamped
+    sized = client.set_item_sizes("l", [{"id": "b", "size": {"width": 300, "height": 60}}])
+    picture.apply(sized)
+    assert picture.by_id("b").frame == Rect(0, 80, 300, 60)
+    assert client.item_at_point("l", Point(5, 150)) == IndexPath(0, 3)
+    assert client.item_at_point("l", Point(5, 150)).id == 1
+    with pytest.raises(RPCError) as e:
+        client.apply_snapshot("l", [{"id": "s", "items": ["a", "a"]}])
+    assert e.value.field == "params.sections"
+    # A session without ids: the first snapshot reloads (updates is None).
+    client.open("n", layout, view, [{"itemCount": 2}])
+    assert client.apply_snapshot("n", [{"id": 0, "items": ["x"]}]).updates is None
