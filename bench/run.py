@@ -1348,6 +1348,10 @@ WATERFALL_ROWS = [
      "p50_us"),
     ("W7", "engine: waterfall delete at 0, packed", "waterfall packed delete at 0", "µs", None,
      "p50_us"),
+    # Issue #28: shortest-first in O(n log c): columns do not multiply the cost.
+    ("W8", "engine: waterfall open in 2 columns", "waterfall open in 2 columns", "ns/item", None, "p50"),
+    ("W9", "engine: waterfall open in 1,024 columns", "waterfall open in 1024 columns", "ns/item", None,
+     "p50"),
     # Issue #14: a carousel frame costs O(visibleItems + log n).
     ("C1", "engine: carousel rotary bounds update (attributes + centred card)",
      "carousel rotary bounds update", "µs", 10.0, "p50_us"),
@@ -1854,6 +1858,13 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
                 target(f"{name} ≤ {fmt(limit)} {unit} (p50, {label(WATERFALL_N)})", limit,
                        {label(WATERFALL_N): got}, None if got is None else got <= limit,
                        f"row {num}")
+
+    if waterfall is not None:
+        two = engine_line(waterfall, "waterfall open in 2 columns")
+        many = engine_line(waterfall, "waterfall open in 1024 columns")
+        got = None if two is None or many is None else many["p50"] / two["p50"]
+        target(f"waterfall open in 1,024 columns ≤ 3 × in 2 columns ({label(WATERFALL_N)}, rows W8 and W9)",
+               3.0, {label(WATERFALL_N): got}, None if got is None else got <= 3.0, "rows W8, W9")
 
     ratio = {label(n): W(n)["setbounds_rt"]["p50_us"] / W(n)["floor_rt"]["p50_us"] for n in ns}
     target("setBounds p50 ≤ 0.6 × floor p50, at every n", 0.6, ratio, all(v <= 0.6 for v in ratio.values()))

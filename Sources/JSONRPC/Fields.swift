@@ -199,10 +199,12 @@ public struct Fields {
     var unknown: String? = nil
     value.forEachKey { bytes in
       if isKnown(bytes) { return true }
-      unknown = String(decoding: bytes, as: UTF8.self)
+      // Only what an error can quote is decoded (bounded cuts it further).
+      unknown = String(
+        decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(1024)), as: UTF8.self)
       return false
     }
-    if let unknown { throw .invalidParams(path(unknown), "is not a known field") }
+    if let unknown { throw .invalidParams(path(bounded(unknown)), "is not a known field") }
   }
 
 }

@@ -2,9 +2,15 @@
 /// `Content-Length: N\r\n` (other headers optional) `\r\n` then N bytes.
 ///
 /// Bytes arrive in arbitrary pieces; `next()` yields whole bodies. Damaged
-/// input never stops the stream: a header block without a valid
-/// Content-Length is dropped and reading resumes at the next frame, and a
-/// body over the limit is skipped as it streams past, never buffered.
+/// input never stops the stream: a header block that is not strictly
+/// valid (a `Content-Length` that is not a decimal of at most 19 digits
+/// within the limit, two of them, a line not ended by CRLF, a header name
+/// outside the token characters) is a parse error, and reading resumes at
+/// the next valid header: the damaged frame's body, should it follow, is
+/// skipped as junk while it streams past, never buffered beyond one header
+/// block. A JSON body cannot hold a header line (CR and LF never stand
+/// inside its strings, and `Content-Length:` never outside them), so the
+/// next frame is found whatever the damaged one held.
 public struct FrameReader {
   public enum Event: Equatable {
     /// A complete body: a slice of the reader's buffer, not a copy (valid
@@ -21,8 +27,6 @@ public struct FrameReader {
 
   private var buffer: [UInt8] = []
   private var start = 0
-  /// Bytes of an oversized body still to skip.
-  private var discarding = 0
   /// Set after dropping bytes, so that the rest of a damaged frame (its
   /// body, read as junk before the next header) is not reported again.
   private var recovering = false
@@ -38,12 +42,6 @@ public struct FrameReader {
 
   /// Adds input. O(bytes), amortised.
   public mutating func append(_ bytes: UnsafeRawBufferPointer) {
-    var bytes = bytes
-    if discarding > 0 {
-      let n = min(discarding, bytes.count)
-      discarding -= n
-      bytes = UnsafeRawBufferPointer(rebasing: bytes[n...])
-    }
     if start > 0 && start == buffer.count {
       // Everything read: keep the memory of ordinary frames, but give back
       // what one bulk request grew (tens of MB a loaded session must not
@@ -67,7 +65,6 @@ public struct FrameReader {
   /// The next event, or nil when more input is needed.
   public mutating func next() -> Event? {
     while true {
-      if discarding > 0 { return nil }
       guard let end = find(Self.crlfcrlf, from: start) else {
         if bufferedCount > maxHeaderBytes {
           // A flood without a blank line: drop it, keeping a tail in case
@@ -92,21 +89,25 @@ public struct FrameReader {
         continue
       }
       switch parseHeaders(from: start, to: end) {
-      case .failure(let problem):
-        start = blockEnd
+      case .failure(let problem, let brokenAt):
+        // A header cut short by a bare CR or LF ended there: the next frame
+        // may start inside this block, at a Content-Length after the break.
+        // Any other damaged block is one frame's header, skipped whole.
+        start =
+          brokenAt.flatMap { findCaseInsensitive(Self.contentLength, from: $0, to: end) }
+          ?? blockEnd
         if let e = drop(problem) { return e }
         continue
       case .success(let length):
         if length > maxBodyBytes {
+          // A new frame's error, reported even while recovering; its body,
+          // if it comes, is junk skipped on the way to the next header.
           start = blockEnd
-          let available = buffer.count - start
-          let skipNow = min(available, length)
-          start += skipNow
-          discarding = length - skipNow
-          recovering = false
+          recovering = true
           return .error(
-            .invalidRequest(
-              "message body of \(length) bytes exceeds the maximum of \(maxBodyBytes) bytes"))
+            .parseError(
+              "invalid frame header: Content-Length \(length) exceeds the maximum of \(maxBodyBytes) bytes"
+            ))
         }
         guard buffer.count - blockEnd >= length else { return nil }
         let body = buffer[blockEnd..<(blockEnd + length)]
@@ -126,7 +127,8 @@ public struct FrameReader {
 
   private enum HeaderResult {
     case success(Int)
-    case failure(String)
+    /// Why the block is refused and, for a bare CR or LF, where it is.
+    case failure(String, brokenAt: Int? = nil)
   }
 
   private func parseHeaders(from: Int, to: Int) -> HeaderResult {
@@ -137,11 +139,16 @@ public struct FrameReader {
       while lineEnd < to
         && !(buffer[lineEnd] == 13 && lineEnd + 1 < to && buffer[lineEnd + 1] == 10)
       {
+        // A CR or LF on its own ends no line: the block is not a header.
+        if buffer[lineEnd] == 10 || buffer[lineEnd] == 13 {
+          return .failure("a header line must end with CRLF", brokenAt: lineEnd)
+        }
         lineEnd += 1
       }
       // Nearly every header is a plain Content-Length: read from the bytes,
       // with no String per frame. Anything else takes the general path.
       if let n = plainContentLength(lineStart, lineEnd) {
+        guard length == nil else { return .failure("duplicate Content-Length headers") }
         length = n
         lineStart = lineEnd + 2
         continue
@@ -149,17 +156,26 @@ public struct FrameReader {
       guard let colon = buffer[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: ":")) else {
         return .failure("header line without a colon")
       }
+      guard colon > lineStart, buffer[lineStart..<colon].allSatisfy(isTokenCharacter) else {
+        let name = String(decoding: buffer[lineStart..<colon], as: UTF8.self)
+        return .failure(
+          "header name \"\(printable(name))\" is empty or has a character outside the token characters"
+        )
+      }
       let name = String(decoding: buffer[lineStart..<colon], as: UTF8.self).lowercased()
       let value = String(decoding: buffer[(colon + 1)..<lineEnd], as: UTF8.self)
         .trimmingSpaces()
       switch name {
       case "content-length":
-        guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+        guard length == nil else { return .failure("duplicate Content-Length headers") }
+        guard !value.isEmpty, value.utf8.count <= 19,
+          value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
+        else {
           return .failure(
-            "Content-Length must be a non-negative integer, got \"\(printable(value))\"")
+            "Content-Length must be a decimal of at most 19 digits, got \"\(printable(value))\"")
         }
-        // Anything longer than 18 digits is over any limit; keep it finite.
-        length = value.utf8.count > 18 ? Int.max : Int(value)!
+        // 19 digits may pass Int.max: that is over any limit.
+        length = Int(value) ?? Int.max
       case "content-type":
         if let charset = charset(of: value), charset != "utf-8", charset != "utf8" {
           return .failure(
@@ -209,6 +225,19 @@ public struct FrameReader {
     return nil
   }
 
+  /// RFC 9110's tchar: the characters a header name may hold.
+  private func isTokenCharacter(_ c: UInt8) -> Bool {
+    if (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) { return true }
+    switch c {
+    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"),
+      UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+      UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+      UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+      return true
+    default: return false
+    }
+  }
+
   /// A header line starts with a token character and has a colon.
   private func looksLikeHeaderLine(at i: Int) -> Bool {
     var j = i
@@ -250,6 +279,22 @@ public struct FrameReader {
     }
     return nil
   }
+}
+
+/// `s` cut to at most `limit` UTF-8 bytes (at a character's boundary)
+/// with `…` after it when it was longer: what an error quotes of a name
+/// or value a client sent, so that an answer never grows with it. O(limit).
+public func bounded(_ s: String, _ limit: Int = 256) -> String {
+  guard s.utf8.count > limit else { return s }
+  var end = s.startIndex
+  var bytes = 0
+  for c in s {
+    let n = c.utf8.count
+    if bytes + n > limit { break }
+    bytes += n
+    end = s.index(after: end)
+  }
+  return String(s[..<end]) + "…"
 }
 
 /// At most 40 characters of raw header bytes, for an error message, with

@@ -27,7 +27,7 @@ public struct RPCError: Error, Equatable, Sendable {
     RPCError(code: invalidRequestCode, message: "Invalid request: \(message)")
   }
   public static func methodNotFound(_ method: String) -> RPCError {
-    RPCError(code: methodNotFoundCode, message: "Method not found: \(method)")
+    RPCError(code: methodNotFoundCode, message: "Method not found: \(bounded(method))")
   }
   /// -32602 naming the field: `params.bounds.width must be a finite number >= 0`.
   public static func invalidParams(_ field: String, _ problem: String) -> RPCError {

@@ -262,7 +262,7 @@ public final class LayoutServer: RPCHandler {
     let id = try sessionID(p)
     guard let slot = sessions.index(forKey: id) else {
       throw RPCError(
-        code: ErrorCode.unknownSession, message: "unknown session \"\(id)\"",
+        code: ErrorCode.unknownSession, message: "unknown session \"\(bounded(id))\"",
         field: p.path("session"))
     }
     lastSlot = (id, slot, sessionsChanged)
@@ -279,7 +279,7 @@ public final class LayoutServer: RPCHandler {
     // leaves every session as it was.
     guard sessions[id] == nil else {
       throw RPCError(
-        code: ErrorCode.sessionExists, message: "session \"\(id)\" is already open",
+        code: ErrorCode.sessionExists, message: "session \"\(bounded(id))\" is already open",
         field: p.path("session"))
     }
     guard sessions.count < limits.maxSessions else {

@@ -66,6 +66,10 @@ let viewport = Size(width: 375, height: 600)
 // An open replaces nothing: the previous layout is freed before the clock
 // starts, so the rows time building alone.
 let empty = Layout(type: .flow(FlowConfiguration()), sections: [], viewportSize: viewport)
+if CommandLine.arguments.dropFirst(2).first == "columns" {
+  waterfallColumnRows()
+  exit(0)
+}
 if CommandLine.arguments.dropFirst(2).first == "snapshot" {
   snapshotRows()
   exit(0)
@@ -82,6 +86,7 @@ if waterfallOnly {
   var stable = waterfallRows(.stable)
   editRows("waterfall stable", &stable, runs: 200)
   stable = empty
+  waterfallColumnRows()
   carouselRows()
   pagerRows()
   compositionalRows()
@@ -186,6 +191,24 @@ func waterfallRows(_ placement: ColumnPlacement) -> Layout {
       wf = Layout(type: type, sections: [.sizes(sizes)], viewportSize: viewport)
     }, per: Double(n), unit: "ns")
   return wf
+}
+/// Shortest-first across many columns: an open of the same sizes in 2
+/// and in 1,024 columns (the viewport widened so that columns keep a
+/// width), whose ratio shows what the columns cost.
+func waterfallColumnRows() {
+  for columns in [2, 1024] {
+    var c = WaterfallConfiguration()
+    c.columnCount = columns
+    let type = LayoutType.waterfall(c)
+    let wide = Size(width: Double(columns) * 60, height: 600)
+    var wf = empty
+    report(
+      "waterfall open in \(columns) columns (ns per item)",
+      measure(runs: 3, setup: { wf = empty }) { _ in
+        wf = Layout(type: type, sections: [.sizes(sizes)], viewportSize: wide)
+      }, per: Double(n), unit: "ns")
+    precondition(wf.sections.count == 1)  // kept, so that the open is not elided
+  }
 }
 func waterfallQueries(_ wf: Layout) {
   let height = wf.contentSize.height

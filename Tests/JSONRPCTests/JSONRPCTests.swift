@@ -82,12 +82,35 @@ final class FrameReaderTests: XCTestCase {
     var r = FrameReader(maxBodyBytes: 10)
     r.append(Array("Content-Length: 1000\r\n\r\n".utf8) + Array(repeating: 65, count: 400))
     guard case .error(let e)? = r.next() else { return XCTFail() }
-    XCTAssertEqual(e.code, -32600)
+    XCTAssertEqual(e.code, -32700)
     XCTAssertEqual(
-      e.message, "Invalid request: message body of 1000 bytes exceeds the maximum of 10 bytes")
+      e.message,
+      "Parse error: invalid frame header: Content-Length 1000 exceeds the maximum of 10 bytes")
     XCTAssertNil(r.next())
+    // The body is junk skipped on the way to the next header, with no
+    // second error; the reader holds no more than it must.
     r.append(Array(repeating: 65, count: 600) + frame("[]"))
     XCTAssertEqual(drain(&r), [.message(ArraySlice("[]".utf8))])
+    XCTAssertEqual(r.bufferedCount, 0)
+  }
+
+  func testEveryStrictnessCaseResynchronisesOnTheNextFrame() {
+    let cases: [(String, String)] = [
+      ("Content-Length: 123456789012345678901", "must be a decimal of at most 19 digits"),
+      ("Content-Length: 2\r\nContent-Length: 2", "duplicate Content-Length headers"),
+      ("Content-Length: 2\nX: y", "a header line must end with CRLF"),
+      ("Content-Length: 2\r\nX(y): z", "outside the token characters"),
+    ]
+    for (header, problem) in cases {
+      var r = FrameReader()
+      r.append(Array((header + "\r\n\r\n{}").utf8) + frame("[1]"))
+      let events = drain(&r)
+      XCTAssertEqual(events.count, 2, header)
+      guard case .error(let e)? = events.first else { return XCTFail(header) }
+      XCTAssertEqual(e.code, -32700, header)
+      XCTAssertTrue(e.message.contains(problem), e.message)
+      XCTAssertEqual(events.last, .message(ArraySlice("[1]".utf8)), header)
+    }
   }
 
   func testHeaderFloodIsDroppedAndBounded() {

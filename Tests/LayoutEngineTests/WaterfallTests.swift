@@ -63,6 +63,48 @@ final class WaterfallTests: XCTestCase {
     XCTAssertEqual(columns(l), [0, 1, 0, 0])
   }
 
+  func testManyColumnsPickTheFirstLowestColumnAsAScanDoes() {
+    // 40 columns of width 10 (W = 40 · 10 + 39 · 10 = 790): with 16 or
+    // more the placer keeps a tournament tree. Integer heights keep the
+    // model's doubles exact; full-span items level every column now and
+    // then. The model scans: the first column whose top is the lowest.
+    var g = SplitMix(state: 3)
+    var raw: [Size] = []
+    for i in 0..<3000 {
+      let h = Double(1 + Int(g.next() % 40))
+      raw.append(i % 500 == 499 ? Size(width: 10, height: h).fullSpan : Size(width: 10, height: h))
+    }
+    let l = layout(width: 790, [.sizes(raw)]) {
+      $0.columnCount = 40
+      $0.minimumInteritemSpacing = 3
+    }
+    var tops = [Double](repeating: 0, count: 40)
+    var want: [Int32] = []
+    for size in raw {
+      if size.isFullSpan {
+        // Scaled to the whole width: 790 / 10 = 79 times as tall.
+        let top = tops.max()!
+        tops = [Double](repeating: top + size.height * 79 + 3, count: 40)
+        want.append(-1)
+        continue
+      }
+      let low = tops.min()!
+      let col = tops.firstIndex(of: low)!
+      want.append(Int32(col))
+      tops[col] += size.height + 3
+    }
+    XCTAssertEqual(columns(l), want)
+    // The same with the scan's tie rule across many equal columns: every
+    // item 1 tall goes round the columns in order.
+    let ones = layout(
+      width: 790, [.sizes(Array(repeating: Size(width: 10, height: 1), count: 100))]
+    ) {
+      $0.columnCount = 40
+      $0.minimumInteritemSpacing = 0
+    }
+    XCTAssertEqual(columns(ones), (0..<100).map { Int32($0 % 40) })
+  }
+
   func testRenderDirectionsPickColumnsByIndex() {
     let items = sizes([(100, 10), (100, 200), (100, 10), (100, 10), (100, 10)])
     let ltr = layout(width: 320, [items]) {

@@ -1229,6 +1229,36 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   }
 
   /**
+   * Runs a change of the open session (a configure, a batch, a snapshot)
+   * in its turn: `plan()` first (null: nothing to do), then motion stopped
+   * and frames held while `body(plan, before)` runs, `before` being the
+   * bounds drawn before it. An error is shown and `recover()` called.
+   * Resolves with body's value, or false on an error or with no session.
+   */
+  function change(plan, body, recover = () => {}) {
+    return exclusive(async () => {
+      if (!state.sessionOpen) return false;
+      const p = plan();
+      if (!p) return true;
+      stopMotion();
+      state.live = false;
+      if (pump.inFlight) await pump.inFlight;
+      try {
+        const ok = await body(p, picture.bounds);
+        clearError();
+        return ok;
+      } catch (error) {
+        showError(error);
+        recover();
+        return false;
+      } finally {
+        pump.dirty = false;
+        state.live = state.sessionOpen;
+      }
+    });
+  }
+
+  /**
    * Changes the open vertical layout in place: layout/configure with the
    * fields `fields` (a partial layout object, e.g. {columnCount: 3}). The
    * daemon relayouts and anchors (the first visible item stays where it
@@ -1237,27 +1267,16 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
    * session is as it was).
    */
   function configure(next, fields) {
-    return exclusive(async () => {
-      if (!state.sessionOpen) return false;
-      stopMotion();
-      state.live = false;
-      if (pump.inFlight) await pump.inFlight;
-      const before = picture.bounds;
-      try {
-        const result = await request('layout/configure', { session: SESSION, layout: fields });
+    return change(
+      () => fields,
+      async (layout, before) => {
+        const result = await request('layout/configure', { session: SESSION, layout });
         config = next;
         state.offset = { x: result.bounds.x, y: result.bounds.y };
         render({ moved: [], bounds: before });
-        clearError();
         return true;
-      } catch (error) {
-        showError(error);
-        return false;
-      } finally {
-        pump.dirty = false;
-        state.live = state.sessionOpen;
-      }
-    });
+      },
+    );
   }
 
   /** The layout fields to configure in place when only the open vertical
@@ -1322,16 +1341,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
    * says). Everything is drawn once, animated (see render).
    */
   function mutate(plan) {
-    return exclusive(async () => {
-      if (!state.sessionOpen) return false;
-      const p = plan();
-      if (!p) return true;
-      stopMotion();
-      state.live = false;
-      if (pump.inFlight) await pump.inFlight;
-      const before = picture.bounds;
-      let applied = false;
-      try {
+    let applied = false;
+    return change(
+      plan,
+      async (p, before) => {
         const result = await request('layout/performBatchUpdates', {
           session: SESSION,
           updates: p.updates,
@@ -1371,17 +1384,12 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         fadeIds = new Set(result.appearing.map(identity));
         render({ moved: result.moved, bounds: before });
         fadeIds = new Set();
-        clearError();
         return true;
-      } catch (error) {
-        showError(error);
+      },
+      () => {
         if (applied) render(); // the update happened; what followed did not
-        return false;
-      } finally {
-        pump.dirty = false;
-        state.live = state.sessionOpen;
-      }
-    });
+      },
+    );
   }
 
   /** Inserts a card at the centred index; it fades in while the cards
@@ -1431,15 +1439,9 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
    * fade out. Resolves true, or false on an error (shown).
    */
   function snapshot(plan) {
-    return exclusive(async () => {
-      if (!state.sessionOpen || !isList(config)) return false;
-      const cards = plan(state.cards.slice());
-      if (!cards) return true;
-      stopMotion();
-      state.live = false;
-      if (pump.inFlight) await pump.inFlight;
-      const before = picture.bounds;
-      try {
+    return change(
+      () => (isList(config) ? plan(state.cards.slice()) : null),
+      async (cards, before) => {
         const result = await request('layout/applySnapshot', {
           session: SESSION,
           sections: [{ id: LIST_SECTION, items: cards }],
@@ -1452,16 +1454,9 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         fadeIds = new Set(result.appearing.map(identity));
         render({ moved: result.moved, bounds: before });
         fadeIds = new Set();
-        clearError();
         return true;
-      } catch (error) {
-        showError(error);
-        return false;
-      } finally {
-        pump.dirty = false;
-        state.live = state.sessionOpen;
-      }
-    });
+      },
+    );
   }
 
   /** The row the list's buttons act on: the first one fully in view. */

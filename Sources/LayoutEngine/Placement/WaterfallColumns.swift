@@ -390,6 +390,15 @@ final class ColumnPlacer {
   let tops: UnsafeMutablePointer<ExactSum>
   let last: UnsafeMutablePointer<Int>
   let placed: [LeafBuilder<ColumnSummary>]
+  /// A tournament over the columns for shortest-first with many columns:
+  /// node k holds the column of the lowest top in its range (the first of
+  /// equals), leaves from `leaves`, n (a top no column reaches) past the
+  /// last column. Finding the
+  /// column and updating it are O(log columns), so columns do not
+  /// multiply the cost of a placement; nil with few columns, where a scan
+  /// is quicker.
+  let tree: UnsafeMutablePointer<Int32>?
+  let leaves: Int
   let spansPlaced = LeafBuilder<SpanSummary>()
   @exclusivity(unchecked) var lastSpan: Int
   let columns = LeafBuilder<OrderSummary>()
@@ -406,16 +415,63 @@ final class ColumnPlacer {
     tolerance = ExactSum(1e-9 * max(1, g.p.columnWidth))
     let (t, _, s0) = g.tops(at: i)
     segmentStart = s0
-    tops = .allocate(capacity: n)
+    // One more: the tree's padding leaves name column n, a top no column
+    // reaches, so that comparing never branches on a missing column.
+    tops = .allocate(capacity: n + 1)
     tops.initialize(from: t, count: n)
+    (tops + n).initialize(to: ExactSum(hi: Int64.max, lo: 0))
     last = .allocate(capacity: n)
     for k in 0..<n { (last + k).initialize(to: g.below(k, i).before.index - 1) }
     placed = (0..<n).map { _ in LeafBuilder() }
     lastSpan = g.spans.split { $0.index > i }.before.index - 1
+    if p.renderDirection == .shortestFirst && n >= Self.treeColumns {
+      var size = 1
+      while size < n { size <<= 1 }
+      leaves = size
+      tree = .allocate(capacity: 2 * size)
+      tree!.initialize(repeating: Int32(n), count: 2 * size)
+      rebuildTree()
+    } else {
+      leaves = 0
+      tree = nil
+    }
+  }
+
+  /// From this many columns on, shortest-first keeps a tournament tree.
+  static let treeColumns = 16
+
+  /// The lower of two columns' tops, the first on a tie.
+  @inline(__always) private func lower(_ a: Int32, _ b: Int32) -> Int32 {
+    tops[Int(b)] < tops[Int(a)] ? b : a
+  }
+
+  /// Every node from the tops. O(columns).
+  private func rebuildTree() {
+    guard let tree else { return }
+    for k in 0..<n { tree[leaves + k] = Int32(k) }
+    var k = leaves - 1
+    while k >= 1 {
+      tree[k] = lower(tree[2 * k], tree[2 * k + 1])
+      k -= 1
+    }
+  }
+
+  /// The nodes above column `col`, after its top changed. O(log columns).
+  @inline(__always) private func updateTree(_ col: Int) {
+    guard let tree else { return }
+    var k = (leaves + col) >> 1
+    while k >= 1 {
+      tree[k] = lower(tree[2 * k], tree[2 * k + 1])
+      k >>= 1
+    }
   }
 
   deinit {
-    tops.deinitialize(count: n)
+    if let tree {
+      tree.deinitialize(count: 2 * leaves)
+      tree.deallocate()
+    }
+    tops.deinitialize(count: n + 1)
     tops.deallocate()
     last.deinitialize(count: n)
     last.deallocate()
@@ -430,6 +486,16 @@ final class ColumnPlacer {
   @inline(__always) func rule(_ i: Int) -> Int {
     switch p.renderDirection {
     case .shortestFirst:
+      // The first column whose top is within the tolerance of the lowest:
+      // the first lowest, or an earlier one tied with it.
+      if let tree {
+        let tied = tops[Int(tree[1])] + tolerance
+        var k = 1
+        while k < leaves {
+          k = tops[Int(tree[2 * k])] <= tied ? 2 * k : 2 * k + 1
+        }
+        return k - leaves
+      }
       var low = 0
       for k in 1..<n where tops[k] < tops[low] { low = k }
       let tied = tops[low] + tolerance
@@ -468,6 +534,7 @@ final class ColumnPlacer {
       columns.append(-1)
       segmentStart = top + pitch
       for k in 0..<n { tops[k] = segmentStart }
+      rebuildTree()
       return
     }
     let col = column ?? rule(i)
@@ -475,6 +542,7 @@ final class ColumnPlacer {
     last[col] = i
     columns.append(Int32(truncatingIfNeeded: col))
     tops[col] = tops[col] + pitch
+    updateTree(col)
   }
 
   /// The reach of the segment being placed, so far.

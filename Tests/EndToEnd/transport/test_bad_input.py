@@ -131,6 +131,9 @@ def header(r: Row) -> bytes:
         case("framing.no-content-length"),
         case("framing.negative-content-length"),
         case("framing.non-numeric-content-length"),
+        case("framing.content-length-20-digits"),
+        case("framing.duplicate-content-length"),
+        case("framing.header-name-not-token"),
     ],
 )
 def test_framing_bad_content_length(spawn, case):
@@ -175,6 +178,17 @@ def test_framing_body_over_maximum(spawn):
     assert len(body) == 10001
     d.write(frame(body))
     expect_answer(d, r)
+    then(d, r, before)
+
+
+@covers("framing.lf-line-end")
+def test_framing_lf_line_end(spawn):
+    r = row("framing.lf-line-end")
+    d, before = start(spawn, r)
+    d.write(b"Content-Length: 2\n\n{}" + frame(req("after", "layout/contentSize", {"session": "flow"})))
+    expect_answer(d, r)
+    got = d.read()
+    assert got["id"] == "after" and "result" in got, got
     then(d, r, before)
 
 
@@ -847,7 +861,7 @@ def test_values_ten_million_sizes(spawn):
     entry = b'{"width":1,"height":1}'
     n = 10_000_000
     length = len(pre) + len(post) + n * len(entry) + (n - 1)
-    assert f"message body of {length} bytes" in r.error()[1], "the documented size is not this body's"
+    assert f"Content-Length {length} exceeds" in r.error()[1], "the documented size is not this body's"
     rss_before = rss_kib(d.proc.pid)
     d.write(f"Content-Length: {length}\r\n\r\n".encode() + pre)
     chunk = b",".join([entry] * 40000) + b","

@@ -169,9 +169,9 @@ def test_oversized_body_rejected_and_skipped(spawn):
     d.write(frame(big) + frame(req(2, "initialize")))
     r = d.read()
     assert r["id"] is None
-    assert r["error"]["code"] == -32600
+    assert r["error"]["code"] == -32700
     assert r["error"]["message"] == (
-        "Invalid request: message body of 200 bytes exceeds the maximum of 100 bytes"
+        "Parse error: invalid frame header: Content-Length 200 exceeds the maximum of 100 bytes"
     )
     r = d.read()
     assert r["id"] == 2
@@ -187,7 +187,7 @@ def test_oversized_body_streamed_in_pieces(spawn):
     head = data.index(b"\r\n\r\n") + 4
     d.write_pieces(data, [head - 2, head + 10, head + 150, head + 199])
     r = d.read()
-    assert r["id"] is None and r["error"]["code"] == -32600
+    assert r["id"] is None and r["error"]["code"] == -32700
     r = d.read()
     assert r["id"] == 2 and r["error"]["code"] == 1001
 
