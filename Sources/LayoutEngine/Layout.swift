@@ -515,7 +515,13 @@ public struct Layout: Sendable {
   /// `itemAtPoint` with the card's lap in a looping carousel (where of two
   /// copies at the same zIndex the later lap is drawn on top). O(log n + k).
   public func cardAtPoint(_ point: Point, bounds: Rect) -> Card? {
-    let probe = Rect(x: point.x - 0.5, y: point.y - 0.5, width: 1, height: 1)
+    // The narrowest rect around the point: it meets exactly the frames
+    // that hold the point, edges included (a frame ending at the point
+    // ends past its next double down), and no more, however densely items
+    // are packed around it.
+    let probe = Rect(
+      x: point.x.nextDown, y: point.y.nextDown, width: point.x.nextUp - point.x.nextDown,
+      height: point.y.nextUp - point.y.nextDown)
     return attributes(in: probe, bounds: bounds)
       .filter { $0.kind == .cell && $0.outlineContains(point) }
       .max { ($0.zIndex, $0.lap ?? 0, $0.indexPath) < ($1.zIndex, $1.lap ?? 0, $1.indexPath) }

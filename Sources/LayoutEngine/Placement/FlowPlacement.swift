@@ -121,29 +121,74 @@ public struct FlowGeometry: Placement {
   /// sizes of a section of varied sizes.
   /// `g` is section `s`, passed in (borrowed) rather than read from
   /// `sections`: a copy would retain its ropes once per line.
+  /// Where item `k` of a line of uniform items starts across the axis:
+  /// the one formula of every path that places such an item, so that each
+  /// gets the same double. O(1).
+  @inline(__always)
+  private func uniformCross(
+    _ g: SectionGeometry, _ k: Int, in range: Range<Int>, size: Size, perLine: Int, gap: Double
+  ) -> Double {
+    if policy.crossAlignment == .centered {
+      let used = Double(range.count) * size.width + Double(range.count - 1) * g.interitem
+      return g.crossLead + (g.avail - used) / 2 + Double(k) * (size.width + g.interitem)
+    } else if perLine == 1 {
+      // A lone item is centred, unless it is wider than the line.
+      return size.width > g.avail ? g.crossLead : g.crossLead + (g.avail - size.width) / 2
+    }
+    // Full lines are justified; the last line keeps the same columns.
+    return g.crossLead + Double(k) * (size.width + gap)
+  }
+
+  /// The items of a line of uniform items (`range`) whose cross-axis
+  /// extent can meet [lo, hi]: every item when the items do not advance
+  /// across the axis, else those the arithmetic puts there, one more on
+  /// each side for rounding (callers test each frame); with `nearest`, at
+  /// least the end item nearest the span. Items are indexed
+  /// within the line: a line of 1e8 items costs the items met, not the
+  /// line. O(1).
+  @inline(__always)
+  private func uniformItems(
+    _ g: SectionGeometry, in range: Range<Int>, size: Size, perLine: Int, gap: Double,
+    crossLo lo: Double, crossHi hi: Double, nearest: Bool
+  ) -> Range<Int> {
+    let step = policy.crossAlignment == .centered ? size.width + g.interitem : size.width + gap
+    guard perLine > 1, step > 0, step.isFinite, lo.isFinite, hi.isFinite else {
+      return 0..<range.count
+    }
+    let origin = uniformCross(g, 0, in: range, size: size, perLine: perLine, gap: gap)
+    let first = ((lo - origin - size.width) / step).rounded(.down) - 1
+    let last = ((hi - origin) / step).rounded(.up) + 1
+    var a = first.isNaN ? 0 : Int(min(max(first, 0), Double(range.count)))
+    var b = last.isNaN ? range.count : Int(min(max(last + 1, 0), Double(range.count)))
+    if nearest {
+      // The nearest item to a point beyond either end is the end one.
+      a = min(a, range.count - 1)
+      b = max(b, a + 1)
+    }
+    return a..<max(a, b)
+  }
+
   func forEachItem(
     of g: SectionGeometry, section s: Int, line j: Int, start lineStart: Double,
     thickness thick: Double, items range: Range<Int>, scratch: inout Scratch,
+    crossSpan: (lo: Double, hi: Double)? = nil, nearest: Bool = false,
     _ body: (Int, Rect) -> Void
   ) {
     switch g.lines {
     case .uniform(let size, let perLine, let gap, _):
       // Items are centred along the main axis within their line (rule 4).
       let main = lineStart + (thick - size.height) / 2
-      for (k, i) in range.enumerated() {
-        let cross: Double
-        if policy.crossAlignment == .centered {
-          let used = Double(range.count) * size.width + Double(range.count - 1) * g.interitem
-          cross = g.crossLead + (g.avail - used) / 2 + Double(k) * (size.width + g.interitem)
-        } else if perLine == 1 {
-          // A lone item is centred, unless it is wider than the line.
-          cross = size.width > g.avail ? g.crossLead : g.crossLead + (g.avail - size.width) / 2
-        } else {
-          // Full lines are justified; the last line keeps the same columns.
-          cross = g.crossLead + Double(k) * (size.width + gap)
-        }
+      let ks =
+        crossSpan.map {
+          uniformItems(
+            g, in: range, size: size, perLine: perLine, gap: gap, crossLo: $0.lo, crossHi: $0.hi,
+            nearest: nearest)
+        } ?? 0..<range.count
+      for k in ks {
+        let cross = uniformCross(g, k, in: range, size: size, perLine: perLine, gap: gap)
         body(
-          i, axes.rect(main: main, cross: cross, mainExtent: size.height, crossExtent: size.width))
+          range.lowerBound + k,
+          axes.rect(main: main, cross: cross, mainExtent: size.height, crossExtent: size.width))
       }
     case .single(let sizes) where range.count == 1:
       // A single row's line is one card: its size read straight from the
@@ -208,6 +253,16 @@ public struct FlowGeometry: Placement {
       return w.frame(ofCard: path.item, sizes, centered: policy.crossAlignment == .centered)
     }
     let j = sections[path.section].lineIndex(ofItem: path.item)
+    let g = sections[path.section]
+    if case .uniform(let size, let perLine, let gap, _) = g.lines {
+      // Indexed within the line: the walk's formula for this one item.
+      let l = g.lineInfo(j)
+      let cross = uniformCross(
+        g, path.item - l.items.lowerBound, in: l.items, size: size, perLine: perLine, gap: gap)
+      return axes.rect(
+        main: l.start + (l.thickness - size.height) / 2, cross: cross, mainExtent: size.height,
+        crossExtent: size.width)
+    }
     var scratch = Scratch()
     var result = Rect.zero
     forEachItem(section: path.section, line: j, scratch: &scratch) { i, r in
@@ -260,7 +315,7 @@ public struct FlowGeometry: Placement {
   public func forEachElement(
     in rect: Rect, pin: Pinning? = nil, _ body: (ElementKind, Int, Int, Rect) -> Void
   ) {
-    let (lo, hi, _, _) = axes.spans(rect)
+    let (lo, hi, crossLo, crossHi) = axes.spans(rect)
     var scratch = Scratch()
     var s = firstSection(endingAfter: lo)
     while s < sections.count && sections[s].start < hi {
@@ -285,7 +340,7 @@ public struct FlowGeometry: Placement {
           guard start < hi else { return false }
           forEachItem(
             of: g, section: s, line: j, start: start, thickness: thick, items: range,
-            scratch: &scratch
+            scratch: &scratch, crossSpan: (crossLo, crossHi)
           ) { i, r in
             if r.intersects(rect) { body(.cell, s, i, r) }
           }
@@ -305,7 +360,7 @@ public struct FlowGeometry: Placement {
     in rect: Rect, pin: Pinning?, after: ElementPosition?,
     _ body: (ElementKind, Int, Int, Rect) -> Bool
   ) {
-    let (lo, hi, _, _) = axes.spans(rect)
+    let (lo, hi, crossLo, crossHi) = axes.spans(rect)
     var scratch = Scratch()
     walkSections(
       from: firstSection(endingAfter: lo),
@@ -319,7 +374,7 @@ public struct FlowGeometry: Placement {
           guard start < hi else { return false }
           forEachItem(
             of: g, section: s, line: j, start: start, thickness: thick, items: range,
-            scratch: &scratch
+            scratch: &scratch, crossSpan: (crossLo, crossHi)
           ) { i, r in
             if !stop, i >= fromItem, r.intersects(rect), !take(i, r) { stop = true }
           }
@@ -338,7 +393,7 @@ public struct FlowGeometry: Placement {
   /// after its end (the rect's extent across is not used).
   /// O(sections met · log n).
   public func elementCountBound(in rect: Rect, pin: Pinning?) -> Int {
-    let (lo, hi, _, _) = axes.spans(rect)
+    let (lo, hi, crossLo, crossHi) = axes.spans(rect)
     var n = 0
     var s = firstSection(endingAfter: lo)
     while s < sections.count && sections[s].start < hi {
@@ -346,16 +401,33 @@ public struct FlowGeometry: Placement {
       n += 2  // its header and footer
       let lines = g.lineCount
       if g.count > 0 && lines > 0 {
+        var met: Int
         if g.start >= lo && g.end <= hi {
-          n += g.count
+          met = g.count
         } else if let quick = g.quickLineBound(span: hi - lo), quick <= 1024 {
           // A viewport's worth, bounded from the section's thinnest line
           // with no descent: the exact count only matters near the
           // answer limit, hundreds of thousands of elements away.
-          n += quick
+          met = quick
         } else {
-          n += g.itemsOfLines(endingAfter: lo, through: hi)
+          met = g.itemsOfLines(endingAfter: lo, through: hi)
         }
+        if case .uniform(let size, let perLine, let gap, _) = g.lines,
+          policy.crossAlignment != .centered, perLine > 1
+        {
+          // Uniform lines: at most the lines the main span meets times the
+          // items a line's cross span meets (the query's own index), when
+          // that is fewer: a line of 1e8 items crossed by a narrow rect. A
+          // centred last line shifts, so centred lines are not bounded so.
+          let first = g.firstLine(endingAfter: lo)
+          let last = min(g.firstLine(endingAfter: hi), lines - 1)
+          let across = uniformItems(
+            g, in: 0..<perLine, size: size, perLine: perLine, gap: gap, crossLo: crossLo,
+            crossHi: crossHi, nearest: false
+          ).count
+          met = min(met, first > last ? 0 : (last - first + 1) * across)
+        }
+        n += met
       }
       s += 1
     }
@@ -433,9 +505,12 @@ public struct FlowGeometry: Placement {
         best = (d, path)
         return true
       }
+      // Across the axis a line's centres only grow apart from the point's:
+      // the nearest are those around it (along the axis alone every item
+      // of the line is as near, and the first wins: all are visited).
       forEachItem(
         of: sections[s], section: s, line: j, start: start, thickness: thick, items: items,
-        scratch: &scratch
+        scratch: &scratch, crossSpan: mainAxisOnly ? nil : (pc, pc), nearest: true
       ) { i, r in
         let c = r.center
         let dm = axes.main(c) - pm
