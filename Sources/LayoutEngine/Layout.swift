@@ -91,6 +91,14 @@ public struct Layout: Sendable {
     sections[section].ids?[item] ?? nil
   }
 
+  /// The id of the card's item, if it has one. O(log n) in a layout with
+  /// ids, O(1) otherwise.
+  @inline(__always)
+  public func itemID(of card: Card?) -> ItemID? {
+    guard hasItemIDs, let card else { return nil }
+    return itemID(section: card.path.section, item: card.path.item)
+  }
+
   /// The id of the element `a` when it is an item that has one. O(log n)
   /// in a layout with ids, O(1) otherwise.
   @inline(__always)

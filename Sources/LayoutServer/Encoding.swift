@@ -57,12 +57,9 @@ extension JSONWriter {
 
   /// `{section, item, lap?, id?}` or null; `lap` only in a looping
   /// carousel, `id` only for an item that has one in `layout`.
-  mutating func card(_ c: Card?, in layout: Layout? = nil) {
+  mutating func card(_ c: Card?, id: ItemID? = nil) {
     guard let c else { return null() }
-    card(
-      c.path, lap: c.lap,
-      id: layout?.hasItemIDs == true
-        ? layout?.itemID(section: c.path.section, item: c.path.item) : nil)
+    card(c.path, lap: c.lap, id: id)
   }
 
   mutating func card(_ p: IndexPath?, lap: Int?, id: ItemID? = nil) {

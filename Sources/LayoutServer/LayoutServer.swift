@@ -611,7 +611,8 @@ public final class LayoutServer: RPCHandler {
     let point = try p.point("point")
     let probe = Rect(x: point.x - 0.5, y: point.y - 0.5, width: 1, height: 1)
     try checkLaps(session.layout, probe, session.bounds, field: p.path("point"))
-    w.card(session.layout.cardAtPoint(point, bounds: session.bounds), in: session.layout)
+    let card = session.layout.cardAtPoint(point, bounds: session.bounds)
+    w.card(card, id: session.layout.itemID(of: card))
   }
 
   /// layout/contentSize {session} → {contentSize}. O(1).

@@ -370,7 +370,7 @@ extension LayoutServer {
       w.key("attributes")
       w.attributesArray(session.picture, at: delta.invalidated, ids: session.pictureIDs)
       w.key("centeredItem")
-      w.card(delta.centered, in: session.layout)
+      w.card(delta.centered, id: session.layout.itemID(of: delta.centered))
     } else {
       w.mutation(session, delta)
     }

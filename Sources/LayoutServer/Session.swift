@@ -284,12 +284,14 @@ extension JSONWriter {
     attributesArray(session.picture, at: delta.invalidated, ids: session.pictureIDs)
     key("removed")
     beginArray()
-    for (i, k) in delta.removed.enumerated() {
-      elementKey(k, id: i < delta.removedIDs.count ? delta.removedIDs[i] : nil)
+    if delta.removedIDs.isEmpty {
+      for k in delta.removed { elementKey(k) }
+    } else {
+      for (k, id) in zip(delta.removed, delta.removedIDs) { elementKey(k, id: id) }
     }
     endArray()
     key("centeredItem")
-    card(delta.centered, in: session.layout)
+    card(delta.centered, id: session.layout.itemID(of: delta.centered))
   }
 }
 
