@@ -176,22 +176,24 @@ extension LayoutServer {
   ) throws(RPCError) {
     var session = old
     session.layout.setSections(sections)
-    try commit(id, &session, source: .change(field), &w) { session in
-      var pending: (id: ItemID, anchor: Anchor)? = nil
-      session.bounds = reanchor(old, into: session) { path in
-        if let itemID = old.layout.sections[path.section].ids?[path.item] ?? nil {
-          for (s, section) in sections.enumerated() {
-            if let i = section.ids?.firstIndex(of: itemID) { return IndexPath(section: s, item: i) }
+    try commit(
+      id, &session, source: .change(field), &w,
+      place: { session in
+        var pending: (id: ItemID, anchor: Anchor)? = nil
+        session.bounds = reanchor(old, into: session) { path in
+          if let itemID = old.layout.sections[path.section].ids?[path.item] ?? nil {
+            for (s, section) in sections.enumerated() {
+              if let i = section.ids?.firstIndex(of: itemID) {
+                return IndexPath(section: s, item: i)
+              }
+            }
+            // Not here (yet): the rest of a chunked reload may bring it.
+            if let anchor = old.anchor() { pending = (itemID, anchor) }
           }
-          // Not here (yet): the rest of a chunked reload may bring it.
-          if let anchor = old.anchor() { pending = (itemID, anchor) }
+          return clampPath(path, in: sections)
         }
-        return clampPath(path, in: sections)
-      }
-      session.pendingAnchor = pending
-    } answer: { w, session in
-      answer(&w, session)
-    }
+        session.pendingAnchor = pending
+      }, answer: answer)
   }
 
   /// layout/configure {session, layout?, contentInset?, overscan?} → the

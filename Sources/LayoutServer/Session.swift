@@ -227,27 +227,28 @@ struct Session {
     return clamped(b)
   }
 
-  /// Whether the viewport touches the end of the content along the
-  /// scroll axis (within 1 pt), the inset included: the bottom, or the
-  /// trailing side (the left in rtl). Never in a loop, which has no end.
+  /// The content's end along the scroll axis: the largest offset, or in
+  /// a horizontal rtl layout (whose offsets run negative) the smallest.
   /// O(1).
+  private var end: (offset: Double, forward: Bool) {
+    let range = layout.offsetRange
+    if layout.scrollDirection == .vertical { return (range.max.y, true) }
+    return layout.type.layoutDirection == .rtl ? (range.min.x, false) : (range.max.x, true)
+  }
+
+  /// Whether the viewport touches the end of the content (within 1 pt),
+  /// the inset included. Never in a loop, which has no end. O(1).
   var touchesEnd: Bool {
     guard !layout.loops else { return false }
-    let range = layout.offsetRange
-    if layout.scrollDirection == .vertical { return bounds.y >= range.max.y - 1 }
-    if layout.type.layoutDirection == .rtl { return bounds.x <= range.min.x + 1 }
-    return bounds.x >= range.max.x - 1
+    let (offset, forward) = end
+    let o = main(bounds.origin)
+    return forward ? o >= offset - 1 : o <= offset + 1
   }
 
   /// `b` moved to the end of the content along the scroll axis. O(1).
   func atEnd(_ b: Rect) -> Rect {
     var b = b
-    let range = layout.offsetRange
-    if layout.scrollDirection == .vertical {
-      b.y = range.max.y
-    } else {
-      b.x = layout.type.layoutDirection == .rtl ? range.min.x : range.max.x
-    }
+    if layout.scrollDirection == .vertical { b.y = end.offset } else { b.x = end.offset }
     return clamped(b)
   }
 

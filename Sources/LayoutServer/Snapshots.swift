@@ -171,8 +171,7 @@ extension JSONWriter {
     endObject()
   }
 
-  /// A batch in performBatchUpdates' format, each list only when it has
-  /// entries. Sections' own fields (inserted or updated ones) are echoed
+  /// A batch in performBatchUpdates' format. Sections' own fields (inserted or updated ones) are echoed
   /// from `sections`, the snapshot's section objects, by new index.
   mutating func batchUpdate(_ u: BatchUpdate, sections: [JSONValue], fieldKeys: Set<String>) {
     func fields(_ s: Int) {
@@ -197,131 +196,94 @@ extension JSONWriter {
       }
       endObject()
     }
+    // Each list only when it has entries.
+    func list<T>(_ name: StaticString, _ entries: [T], _ each: (T) -> Void) {
+      guard !entries.isEmpty else { return }
+      key(name)
+      beginArray()
+      for e in entries { each(e) }
+      endArray()
+    }
     beginObject()
-    if !u.deleteSections.isEmpty {
-      key("deleteSections")
-      beginArray()
-      for s in u.deleteSections { int(s) }
-      endArray()
-    }
-    if !u.insertSections.isEmpty {
-      key("insertSections")
-      beginArray()
-      for (index, section) in u.insertSections {
-        beginObject()
-        key("index")
-        int(index)
-        if let id = section.id {
-          key("id")
-          itemID(id)
-        }
-        fields(index)
-        switch section.items {
-        case .uniform(let n):
-          key("itemCount")
-          int(n)
-        case .sizes(let list):
-          key("itemSizes")
-          beginArray()
-          list.forEach { size in
-            if size == Section.unsetSize { null() } else { itemSize(size) }
-            return true
-          }
-          endArray()
-        }
-        if let ids = section.ids {
-          key("ids")
-          beginArray()
-          ids.forEach { id in
-            if let id { itemID(id) } else { null() }
-            return true
-          }
-          endArray()
-        }
-        endObject()
+    list("deleteSections", u.deleteSections) { int($0) }
+    list("insertSections", u.insertSections) { index, section in
+      beginObject()
+      key("index")
+      int(index)
+      if let id = section.id {
+        key("id")
+        itemID(id)
       }
-      endArray()
-    }
-    if !u.moveSections.isEmpty {
-      key("moveSections")
-      beginArray()
-      for (from, to) in u.moveSections {
-        beginObject()
-        key("from")
-        int(from)
-        key("to")
-        int(to)
-        endObject()
-      }
-      endArray()
-    }
-    if !u.deleteItems.isEmpty {
-      key("deleteItems")
-      beginArray()
-      for p in u.deleteItems { path(p, size: nil) }
-      endArray()
-    }
-    if !u.insertItems.isEmpty {
-      key("insertItems")
-      beginArray()
-      for (p, item) in u.insertItems {
-        beginObject()
-        key("section")
-        int(p.section)
-        key("item")
-        int(p.item)
-        if let id = item.id {
-          key("id")
-          itemID(id)
+      fields(index)
+      switch section.items {
+      case .uniform(let n):
+        key("itemCount")
+        int(n)
+      case .sizes(let sizes):
+        key("itemSizes")
+        beginArray()
+        sizes.forEach { size in
+          if size == Section.unsetSize { null() } else { itemSize(size) }
+          return true
         }
-        if let size = item.size {
-          key("size")
-          itemSize(size)
+        endArray()
+      }
+      if let ids = section.ids {
+        key("ids")
+        beginArray()
+        ids.forEach { id in
+          if let id { itemID(id) } else { null() }
+          return true
         }
-        endObject()
+        endArray()
       }
-      endArray()
+      endObject()
     }
-    if !u.moveItems.isEmpty {
-      key("moveItems")
-      beginArray()
-      for (from, to, size) in u.moveItems {
-        beginObject()
-        key("from")
-        indexPath(from)
-        key("to")
-        indexPath(to)
-        if let size {
-          key("size")
-          itemSize(size)
-        }
-        endObject()
+    list("moveSections", u.moveSections) { from, to in
+      beginObject()
+      key("from")
+      int(from)
+      key("to")
+      int(to)
+      endObject()
+    }
+    list("deleteItems", u.deleteItems) { path($0, size: nil) }
+    list("insertItems", u.insertItems) { p, item in
+      beginObject()
+      key("section")
+      int(p.section)
+      key("item")
+      int(p.item)
+      if let id = item.id {
+        key("id")
+        itemID(id)
       }
-      endArray()
-    }
-    if !u.reloadItems.isEmpty {
-      key("reloadItems")
-      beginArray()
-      for (p, size) in u.reloadItems { path(p, size: size) }
-      endArray()
-    }
-    if !u.reconfigureItems.isEmpty {
-      key("reconfigureItems")
-      beginArray()
-      for (p, size) in u.reconfigureItems { path(p, size: size) }
-      endArray()
-    }
-    if !u.updateSections.isEmpty {
-      key("updateSections")
-      beginArray()
-      for (index, _) in u.updateSections {
-        beginObject()
-        key("index")
-        int(index)
-        fields(index)
-        endObject()
+      if let size = item.size {
+        key("size")
+        itemSize(size)
       }
-      endArray()
+      endObject()
+    }
+    list("moveItems", u.moveItems) { from, to, size in
+      beginObject()
+      key("from")
+      indexPath(from)
+      key("to")
+      indexPath(to)
+      if let size {
+        key("size")
+        itemSize(size)
+      }
+      endObject()
+    }
+    list("reloadItems", u.reloadItems) { path($0.path, size: $0.size) }
+    list("reconfigureItems", u.reconfigureItems) { path($0.path, size: $0.size) }
+    list("updateSections", u.updateSections) { index, _ in
+      beginObject()
+      key("index")
+      int(index)
+      fields(index)
+      endObject()
     }
     endObject()
   }

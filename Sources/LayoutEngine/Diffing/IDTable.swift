@@ -47,15 +47,9 @@ struct IDTable {
     return sum
   }
 
-  /// Records `id` at `position` unless an equal id is there already
-  /// (`idAt` answers the id at a recorded position); returns the position
-  /// already recorded, or nil. O(1) expected.
-  @inline(__always)
-  mutating func insert(_ id: ItemID, at position: Int, idAt: (Int) -> ItemID) -> Int? {
-    insert(id, hash: Self.hash(id), at: position, idAt: idAt)
-  }
-
-  /// `insert` with the id's hash already computed.
+  /// Records `id`, whose hash is `h`, at `position` unless an equal id is
+  /// there already (`idAt` answers the id at a recorded position); returns
+  /// the position already recorded, or nil. O(1) expected.
   @inline(__always)
   mutating func insert(_ id: ItemID, hash h: UInt64, at position: Int, idAt: (Int) -> ItemID)
     -> Int?

@@ -31,6 +31,24 @@ public struct SnapshotSection: Sendable {
   }
 }
 
+extension SnapshotSection {
+  /// The section this snapshot section makes, every item new, with
+  /// `sizes` (one per item; nil: none of its own): its fields over the
+  /// defaults, its id, its items' ids, and sizes stored only when one is
+  /// given. O(n).
+  func section(sizes: [Size?]) -> Section {
+    var section = Section(items: .uniform(count: 0)).updating(fields)
+    section.id = id
+    if sizes.contains(where: { $0 != nil }) {
+      section.items = .sizes(SizeList(sizes.map { $0 ?? Section.unsetSize }))
+    } else {
+      section.items = .uniform(count: sizes.count)
+    }
+    section.ids = IDList(items.map(\.id))
+    return section
+  }
+}
+
 /// The whole new data, in order, with the items to reload (new cells) or
 /// reconfigure (the same cells, new content).
 public struct Snapshot: Sendable {
@@ -145,16 +163,7 @@ extension Snapshot {
   public func makeSections() -> [Section] {
     let sizes = listedSizes
     return sections.map { s in
-      var section = Section(items: .uniform(count: 0)).updating(s.fields)
-      section.id = s.id
-      let own = s.items.map { sizes.isEmpty ? $0.size : sizes[$0.id] ?? $0.size }
-      if own.contains(where: { $0 != nil }) {
-        section.items = .sizes(SizeList(own.map { $0 ?? Section.unsetSize }))
-      } else {
-        section.items = .uniform(count: s.items.count)
-      }
-      section.ids = IDList(s.items.map(\.id))
-      return section
+      s.section(sizes: s.items.map { sizes.isEmpty ? $0.size : sizes[$0.id] ?? $0.size })
     }
   }
 
@@ -280,19 +289,11 @@ extension Snapshot {
       let first = starts[s]
       guard let o = sourceOf[s] else {
         // Inserted with every item it holds, old ones keeping their sizes.
-        var inserted = Section(items: .uniform(count: 0)).updating(section.fields)
-        inserted.id = section.id
         let sizes = section.items.enumerated().map { k, item in
           let was = oldOfNew[first + k]
           return givenSize(item) ?? (was < 0 ? nil : ownSize(oldPath(was)))
         }
-        if sizes.contains(where: { $0 != nil }) {
-          inserted.items = .sizes(SizeList(sizes.map { $0 ?? Section.unsetSize }))
-        } else {
-          inserted.items = .uniform(count: sizes.count)
-        }
-        inserted.ids = IDList(section.items.map(\.id))
-        u.insertSections.append((s, inserted))
+        u.insertSections.append((s, section.section(sizes: sizes)))
         continue
       }
       let merged = old[o].updating(section.fields)
