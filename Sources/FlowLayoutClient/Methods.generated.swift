@@ -23,6 +23,10 @@ extension LayoutClient {
     "layout/setItemSizes",
     "layout/appendItems",
     "layout/scrollSection",
+    "layout/beginInteractiveMovement",
+    "layout/updateInteractiveMovement",
+    "layout/endInteractiveMovement",
+    "layout/cancelInteractiveMovement",
   ]
 
   /// What each method's answer does to a `Picture`: "open", "delta" or "none".
@@ -44,6 +48,10 @@ extension LayoutClient {
     "layout/setItemSizes": "delta",
     "layout/appendItems": "delta",
     "layout/scrollSection": "delta",
+    "layout/beginInteractiveMovement": "none",
+    "layout/updateInteractiveMovement": "delta",
+    "layout/endInteractiveMovement": "delta",
+    "layout/cancelInteractiveMovement": "delta",
   ]
 
   /// Opens a session and answers its first viewport.
@@ -242,5 +250,46 @@ extension LayoutClient {
     params["section"] = JSON.number(Double(section))
     params["offset"] = JSON.number(offset)
     return try request("layout/scrollSection", .object(params))
+  }
+
+  /// Starts dragging an item to reorder it.
+  /// `layout/beginInteractiveMovement` {session: string, section?: integer, item?: integer, id?: ItemID, lap?: integer} → `MovementBegan`; picture: none.
+  @discardableResult
+  public func beginInteractiveMovement(session: String, section: Int? = nil, item: Int? = nil, id: JSON? = nil, lap: Int? = nil) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    if let section { params["section"] = JSON.number(Double(section)) }
+    if let item { params["item"] = JSON.number(Double(item)) }
+    if let id { params["id"] = id }
+    if let lap { params["lap"] = JSON.number(Double(lap)) }
+    return try request("layout/beginInteractiveMovement", .object(params))
+  }
+
+  /// Moves the dragged item's centre: the delta, the target and the autoscroll velocity.
+  /// `layout/updateInteractiveMovement` {session: string, position: Point} → `MovementUpdateResult`; picture: delta.
+  @discardableResult
+  public func updateInteractiveMovement(session: String, position: Point) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    params["position"] = position.json
+    return try request("layout/updateInteractiveMovement", .object(params))
+  }
+
+  /// Drops the dragged item at its target: one batch move.
+  /// `layout/endInteractiveMovement` {session: string} → `MovementEndResult`; picture: delta.
+  @discardableResult
+  public func endInteractiveMovement(session: String) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    return try request("layout/endInteractiveMovement", .object(params))
+  }
+
+  /// Puts the dragged item back: the delta to the data.
+  /// `layout/cancelInteractiveMovement` {session: string} → `MutationResult`; picture: delta.
+  @discardableResult
+  public func cancelInteractiveMovement(session: String) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    return try request("layout/cancelInteractiveMovement", .object(params))
   }
 }

@@ -149,7 +149,15 @@ struct SectionFormat: Sendable {
   /// The keys every kind's sections accept.
   static let itemKeys: Set<String> = ["itemCount", "itemSizes", packedSizesKey, "ids"]
   /// The keys of a section's own fields in this format (none of its items').
-  var fieldKeys: Set<String> { keys.subtracting(Self.itemKeys) }
+  var fieldKeys: Set<String> { keys.subtracting(Self.itemKeys).union(Self.everyKindsKeys) }
+  /// The section fields every kind accepts.
+  static let everyKindsKeys: Set<String> = ["allowsReordering"]
+
+  /// Reads a section object's fields: every kind's, then the kind's own.
+  func read(_ s: Fields, into section: inout Section) throws(RPCError) {
+    section.allowsReordering = try s.optionalBool("allowsReordering")
+    try readFields(s, &section)
+  }
 
   /// The format of the session's kind. O(kinds).
   init(_ type: LayoutType) { self = LayoutKinds.decoder(for: type).sectionFormat }
@@ -238,7 +246,7 @@ func readItemID(_ v: JSONValue, path: String) throws(RPCError) -> ItemID {
 func readSection(_ s: Fields, extra: Set<String> = [], format: SectionFormat) throws(RPCError)
   -> Section
 {
-  try s.rejectUnknown(format.keys.union(extra).union(["id"]))
+  try s.rejectUnknown(format.keys.union(extra).union(["id"]).union(SectionFormat.everyKindsKeys))
   var section: Section
   let given = ["itemCount", "itemSizes", packedSizesKey].filter { s.optional($0) != nil }
   if given.count > 1 {
@@ -251,7 +259,7 @@ func readSection(_ s: Fields, extra: Set<String> = [], format: SectionFormat) th
   }
   if s.optional("ids") != nil { section.ids = IDList(try readIDs(s, count: section.count)) }
   if let id = s.optional("id") { section.id = try readItemID(id, path: s.path("id")) }
-  try format.readFields(s, &section)
+  try format.read(s, into: &section)
   return section
 }
 
@@ -262,7 +270,7 @@ func readSectionFields(_ s: Fields, extra: Set<String>, format: SectionFormat) t
 {
   try s.rejectUnknown(format.fieldKeys.union(extra))
   var section = Section.uniform(0)
-  try format.readFields(s, &section)
+  try format.read(s, into: &section)
   return section
 }
 

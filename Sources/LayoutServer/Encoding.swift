@@ -218,6 +218,7 @@ extension JSONWriter {
     c.lit(",\"zIndex\":")
     c.int(a.zIndex)
     if a.hidden { c.lit(",\"hidden\":true") }
+    if a.moving { c.lit(",\"moving\":true") }
     c.lit("}")
   }
 

@@ -298,6 +298,7 @@ public final class LayoutServer: RPCHandler {
       type: type, sections: sections, contentInset: inset, viewportSize: bounds.size)
     var session = Session(layout: layout, bounds: bounds, overscan: overscan)
     session.followsEnd = try p.optionalBool("followsEnd") ?? false
+    session.reordering = try readReorderOptions(try p.object("layout"), base: ReorderOptions())
     try commit(id, &session, source: .open, &w)
   }
 
@@ -332,7 +333,11 @@ public final class LayoutServer: RPCHandler {
     var session = old
     session.pendingAnchor = nil
     session.layout.setViewportSize(requested.size)
-    try commit(id, &session, source: .change("params.bounds"), &w, idsKept: true) { session in
+    // A rotation keeps a movement going over the new geometry.
+    session.movement?.follow { $0.setViewportSize(requested.size) }
+    try commit(
+      id, &session, source: .change("params.bounds"), &w, idsKept: true, keepsMovement: true
+    ) { session in
       if let anchor = old.anchor() {  // found in the old layout
         session.bounds = session.anchoredBounds(anchor, at: anchor.path, proposed: requested)
       } else {

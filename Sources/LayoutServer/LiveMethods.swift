@@ -35,7 +35,7 @@ extension LayoutServer {
   /// (see `Layout.apply`), plus O(k · ops) for the animation lists.
   func commitBatch(
     _ id: String, _ old: Session, _ update: BatchUpdate, field: String, _ w: inout JSONWriter,
-    answer: (inout JSONWriter, Session) -> Void = { _, _ in }
+    keepsBounds: Bool = false, answer: (inout JSONWriter, Session) -> Void = { _, _ in }
   ) throws(RPCError) {
     // The item count after the batch, before anything is allocated: deletes
     // and inserts net out, so a session at its limit can replace an item.
@@ -67,6 +67,8 @@ extension LayoutServer {
     session.layout.apply(result)
     let deleted = result.deletedItems
     try commit(id, &session, source: .change(field), &w) { session in
+      // The end of a movement: the picture showed the new order already.
+      if keepsBounds { return session.bounds = session.clamped(old.bounds) }
       session.bounds = reanchor(old, into: session) { path in
         result.newPath(of: path, deleted: deleted)
           ?? nearestSurvivor(of: path, in: old.layout) { result.newPath(of: $0, deleted: deleted) }
@@ -93,7 +95,8 @@ extension LayoutServer {
         appearing.append(initial)
         continue
       }
-      if before.frame != a.frame { moved.append((before, a)) }
+      // A dragged item always settles (it leaves the finger).
+      if before.frame != a.frame || before.moving { moved.append((before, a)) }
     }
     var disappearing: [LayoutAttributes] = []
     for a in old.picture {
@@ -137,7 +140,10 @@ extension LayoutServer {
   {
     if a.kind == .cell {
       guard let from = r.oldPath(of: a.indexPath) else { return nil }
-      return old.layout.attributesForItem(from, lap: a.lap, bounds: old.bounds)
+      // What the client showed: the layout's, or a movement's preview.
+      let key = ElementKey(kind: .cell, section: from.section, item: from.item, lap: a.lap)
+      return old.pictured(key)
+        ?? old.layout.attributesForItem(from, lap: a.lap, bounds: old.bounds)
     }
     guard let s = r.oldSection(of: a.section) else { return nil }
     return old.layout.attributesForSupplementary(a.kind, section: s, lap: a.lap, bounds: old.bounds)
@@ -211,6 +217,7 @@ extension LayoutServer {
         throw limitError(f.path("type"), cap, count: old.layout.itemCount)
       }
       session.layout.setType(type)
+      session.reordering = try readReorderOptions(f, base: old.reordering)
     }
     if let inset = try p.optionalInsets("contentInset") { session.layout.setContentInset(inset) }
     if let v = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) {
@@ -326,8 +333,12 @@ extension LayoutServer {
     var session = old
     session.pendingAnchor = nil
     session.layout.setRowOffset(offset, section: s)
+    // A movement goes on: the row scrolls under the finger.
+    session.movement?.follow { $0.setRowOffset(offset, section: s) }
     // The main scroll stays where it is: a row moves inside it.
-    try commit(id, &session, source: .change(p.path("offset")), &w, idsKept: true) { _ in
+    try commit(
+      id, &session, source: .change(p.path("offset")), &w, idsKept: true, keepsMovement: true
+    ) { _ in
     } answer: { w, session in
       w.key("offset")
       w.number(session.layout.rowOffsets[s] ?? 0)
@@ -348,10 +359,13 @@ extension LayoutServer {
   /// caller says the ids are as they were (`idsKept`).
   func commit(
     _ id: String, _ session: inout Session, source: ChangeSource, _ w: inout JSONWriter,
-    idsKept: Bool = false, place: (inout Session) -> Void = { _ in },
+    idsKept: Bool = false, keepsMovement: Bool = false, place: (inout Session) -> Void = { _ in },
     answer: (inout JSONWriter, Session) -> Void = { _, _ in }
   ) throws(RPCError) {
     try LayoutKinds.check(session.layout, source: source)
+    // A change of the data or the configuration cancels a movement first.
+    let cancelled = !keepsMovement && session.movement != nil
+    if cancelled { session.movement = nil }
     place(&session)
     if let old = sessions[id], session.followsEnd, old.touchesEnd,
       session.layout.mainExtent > old.layout.mainExtent
@@ -375,6 +389,10 @@ extension LayoutServer {
       w.card(delta.centered, id: session.layout.itemID(of: delta.centered))
     } else {
       w.mutation(session, delta)
+    }
+    if cancelled {
+      w.key("movementCancelled")
+      w.bool(true)
     }
     answer(&w, session)
     w.endObject()

@@ -176,6 +176,24 @@ extension LayoutServer {
       params: [session, sectionIndex, required("offset", "number")], result: "RowScrollResult",
       picture: .delta
     ) { $0.scrollSection },
+    MethodSpec(
+      "layout/beginInteractiveMovement", "Starts dragging an item to reorder it.",
+      params: [session] + keyedItem + [lap], result: "MovementBegan"
+    ) { $0.beginInteractiveMovement },
+    MethodSpec(
+      "layout/updateInteractiveMovement",
+      "Moves the dragged item's centre: the delta, the target and the autoscroll velocity.",
+      params: [session, required("position", "Point")], result: "MovementUpdateResult",
+      picture: .delta
+    ) { $0.updateInteractiveMovement },
+    MethodSpec(
+      "layout/endInteractiveMovement", "Drops the dragged item at its target: one batch move.",
+      params: [session], result: "MovementEndResult", picture: .delta
+    ) { $0.endInteractiveMovement },
+    MethodSpec(
+      "layout/cancelInteractiveMovement", "Puts the dragged item back: the delta to the data.",
+      params: [session], result: "MutationResult", picture: .delta
+    ) { $0.cancelInteractiveMovement },
   ]
 
   static let methodsByName = Dictionary(uniqueKeysWithValues: methodTable.map { ($0.name, $0) })

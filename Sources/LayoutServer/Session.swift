@@ -97,6 +97,10 @@ struct Session {
   /// and the `appendItems` that brings the id re-anchors on it. Any other
   /// change drops it.
   var pendingAnchor: (id: ItemID, anchor: Anchor)? = nil
+  /// The `layout` object's reordering fields (every type has them).
+  var reordering = ReorderOptions()
+  /// The interactive movement in progress: the picture shows its preview.
+  var movement: InteractiveMovement? = nil
 
   init(layout: Layout, bounds: Rect, overscan: Double) {
     self.layout = layout
@@ -130,7 +134,10 @@ struct Session {
   /// never sent again. O(log n + k) for k visible elements.
   mutating func refresh() -> Delta {
     // The centred card from the same walk where the layout can.
-    var (visible, centered) = layout.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
+    // During a movement the picture shows its preview.
+    var (visible, centered) =
+      movement?.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
+      ?? layout.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
     // Placements list a rect's elements in document order; a sort of the
     // few that are not keeps the merge below exact.
     if !visible.isSorted { visible.sort { $0.key < $1.key } }

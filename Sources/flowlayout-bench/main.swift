@@ -70,6 +70,10 @@ if CommandLine.arguments.dropFirst(2).first == "columns" {
   waterfallColumnRows()
   exit(0)
 }
+if CommandLine.arguments.dropFirst(2).first == "reorder" {
+  reorderRows()
+  exit(0)
+}
 if CommandLine.arguments.dropFirst(2).first == "snapshot" {
   snapshotRows()
   exit(0)

@@ -16,7 +16,8 @@ import LayoutServer
 /// session (an App Store list: a pinned header and a background, then a
 /// zooming row of nested groups) and an endless pager before the fuzz input, so that the input exercises live sessions and not only the
 /// error paths, and grows each with a layout/appendItems (a uniform section
-/// that gets sizes, a section of ids that gets more, packed sizes).
+/// that gets sizes, a section of ids that gets more, packed sizes); the
+/// waterfall is left in the middle of a drag to reorder.
 let prelude: [UInt8] = {
   let messages = [
     #"{"jsonrpc":"2.0","id":"p1","method":"initialize","params":{}}"#,
@@ -41,6 +42,12 @@ let prelude: [UInt8] = {
     #"{"jsonrpc":"2.0","id":"p16","method":"layout/applySnapshot","params":{"session":"g","sections":[{"id":"p","items":[3,0,1,"n",5]}]}}"#,
     #"{"jsonrpc":"2.0","id":"p17","method":"layout/applySnapshot","params":{"session":"f","sections":[{"id":"a","items":["x","y",{"id":"z","size":{"width":80,"height":20}}]},{"id":"b","items":[1,2,3]}]}}"#,
     #"{"jsonrpc":"2.0","id":"p18","method":"layout/applySnapshot","params":{"session":"f","sections":[{"id":"b","items":[3,"y",1]},{"id":"a","items":["z",2,"x","w"],"minimumLineSpacing":4}],"reconfigureItems":["z"]}}"#,
+    #"{"jsonrpc":"2.0","id":"p19","method":"layout/configure","params":{"session":"f","layout":{"reorderTargeting":"nearest","reorderHysteresis":4}}}"#,
+    #"{"jsonrpc":"2.0","id":"p20","method":"layout/beginInteractiveMovement","params":{"session":"f","id":"x"}}"#,
+    #"{"jsonrpc":"2.0","id":"p21","method":"layout/updateInteractiveMovement","params":{"session":"f","position":{"x":150,"y":190}}}"#,
+    #"{"jsonrpc":"2.0","id":"p22","method":"layout/endInteractiveMovement","params":{"session":"f"}}"#,
+    #"{"jsonrpc":"2.0","id":"p23","method":"layout/beginInteractiveMovement","params":{"session":"w","section":1,"item":2}}"#,
+    #"{"jsonrpc":"2.0","id":"p24","method":"layout/updateInteractiveMovement","params":{"session":"w","position":{"x":60,"y":40}}}"#,
   ]
   var bytes: [UInt8] = []
   for m in messages { encodeFrame(Array(m.utf8), into: &bytes) }

@@ -71,6 +71,7 @@ export { LayoutMethods, METHODS, WRAPPERS };
  * @property {number} zIndex
  * @property {true} [hidden] a carousel card facing away or reaching the eye
  *   (only attributesForItem answers hidden cards)
+ * @property {true} [moving] the item an interactive movement drags
  */
 
 /**
@@ -97,6 +98,8 @@ export { LayoutMethods, METHODS, WRAPPERS };
  * @property {Insets} [headerInset]
  * @property {Insets} [footerInset]
  * @property {SectionLayout} [layout] a compositional section's own layout
+ * @property {boolean} [allowsReordering] false: its items are not dragged
+ *   to reorder and it takes none (default true)
  */
 
 /**
@@ -255,10 +258,20 @@ export { LayoutMethods, METHODS, WRAPPERS };
  */
 
 /**
+ * The drag-to-reorder fields every type's `layout` takes.
+ * @typedef {object} ReorderFields
+ * @property {"uikit" | "nearest"} [reorderTargeting]
+ * @property {number} [reorderHysteresis] nearest targeting's margin, points
+ * @property {boolean} [allowsCrossSectionReordering]
+ * @property {number} [autoscrollEdge] points
+ * @property {number} [autoscrollMaxSpeed] points per ms
+ */
+
+/**
  * The `layout` of `layout/open`, chosen by `type`.
- * @typedef {FlowLayoutConfiguration | CoverFlowLayoutConfiguration | WaterfallLayoutConfiguration |
+ * @typedef {(FlowLayoutConfiguration | CoverFlowLayoutConfiguration | WaterfallLayoutConfiguration |
  *   CarouselLayoutConfiguration | CompositionalLayoutConfiguration |
- *   PagerLayoutConfiguration} LayoutConfiguration
+ *   PagerLayoutConfiguration) & ReorderFields} LayoutConfiguration
  */
 
 /**
@@ -296,7 +309,7 @@ export { LayoutMethods, METHODS, WRAPPERS };
 /**
  * The answer of every method that changes a session: a delta of the
  * picture. `bounds` is what the client adopts (a relayout may anchor it).
- * @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null}} MutationResult
+ * @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true}} MutationResult
  */
 
 /**
@@ -320,6 +333,21 @@ export { LayoutMethods, METHODS, WRAPPERS };
  * the diff computed; a first apply to a session without ids answers as
  * reloadData does, with `updates: null` and no animation lists.
  * @typedef {(BatchUpdatesResult & {updates: BatchUpdates}) | (MutationResult & {updates: null})} SnapshotResult
+ */
+
+/** `layout/beginInteractiveMovement`. @typedef {{began: boolean}} MovementBegan */
+
+/**
+ * `layout/updateInteractiveMovement`: the delta (others laid out as if the
+ * item sat at `target`), the target, and the autoscroll velocity (points
+ * per ms).
+ * @typedef {MutationResult & {target: IndexPath, autoscroll: Point}} MovementUpdateResult
+ */
+
+/**
+ * `layout/endInteractiveMovement`: performBatchUpdates' answer for the one
+ * move, and that batch (`{}` for a drop where it started).
+ * @typedef {BatchUpdatesResult & {updates: BatchUpdates}} MovementEndResult
  */
 
 /**

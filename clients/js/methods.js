@@ -22,6 +22,9 @@
 /** @typedef {import('./flowlayout.js').ItemRef} ItemRef */
 /** @typedef {import('./flowlayout.js').ItemSizeUpdate} ItemSizeUpdate */
 /** @typedef {import('./flowlayout.js').LayoutConfiguration} LayoutConfiguration */
+/** @typedef {import('./flowlayout.js').MovementBegan} MovementBegan */
+/** @typedef {import('./flowlayout.js').MovementEndResult} MovementEndResult */
+/** @typedef {import('./flowlayout.js').MovementUpdateResult} MovementUpdateResult */
 /** @typedef {import('./flowlayout.js').MutationResult} MutationResult */
 /** @typedef {import('./flowlayout.js').OpenResult} OpenResult */
 /** @typedef {import('./flowlayout.js').OptionalElementAttributes} OptionalElementAttributes */
@@ -502,6 +505,83 @@ export const METHODS = freeze([
     ],
     "result": "RowScrollResult",
     "picture": "delta"
+  },
+  {
+    "name": "layout/beginInteractiveMovement",
+    "summary": "Starts dragging an item to reorder it.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "section",
+        "type": "integer",
+        "required": false
+      },
+      {
+        "name": "item",
+        "type": "integer",
+        "required": false
+      },
+      {
+        "name": "id",
+        "type": "ItemID",
+        "required": false
+      },
+      {
+        "name": "lap",
+        "type": "integer",
+        "required": false
+      }
+    ],
+    "result": "MovementBegan",
+    "picture": "none"
+  },
+  {
+    "name": "layout/updateInteractiveMovement",
+    "summary": "Moves the dragged item's centre: the delta, the target and the autoscroll velocity.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "position",
+        "type": "Point",
+        "required": true
+      }
+    ],
+    "result": "MovementUpdateResult",
+    "picture": "delta"
+  },
+  {
+    "name": "layout/endInteractiveMovement",
+    "summary": "Drops the dragged item at its target: one batch move.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      }
+    ],
+    "result": "MovementEndResult",
+    "picture": "delta"
+  },
+  {
+    "name": "layout/cancelInteractiveMovement",
+    "summary": "Puts the dragged item back: the delta to the data.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      }
+    ],
+    "result": "MutationResult",
+    "picture": "delta"
   }
 ]);
 
@@ -528,7 +608,11 @@ export const WRAPPERS = freeze({
   "layout/configure": "configure",
   "layout/setItemSizes": "setItemSizes",
   "layout/appendItems": "appendItems",
-  "layout/scrollSection": "scrollSection"
+  "layout/scrollSection": "scrollSection",
+  "layout/beginInteractiveMovement": "beginInteractiveMovement",
+  "layout/updateInteractiveMovement": "updateInteractiveMovement",
+  "layout/endInteractiveMovement": "endInteractiveMovement",
+  "layout/cancelInteractiveMovement": "cancelInteractiveMovement"
 });
 
 /**
@@ -714,5 +798,45 @@ export class LayoutMethods {
    */
   scrollSection(params) {
     return this.request("layout/scrollSection", params);
+  }
+
+  /**
+   * `layout/beginInteractiveMovement`: Starts dragging an item to reorder it.
+   * The answer leaves the picture as it is (picture: "none").
+   * @param {{session: string, section?: integer, item?: integer, id?: ItemID, lap?: integer}} params
+   * @returns {Promise<MovementBegan>}
+   */
+  beginInteractiveMovement(params) {
+    return this.request("layout/beginInteractiveMovement", params);
+  }
+
+  /**
+   * `layout/updateInteractiveMovement`: Moves the dragged item's centre: the delta, the target and the autoscroll velocity.
+   * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
+   * @param {{session: string, position: Point}} params
+   * @returns {Promise<MovementUpdateResult>}
+   */
+  updateInteractiveMovement(params) {
+    return this.request("layout/updateInteractiveMovement", params);
+  }
+
+  /**
+   * `layout/endInteractiveMovement`: Drops the dragged item at its target: one batch move.
+   * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
+   * @param {{session: string}} params
+   * @returns {Promise<MovementEndResult>}
+   */
+  endInteractiveMovement(params) {
+    return this.request("layout/endInteractiveMovement", params);
+  }
+
+  /**
+   * `layout/cancelInteractiveMovement`: Puts the dragged item back: the delta to the data.
+   * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
+   * @param {{session: string}} params
+   * @returns {Promise<MutationResult>}
+   */
+  cancelInteractiveMovement(params) {
+    return this.request("layout/cancelInteractiveMovement", params);
   }
 }

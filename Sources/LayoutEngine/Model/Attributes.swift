@@ -30,6 +30,8 @@ public struct LayoutAttributes: Equatable, Sendable {
   /// away or reaching the eye. Queries over rects leave hidden elements
   /// out; `attributesForItem` answers them with this set.
   public var hidden = false
+  /// The item an interactive movement drags (it follows the finger).
+  public var moving = false
 
   /// Attributes of an untransformed element occupying `frame`.
   public init(kind: ElementKind, section: Int, item: Int, frame: Rect) {

@@ -62,6 +62,9 @@ public struct Section: Equatable, Sendable {
   public var footerSize: Size?
   /// A waterfall's per-section values (columnCount and relatives).
   public var columns: ColumnOverrides? = nil
+  /// Whether its items can be dragged to reorder and receive a dragged
+  /// item (collectionView(_:canMoveItemAt:)); nil is true.
+  public var allowsReordering: Bool? = nil
   /// A compositional layout's section layout for this section (a section
   /// provider's answer); nil uses the layout's default. Boxed: a section
   /// layout is large, and every other type's sections are copied often.
@@ -100,6 +103,7 @@ public struct Section: Equatable, Sendable {
     s.minimumInteritemSpacing = patch.minimumInteritemSpacing ?? minimumInteritemSpacing
     s.headerSize = patch.headerSize ?? headerSize
     s.footerSize = patch.footerSize ?? footerSize
+    s.allowsReordering = patch.allowsReordering ?? allowsReordering
     if let c = patch.columns { s.columns = (columns ?? ColumnOverrides()).updating(c) }
     if let l = patch.layoutBox { s.layoutBox = l }
     return s
@@ -111,7 +115,8 @@ public struct Section: Equatable, Sendable {
     inset == other.inset && minimumLineSpacing == other.minimumLineSpacing
       && minimumInteritemSpacing == other.minimumInteritemSpacing
       && headerSize == other.headerSize && footerSize == other.footerSize
-      && columns == other.columns && sectionLayout == other.sectionLayout
+      && columns == other.columns && allowsReordering == other.allowsReordering
+      && sectionLayout == other.sectionLayout
   }
 
   /// Marks an item without a size of its own in `.sizes` (sizes are never

@@ -22,11 +22,11 @@ struct CarouselDecoder: KindDecoder {
   }
 }
 
-private let carouselKeys: Set<String> = [
+private let carouselKeys: Set<String> = Set([
   "type", "style", "itemSize", "scrollDirection", "perspective", "viewpointOffset", "spacing",
   "tilt", "arc", "radius", "count", "fade", "showBackfaces", "wrap", "visibleItems",
   "offsetMultiplier", "snap",
-]
+]).union(everyKindsKeys)
 
 /// The most items a carousel examines per query (`visibleItems`): each
 /// frame transforms every one of them.

@@ -34,9 +34,9 @@ struct CompositionalDecoder: KindDecoder {
   }
 }
 
-private let compositionalKeys: Set<String> = [
+private let compositionalKeys: Set<String> = Set([
   "type", "scrollDirection", "interSectionSpacing", "section", "layoutDirection",
-]
+]).union(everyKindsKeys)
 
 /// Groups nest at most this deep: a section layout is a description, not
 /// data, and recursion must stay shallow.

@@ -34,12 +34,12 @@ extension SectionFormat {
 }
 
 /// The fields every flow-based layout type accepts.
-let flowKeys: Set<String> = [
+let flowKeys: Set<String> = Set([
   "type", "scrollDirection", "itemSize", "minimumLineSpacing", "minimumInteritemSpacing",
   "sectionInset", "headerReferenceSize", "footerReferenceSize",
   "sectionHeadersPinToVisibleBounds", "sectionFootersPinToVisibleBounds", "layoutDirection",
   "estimatedItemSize",
-]
+]).union(everyKindsKeys)
 
 /// Reads the flow fields into `c`, leaving unset fields at their defaults.
 func readFlowFields(_ f: Fields, into c: inout FlowConfiguration) throws(RPCError) {

@@ -5,10 +5,10 @@ import LayoutEngine
 // pager refuses (more sections, a content inset, pages of their own sizes,
 // a pitch of nothing).
 
-private let pagerKeys: Set<String> = [
+private let pagerKeys: Set<String> = Set([
   "type", "itemSize", "interitemSpacing", "transformer", "minimumScale", "minimumAlpha", "wrap",
   "scrollDirection", "decelerationDistance", "removesInfiniteLoopForSingleItem",
-]
+]).union(everyKindsKeys)
 
 /// The most pages one fling may pass (`decelerationDistance`).
 private let maxDecelerationDistance = 1_000_000

@@ -46,13 +46,13 @@ private let columnSectionKeys: Set<String> = [
   "footerInset",
 ]
 
-private let waterfallKeys: Set<String> = [
+private let waterfallKeys: Set<String> = Set([
   "type", "scrollDirection", "columnCount", "minimumColumnSpacing", "minimumInteritemSpacing",
   "sectionInset", "headerHeight", "footerHeight", "headerInset", "footerInset",
   "itemRenderDirection", "placement", "pixelScale", "minimumContentHeight", "itemSize",
   "estimatedItemSize", "sectionHeadersPinToVisibleBounds", "sectionFootersPinToVisibleBounds",
   "layoutDirection", "snap",
-]
+]).union(everyKindsKeys)
 
 /// The most columns a waterfall section may have: a query costs
 /// O(columns · log n), and every column is walked per query.

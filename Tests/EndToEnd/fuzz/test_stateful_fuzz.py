@@ -453,8 +453,21 @@ def _item_at_point(name, count, sections, kind):
     return st.builds(dict, session=st.just(name), point=st.builds(dict, x=st.integers(-10, 600), y=st.integers(-10, 600)))
 
 
+@valid("layout/beginInteractiveMovement")
+def _begin_interactive_movement(name, count, sections, kind):
+    return st.fixed_dictionaries({"session": st.just(name), "section": st.integers(0, 1), "item": item_index(count)},
+                                 optional={"lap": st.integers(-2, 2)})
+
+
+@valid("layout/updateInteractiveMovement")
+def _update_interactive_movement(name, count, sections, kind):
+    return st.builds(dict, session=st.just(name), position=POINT)
+
+
 @valid("layout/contentSize")
 @valid("layout/close")
+@valid("layout/endInteractiveMovement")
+@valid("layout/cancelInteractiveMovement")
 def _session_only(name, count, sections, kind):
     return st.builds(dict, session=st.just(name))
 
@@ -497,16 +510,22 @@ def _apply_snapshot(name, count, sections, kind):
         optional={"reloadItems": st.lists(ITEM_IDS, max_size=2), "reconfigureItems": st.lists(ITEM_IDS, max_size=2)})
 
 
+#: Every type's drag-to-reorder fields.
+REORDER_FIELDS = {"reorderTargeting": st.sampled_from(["uikit", "nearest"]), "reorderHysteresis": st.integers(0, 30),
+                  "allowsCrossSectionReordering": st.booleans(), "autoscrollEdge": st.integers(0, 80)}
+
+
 @valid("layout/configure")
 def _configure(name, count, sections, kind):
     if kind == "compositional":
         cfg = st.fixed_dictionaries({}, optional={"interSectionSpacing": st.integers(0, 20),
                                                   "section": section_layout(),
-                                                  "layoutDirection": st.sampled_from(["ltr", "rtl"])})
+                                                  "layoutDirection": st.sampled_from(["ltr", "rtl"]),
+                                                  **REORDER_FIELDS})
         return st.fixed_dictionaries({"session": st.just(name)},
                                      optional={"layout": cfg, "overscan": st.integers(0, 50)})
     if kind == "pager":
-        cfg = st.fixed_dictionaries({}, optional={"itemSize": PAGER_SIZE, **PAGER_OWN})
+        cfg = st.fixed_dictionaries({}, optional={"itemSize": PAGER_SIZE, **PAGER_OWN, **REORDER_FIELDS})
         return st.fixed_dictionaries({"session": st.just(name)}, optional={"layout": cfg})
     if kind == "carousel":
         own = {"style": st.sampled_from(["rotary", "cylinder", "wheel", "coverFlow", "invertedTimeMachine"]),
@@ -519,7 +538,7 @@ def _configure(name, count, sections, kind):
             else {"minimumLineSpacing": st.integers(0, 30)}
         )
         own |= {"estimatedItemSize": SIZES, "layoutDirection": st.sampled_from(["ltr", "rtl"])}
-    cfg = st.fixed_dictionaries({}, optional={"itemSize": SIZES, **own})
+    cfg = st.fixed_dictionaries({}, optional={"itemSize": SIZES, **own, **REORDER_FIELDS})
     return st.fixed_dictionaries({"session": st.just(name)}, optional={"layout": cfg, "overscan": st.integers(0, 50)})
 
 
@@ -675,6 +694,42 @@ class DaemonMachine(RuleBasedStateMachine):
         for _ in range(data.draw(st.integers(1, 4), label="frames")):
             r = self.exchange("layout/setBounds", data.draw(valid_params("layout/setBounds", name, None)), self.new_id(data))
             assert "result" in r or r["error"]["code"] == 1001, r
+
+    @rule(name=st.sampled_from(NAMES), data=st.data())
+    def drag(self, name, data):
+        """A drag to reorder of an item in range: begin, updates, then end or
+        cancel. While it lasts, exactly one element is `moving`, named by
+        the origin; every target lies within the data; the end answers the
+        one move from the origin to the last target (or an empty batch). A
+        movement left by an earlier request is cancelled first."""
+        if not self.sections[name] or not self.item_count(name, 0):
+            return
+        self.exchange("layout/cancelInteractiveMovement", {"session": name}, self.new_id(data))
+        origin = {"section": 0, "item": data.draw(st.integers(0, self.item_count(name, 0) - 1), label="item")}
+        r = self.exchange("layout/beginInteractiveMovement", {"session": name, **origin}, self.new_id(data))
+        assert "result" in r, r
+        if not r["result"]["began"]:
+            return  # a section closed to reordering
+        target = origin
+        for k in range(data.draw(st.integers(1, 4), label="updates")):
+            r = self.exchange("layout/updateInteractiveMovement", {"session": name, "position": data.draw(POINT)},
+                              self.new_id(data))
+            assert "result" in r, r
+            moving = [a for a in r["result"]["invalidated"] if a.get("moving")]
+            if k == 0:
+                assert [(a["section"], a["item"]) for a in moving] == [(0, origin["item"])], r["result"]
+            target = r["result"]["target"]
+            assert 0 <= target["section"] < self.sections[name] and target["item"] >= 0, target
+        if data.draw(st.booleans(), label="drop"):
+            r = self.exchange("layout/endInteractiveMovement", {"session": name}, self.new_id(data))
+            assert "result" in r, r
+            expected = {} if target == origin else {"moveItems": [{"from": origin, "to": target}]}
+            assert r["result"]["updates"] == expected, (origin, target, r["result"]["updates"])
+            event("drag: dropped")
+        else:
+            r = self.exchange("layout/cancelInteractiveMovement", {"session": name}, self.new_id(data))
+            assert "result" in r and not any(a.get("moving") for a in r["result"]["invalidated"]), r
+            event("drag: cancelled")
 
     @rule(name=st.sampled_from(NAMES), data=st.data())
     def scroll_to_item(self, name, data):

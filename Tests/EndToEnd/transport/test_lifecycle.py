@@ -71,6 +71,10 @@ def test_initialize_result(spawn):
         "layout/appendItems",
         "layout/scrollSection",
         "layout/close",
+        "layout/beginInteractiveMovement",
+        "layout/updateInteractiveMovement",
+        "layout/endInteractiveMovement",
+        "layout/cancelInteractiveMovement",
     }
     table = {m["name"]: m for m in caps["methodTable"]}
     assert table["layout/setBounds"] == {
@@ -94,6 +98,9 @@ def test_initialize_result(spawn):
         "layout/setItemSizes",
         "layout/appendItems",
         "layout/scrollSection",
+        "layout/updateInteractiveMovement",
+        "layout/endInteractiveMovement",
+        "layout/cancelInteractiveMovement",
     }
     assert [p["name"] for p in table["layout/appendItems"]["params"]] == [
         "session", "section", "itemCount", "itemSizes", "widthsAndHeights", "widthsAndHeightsBase64", "ids",

@@ -40,6 +40,8 @@ from .model import (
     IndexPath,
     InsetsLike,
     JSONDict,
+    MovementEnd,
+    MovementUpdate,
     MutationResult,
     OpenResult,
     Point,
@@ -691,6 +693,45 @@ class Client:
         if reconfigure_items is not None:
             params["reconfigureItems"] = list(reconfigure_items)
         return SnapshotResult.from_json(self.request("layout/applySnapshot", params))
+
+    def begin_interactive_movement(
+        self,
+        session: str,
+        section: Optional[int] = None,
+        item: Optional[int] = None,
+        *,
+        id: Optional[Union[int, str]] = None,
+        lap: Optional[int] = None,
+    ) -> bool:
+        """UICollectionView's ``beginInteractiveMovementForItem``: starts
+        dragging the item (``section``, ``item`` or its ``id``; ``lap``: the
+        copy grabbed in a looping layout). False when another movement is in
+        progress or the item's section has ``allowsReordering: false``."""
+        params = _item_params(session, section, item, id)
+        if lap is not None:
+            params["lap"] = lap
+        return bool(self.request("layout/beginInteractiveMovement", params)["began"])
+
+    def update_interactive_movement(self, session: str, position: PointLike) -> MovementUpdate:
+        """``updateInteractiveMovementTargetPosition``: the dragged item's
+        centre is at ``position`` (content coordinates). The answer is the
+        delta (the others laid out as if the item sat at the target), the
+        target and the autoscroll velocity."""
+        params = {"session": session, "position": point_json(position)}
+        return MovementUpdate.from_json(self.request("layout/updateInteractiveMovement", params))
+
+    def end_interactive_movement(self, session: str) -> MovementEnd:
+        """``endInteractiveMovement``: the item lands at the target, as one
+        ``performBatchUpdates`` move (``updates``)."""
+        return MovementEnd.from_json(
+            self.request("layout/endInteractiveMovement", {"session": session})
+        )
+
+    def cancel_interactive_movement(self, session: str) -> MutationResult:
+        """``cancelInteractiveMovement``: the delta back to the data."""
+        return MutationResult.from_json(
+            self.request("layout/cancelInteractiveMovement", {"session": session})
+        )
 
     def reload_data(self, session: str, sections: Iterable[Mapping[str, Any]]) -> MutationResult:
         """Replaces every section (wire JSON, as in :meth:`open`), anchoring

@@ -244,6 +244,8 @@ class Attributes:
     element_kind: Optional[str] = None
     #: The item's id, when it has one (``ids``, snapshots); None otherwise.
     id: Optional[Union[int, str]] = None
+    #: The item an interactive movement drags (it follows the finger).
+    moving: bool = False
 
     @classmethod
     def from_json(cls, d: JSON) -> "Attributes":
@@ -262,6 +264,7 @@ class Attributes:
             hidden=bool(d.get("hidden", False)),
             element_kind=d.get("elementKind"),
             id=d.get("id"),
+            moving=bool(d.get("moving", False)),
         )
 
     @property
@@ -350,6 +353,8 @@ class MutationResult:
     invalidated: Tuple[Attributes, ...]
     removed: Tuple[ElementKey, ...]
     centered_item: Optional[IndexPath]
+    #: True when the change cancelled an interactive movement first.
+    movement_cancelled: bool = False
 
     @classmethod
     def from_json(cls, d: JSON) -> "MutationResult":
@@ -379,6 +384,7 @@ def _mutation_fields(d: JSON) -> Tuple[Any, ...]:
         _attributes_list(d["invalidated"]),
         tuple(ElementKey.from_json(k) for k in d["removed"]),
         IndexPath.from_json(d.get("centeredItem")),
+        bool(d.get("movementCancelled", False)),
     )
 
 
@@ -463,6 +469,45 @@ class SnapshotResult(BatchResult):
             disappearing=_attributes_list(d.get("disappearing", [])),
             moved=tuple(MovedElement.from_json(m) for m in d.get("moved", [])),
             updates=d.get("updates"),
+        )
+
+
+@dataclass(frozen=True)
+class MovementUpdate(MutationResult):
+    """``layout/updateInteractiveMovement``: the delta of the picture
+    (others laid out as if the item sat at ``target``; the moving item at
+    the position, ``moving``), the target (an index path of the data after
+    the move) and ``autoscroll``, the velocity in points per ms at which to
+    scroll while the finger rests near an edge."""
+
+    target: Optional[IndexPath] = None
+    autoscroll: Point = Point(0, 0)
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "MovementUpdate":
+        return cls(
+            *_mutation_fields(d),
+            target=IndexPath.from_json(d["target"]),
+            autoscroll=Point.from_json(d["autoscroll"]),
+        )
+
+
+@dataclass(frozen=True)
+class MovementEnd(BatchResult):
+    """``layout/endInteractiveMovement``: what ``performBatchUpdates`` with
+    the one move answers, plus ``updates``, that batch (``{}`` for a drop
+    where it started)."""
+
+    updates: JSONDict = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "MovementEnd":
+        return cls(
+            *_mutation_fields(d),
+            appearing=_attributes_list(d["appearing"]),
+            disappearing=_attributes_list(d["disappearing"]),
+            moved=tuple(MovedElement.from_json(m) for m in d["moved"]),
+            updates=dict(d["updates"]),
         )
 
 

@@ -317,12 +317,21 @@ def test_render_covers_every_method_that_changes_the_picture(tmp_path: Path) -> 
         {"id": 12, "method": "layout/applySnapshot", "params": {"session": "w", "sections": [
             {"id": "b", "items": ["b4", "b0", "b1", 3]},
             {"id": "a", "items": [8, 0, 1, 2, "b2", 4, 5, 6, 7, 99]}]}},
+        # A drag to reorder, dropped; another, cancelled.
+        {"id": 13, "method": "layout/beginInteractiveMovement", "params": {"session": "w", "section": 0, "item": 0}},
+        {"id": 14, "method": "layout/updateInteractiveMovement", "params": {"session": "w", "position": {"x": 150, "y": 60}}},
+        {"id": 15, "method": "layout/endInteractiveMovement", "params": {"session": "w"}},
+        {"id": 16, "method": "layout/beginInteractiveMovement", "params": {"session": "w", "section": 1, "item": 0}},
+        {"id": 17, "method": "layout/updateInteractiveMovement", "params": {"session": "w", "position": {"x": 40, "y": 30}}},
+        {"id": 18, "method": "layout/cancelInteractiveMovement", "params": {"session": "w"}},
         # A row of a compositional session scrolls on its own.
         {"id": 8, "method": "layout/open", "params": APP_STORE_OPEN},
         {"id": 9, "method": "layout/scrollSection", "params": {"session": "apps", "section": 1, "offset": 120}},
         {"id": 10, "method": "layout/setBounds", "params": {"session": "w", "bounds": bounds(0, 120)}},
     ]
-    assert {m["method"] for m in messages} == changing
+    # Every method that changes the picture, and the begin of a movement
+    # (whose answer changes nothing yet).
+    assert {m["method"] for m in messages} == changing | {"layout/beginInteractiveMovement"}
     root = render(tmp_path, messages)
     expected = visible_elements(messages, "w", bounds(0, 120))
     assert _keys(element_groups(root)) == sorted((a["kind"], a["section"], a["item"]) for a in expected)

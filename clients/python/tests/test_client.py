@@ -41,6 +41,8 @@ from flowlayout import (  # noqa: E402
     IndexPath,
     Insets,
     MovedElement,
+    MovementEnd,
+    MovementUpdate,
     MutationResult,
     OpenResult,
     Picture,
@@ -724,3 +726,38 @@ def test_apply_snapshot_and_the_picture_by_id(client: Client) -> None:
     # A session without ids: the first snapshot reloads (updates is None).
     client.open("n", layout, view, [{"itemCount": 2}])
     assert client.apply_snapshot("n", [{"id": 0, "items": ["x"]}]).updates is None
+
+
+def test_drag_to_reorder_through_the_picture(client: Client) -> None:
+    """A list of 300×40 rows, no spacing, in a 300×120 view. Row "a" is
+    dragged onto row "c": the others close up while it follows the
+    finger, and the drop is one move."""
+    layout = {"type": "flow", "itemSize": {"width": 300, "height": 40}, "minimumLineSpacing": 0}
+    picture = Picture()
+    picture.apply(client.open("d", layout, Rect(0, 0, 300, 120), [{"itemCount": 3, "ids": ["a", "b", "c"]}]))
+    assert client.begin_interactive_movement("d", id="a") is True
+    assert client.begin_interactive_movement("d", 0, 1) is False  # one movement at a time
+    u = client.update_interactive_movement("d", Point(150, 95))
+    assert isinstance(u, MovementUpdate)
+    assert u.target == IndexPath(0, 2) and u.autoscroll == Point(0, 0)  # nothing below to scroll to
+    picture.apply(u)
+    assert picture.by_id("a").moving and picture.by_id("a").frame == Rect(0, 75, 300, 40)
+    assert picture.by_id("b").frame == Rect(0, 0, 300, 40) and not picture.by_id("b").moving
+    assert picture.by_id("c").frame == Rect(0, 40, 300, 40)
+    end = client.end_interactive_movement("d")
+    assert isinstance(end, MovementEnd)
+    assert end.updates == {"moveItems": [{"from": {"section": 0, "item": 0}, "to": {"section": 0, "item": 2}}]}
+    assert [(m.id, m.from_frame, m.frame) for m in end.moved] == [
+        ("a", Rect(0, 75, 300, 40), Rect(0, 80, 300, 40))]
+    picture.apply(end)
+    assert picture.ids() == ["b", "c", "a"] and not picture.by_id("a").moving
+    assert client.begin_interactive_movement("d", id="c") is True
+    client.update_interactive_movement("d", Point(150, 10))
+    r = client.perform_batch_updates("d", {"deleteItems": [(0, 0)]})
+    assert r.movement_cancelled is True
+    picture.apply(r)
+    assert picture.ids() == ["c", "a"]
+    assert client.begin_interactive_movement("d", id="a") is True
+    picture.apply(client.update_interactive_movement("d", Point(150, 10)))
+    picture.apply(client.cancel_interactive_movement("d"))
+    assert [(a.id, a.frame.y) for a in picture.elements()] == [("c", 0), ("a", 40)]

@@ -1,0 +1,340 @@
+// Drag to reorder: UICollectionView's interactive movement
+// (beginInteractiveMovementForItem, updateInteractiveMovementTargetPosition,
+// endInteractiveMovement, cancelInteractiveMovement), on any kind.
+//
+// Nothing here knows a layout type. During a movement the data has not
+// changed; what the client sees is a preview: the layout of the data with
+// the moving item at the target, reached from the last preview by one
+// batch move (so a frame whose target did not change costs a walk, and
+// one whose target moved by a slot re-breaks a line or two). Sizes and ids
+// travel with the item, as a batch move carries them: sizes belong to
+// items, not to index paths. Each preview is a layout of real data, so its
+// frames are bit for bit those of a session holding that data.
+
+/// How a movement picks its target, and how a client should autoscroll:
+/// fields of the `layout` object on every type.
+public struct ReorderOptions: Equatable, Sendable {
+  public enum Targeting: String, CaseIterable, Sendable {
+    /// UIKit's targetIndexPath(forInteractivelyMovingItem:withPosition:):
+    /// the item under the position; over a gap, no change.
+    case uikit
+    /// The slot whose centre is nearest the position, with hysteresis.
+    case nearest
+  }
+
+  public var targeting = Targeting.uikit
+  /// In nearest targeting, how much nearer (points) a new slot's centre
+  /// must be than the current target's before the target changes.
+  public var hysteresis = 8.0
+  /// Whether an item may move to another section.
+  public var allowsCrossSection = true
+  /// How close (points) to the viewport's edge autoscroll starts.
+  public var autoscrollEdge = 60.0
+  /// The autoscroll speed at the edge itself, in points per ms.
+  public var autoscrollMaxSpeed = 1.5
+
+  public init() {}
+}
+
+/// One interactive movement in progress: where the item came from, where
+/// it would land, and the preview that shows it there.
+public struct InteractiveMovement: Sendable {
+  /// The moving item's path in the data (which does not change until the
+  /// movement ends).
+  public let origin: IndexPath
+  /// Where the item would land: its path in the data after the move.
+  public private(set) var target: IndexPath
+  /// Where the client last put the item's centre, in content coordinates.
+  public private(set) var position: Point
+  /// The data with the item at `target`.
+  public private(set) var preview: Layout
+  /// The moving item's attributes when the movement began: it keeps its
+  /// size, transform and alpha while it follows the finger.
+  let grabbed: LayoutAttributes
+  /// The lap of the slot the target was taken from (a looping layout's
+  /// copy under the finger), for the current slot's centre.
+  private var targetLap: Int?
+  /// The data without the moving item (nearest targeting's slots), built
+  /// on the first update that needs it; and the centre the item would
+  /// have at the end of each section asked for, by section and lap.
+  private var removed: Layout?
+  private var endSlots: [SlotKey: Point] = [:]
+
+  private struct SlotKey: Hashable {
+    var section: Int
+    var lap: Int?
+  }
+
+  /// A movement of the item at `origin` (its copy `lap` in a looping
+  /// layout), as the layout shows it in `bounds`; nil when the path is
+  /// not an item. O(log n).
+  public init?(_ layout: Layout, origin: IndexPath, lap: Int?, bounds: Rect) {
+    guard var a = layout.attributesForItem(origin, lap: lap, bounds: bounds) else { return nil }
+    a.moving = true
+    self.origin = origin
+    self.target = origin
+    self.position = a.center
+    self.preview = layout
+    self.grabbed = a
+    self.targetLap = a.lap
+  }
+
+  /// The moving item's attributes at the position: its own, moved so that
+  /// its centre is there, above every other element (`top`).
+  func moving(above top: Int) -> LayoutAttributes {
+    var a = grabbed
+    // Where the element is seen (a carousel's transform translates it
+    // from its centre) lands on the position.
+    let seen = a.seenCenter
+    let dx = position.x - seen.x
+    let dy = position.y - seen.y
+    // Untranslated, the centre is the position itself, to the bit.
+    a.center = a.center == seen ? position : Point(x: a.center.x + dx, y: a.center.y + dy)
+    a.frame.x += dx
+    a.frame.y += dy
+    a.zIndex = max(a.zIndex, top == Int.min ? a.zIndex : top + 1)
+    return a
+  }
+
+  /// The data path of the item the preview shows at `p`. O(1).
+  public func dataPath(ofPreview p: IndexPath) -> IndexPath {
+    if p == target { return origin }
+    // Out of the target's place, then back into the origin's.
+    var q = p
+    if q.section == target.section && q.item > target.item { q.item -= 1 }
+    if q.section == origin.section && q.item >= origin.item { q.item += 1 }
+    return q
+  }
+
+  /// The elements the client sees in `rect`: the preview's, named by their
+  /// items' data paths, without the item at the target (every copy of it
+  /// in a loop), with the moving item at the position on top; and the
+  /// centred card, by its data path. Not sorted. O(log n + k).
+  public func attributesAndCenteredCard(in rect: Rect, bounds: Rect)
+    -> (attributes: [LayoutAttributes], centered: Card?)
+  {
+    let (list, centred) = preview.attributesAndCenteredCard(in: rect, bounds: bounds)
+    var out: [LayoutAttributes] = []
+    out.reserveCapacity(list.count + 1)
+    var top = Int.min
+    for var a in list {
+      if a.kind == .cell {
+        if a.indexPath == target { continue }
+        let d = dataPath(ofPreview: a.indexPath)
+        a.section = d.section
+        a.item = d.item
+      }
+      top = max(top, a.zIndex)
+      out.append(a)
+    }
+    out.append(moving(above: top))
+    let card = centred.map { Card(path: dataPath(ofPreview: $0.path), lap: $0.lap) }
+    return (out, card)
+  }
+
+  /// Moves the item's centre to `position` and retargets it by `options`.
+  /// Returns whether the target changed. O(log n + k) for k elements near
+  /// the position, plus, when the target changes, one move's relayout
+  /// between the old and new targets (see `Layout.apply`).
+  @discardableResult
+  public mutating func update(
+    position p: Point, bounds: Rect, data: Layout, options: ReorderOptions
+  ) -> Bool {
+    position = p
+    let next: (path: IndexPath, lap: Int?)?
+    switch options.targeting {
+    case .uikit: next = uikitTarget(data, options, bounds)
+    case .nearest: next = nearestTarget(data, options, bounds)
+    }
+    guard let next, next.path != target else { return false }
+    preview = Self.moving(preview, from: target, to: next.path)
+    target = next.path
+    targetLap = next.lap
+    return true
+  }
+
+  /// Whether the item may land in section `s`.
+  private func accepts(_ s: Int, _ data: Layout, _ options: ReorderOptions) -> Bool {
+    data.sections[s].allowsReordering != false
+      && (options.allowsCrossSection || s == origin.section)
+  }
+
+  /// UIKit's rule: the front-most item of the preview under the position.
+  /// Over nothing, over the item's own slot, or over a section that does
+  /// not take it: no change.
+  private func uikitTarget(_ data: Layout, _ options: ReorderOptions, _ bounds: Rect)
+    -> (path: IndexPath, lap: Int?)?
+  {
+    guard let card = preview.cardAtPoint(position, bounds: bounds),
+      accepts(card.path.section, data, options)
+    else { return nil }
+    return (card.path, card.lap)
+  }
+
+  /// The nearest slot to the position, where it is nearer than the current
+  /// target's by the hysteresis. A slot is the centre of an item of the
+  /// data without the moving item (the slot's index is that item's), or the
+  /// centre the moving item would have at a section's end. The search
+  /// grows a square around the position until the nearest slot found lies
+  /// within it.
+  private mutating func nearestTarget(_ data: Layout, _ options: ReorderOptions, _ bounds: Rect)
+    -> (path: IndexPath, lap: Int?)?
+  {
+    if removed == nil { removed = Self.removing(data, origin) }
+    let without = removed!
+    let size = without.contentSize
+    let limit = max(size.width, size.height) + max(bounds.width, bounds.height)
+    var radius = max(grabbed.size.width, grabbed.size.height, 1)
+    var best: (distance: Double, path: IndexPath, lap: Int?)? = nil
+    func consider(_ d: Double, _ path: IndexPath, _ lap: Int?) {
+      if let b = best, (b.distance, b.path) <= (d, path) { return }
+      best = (d, path, lap)
+    }
+    while true {
+      let square = Rect(
+        x: position.x - radius, y: position.y - radius, width: 2 * radius, height: 2 * radius)
+      var ends = Set<SlotKey>()
+      for a in without.attributes(in: square, bounds: bounds) {
+        guard accepts(a.section, data, options) else { continue }
+        ends.insert(SlotKey(section: a.section, lap: a.lap))
+        if a.kind == .cell { consider(distance(a.seenCenter, position), a.indexPath, a.lap) }
+      }
+      for key in ends.sorted(by: { ($0.section, $0.lap ?? 0) < ($1.section, $1.lap ?? 0) }) {
+        guard let c = endSlot(key, data, bounds) else { continue }
+        let end = IndexPath(section: key.section, item: without.sections[key.section].count)
+        consider(distance(c, position), end, key.lap)
+      }
+      if let b = best, b.distance <= radius { break }
+      if radius > limit { break }
+      radius *= 2
+    }
+    guard let best, best.path != target else { return nil }
+    // The current target's slot: an item's centre or a section's end.
+    let current: Point?
+    if target.item < without.sections[target.section].count {
+      current = without.attributesForItem(target, lap: targetLap, bounds: bounds)?.seenCenter
+    } else {
+      current = endSlot(SlotKey(section: target.section, lap: targetLap), data, bounds)
+    }
+    if let current, distance(current, position) - best.distance < options.hysteresis {
+      return nil
+    }
+    return (best.path, best.lap)
+  }
+
+  /// The centre the moving item would have at the end of section
+  /// `key.section` (its copy `key.lap`), computed once per movement.
+  private mutating func endSlot(_ key: SlotKey, _ data: Layout, _ bounds: Rect) -> Point? {
+    if let c = endSlots[key] { return c }
+    guard let without = removed else { return nil }
+    let end = IndexPath(section: key.section, item: without.sections[key.section].count)
+    var u = BatchUpdate()
+    u.insertItems = [(end, data.sections[origin.section].item(origin.item))]
+    guard let r = try? u.apply(to: without.sections, uniformSize: without.type.uniformItemSize)
+    else { return nil }
+    var with = without
+    with.apply(r)
+    guard let c = with.attributesForItem(end, lap: key.lap, bounds: bounds)?.seenCenter else {
+      return nil
+    }
+    endSlots[key] = c
+    return c
+  }
+
+  /// `layout` with the item at `from` moved to `to` (a path after the
+  /// move). One batch move: O(log n + the lines between re-broken).
+  static func moving(_ layout: Layout, from: IndexPath, to: IndexPath) -> Layout {
+    guard from != to else { return layout }
+    var u = BatchUpdate()
+    u.moveItems = [(from, to, nil)]
+    return applying(u, to: layout)
+  }
+
+  /// `layout` without the item at `path`. O(log n + lines re-broken).
+  static func removing(_ layout: Layout, _ path: IndexPath) -> Layout {
+    var u = BatchUpdate()
+    u.deleteItems = [path]
+    return applying(u, to: layout)
+  }
+
+  private static func applying(_ u: BatchUpdate, to layout: Layout) -> Layout {
+    // Built from valid paths, so UIKit's checks pass; were one to fail,
+    // the layout stays as it was rather than trap.
+    guard let r = try? u.apply(to: layout.sections, uniformSize: layout.type.uniformItemSize)
+    else { return layout }
+    var l = layout
+    l.apply(r)
+    return l
+  }
+
+  /// The velocity (points per ms) at which a client should scroll while
+  /// the position rests near an edge of `bounds` along a scrollable axis:
+  /// zero outside `autoscrollEdge`, growing linearly to
+  /// `autoscrollMaxSpeed` at the edge, zero where the content cannot
+  /// scroll further that way. Over an orthogonal row, the row's own axis
+  /// counts too. O(log n + k) for k elements under the position.
+  public func autoscroll(bounds: Rect, options: ReorderOptions) -> Point {
+    let edge = options.autoscrollEdge
+    guard edge > 0 else { return Point(x: 0, y: 0) }
+    let range = preview.offsetRange
+    let vertical = preview.scrollDirection == .vertical
+    func speed(
+      _ at: Double, _ lo: Double, _ hi: Double, _ offset: Double, _ min: Double,
+      _ max: Double
+    ) -> Double {
+      let back = at - lo
+      let ahead = hi - at
+      // The nearer edge decides in a viewport narrower than two edges.
+      if back < edge && back <= ahead && offset > min {
+        return -options.autoscrollMaxSpeed * (edge - Swift.max(back, 0)) / edge
+      }
+      if ahead < edge && offset < max {
+        return options.autoscrollMaxSpeed * (edge - Swift.max(ahead, 0)) / edge
+      }
+      return 0
+    }
+    var v = Point(x: 0, y: 0)
+    if vertical {
+      v.y = speed(position.y, bounds.minY, bounds.maxY, bounds.y, range.min.y, range.max.y)
+    } else {
+      v.x = speed(position.x, bounds.minX, bounds.maxX, bounds.x, range.min.x, range.max.x)
+    }
+    // A row under the finger scrolls along the cross axis on its own.
+    let s = preview.cardAtPoint(position, bounds: bounds)?.path.section ?? target.section
+    if let row = preview.rowRange(section: s) {
+      let offset = preview.rowOffsets[s] ?? 0
+      if vertical {
+        v.x = speed(position.x, bounds.minX, bounds.maxX, offset, row.lo, row.hi)
+      } else {
+        v.y = speed(position.y, bounds.minY, bounds.maxY, offset, row.lo, row.hi)
+      }
+    }
+    return v
+  }
+
+  /// Follows a change of the viewport size or of a row's offset that the
+  /// data layout took (a rotation, a row's autoscroll): the movement goes
+  /// on over the changed geometry. O(the relayout `change` costs).
+  public mutating func follow(_ change: (inout Layout) -> Void) {
+    change(&preview)
+    if removed != nil { change(&removed!) }
+    endSlots = [:]
+  }
+}
+
+private func distance(_ a: Point, _ b: Point) -> Double {
+  let dx = a.x - b.x
+  let dy = a.y - b.y
+  return (dx * dx + dy * dy).squareRoot()
+}
+
+extension LayoutAttributes {
+  /// Where the element's centre is seen: its anchor carried by the
+  /// transform (a carousel's translates it; a scale leaves it). O(1).
+  var seenCenter: Point {
+    let m = transform.m
+    guard m.12 != 0 || m.13 != 0 else { return center }
+    let w = m.15 == 0 ? 1 : m.15
+    return Point(x: center.x + m.12 / w, y: center.y + m.13 / w)
+  }
+}
