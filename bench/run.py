@@ -977,6 +977,54 @@ SNAPSHOT_ROWS = [
 ]
 
 
+#: Issue #27's drag to reorder: 1e6 items of varied sizes.
+REORDER_N = 10**6
+REORDER_LINE = re.compile(r"^(?P<name>.+?): p50 (?P<p50>[-\d.e+]+) µs, p99 (?P<p99>[-\d.e+]+) µs\s*$")
+
+
+def bench_reorder() -> dict:
+    """Runs `flowlayout-bench REORDER_N reorder` ENGINE_RUNS times: an
+    interactive movement in a flow of wrapping lines and in a 3-column
+    waterfall (packed and stable), the item at n/2 grabbed, its first
+    update taking the target 10,000 items away, then 400 frames that move
+    the finger to the next item's centre (the target moving by a slot
+    about every other frame), each an update and a walk of the viewport;
+    the end (one batch move) and the cancel (a walk). Medians of the runs'
+    p50 and p99, in µs."""
+    runs: dict[str, list] = {}
+    for _ in range(ENGINE_RUNS):
+        text = subprocess.run([ENGINE, str(REORDER_N), "reorder"], capture_output=True, text=True, check=True,
+                              timeout=1800).stdout
+        for line in text.splitlines():
+            m = REORDER_LINE.match(line)
+            if m:
+                runs.setdefault(m["name"], []).append(m)
+    lines = {name: {"p50_us": statistics.median(float(m["p50"]) for m in ms),
+                    "p99_us": statistics.median(float(m["p99"]) for m in ms)} for name, ms in runs.items()}
+    log(f"  reorder at {label(REORDER_N)}: {len(lines)} lines")
+    return lines
+
+
+#: (row, measurement, line, target µs)
+REORDER_ROWS = [
+    ("R1", "flow, uikit targeting: an update frame", "reorder flow uikit: update frame", 20.0),
+    ("R2", "flow, nearest targeting: an update frame", "reorder flow nearest: update frame", 20.0),
+    ("R3", "waterfall packed, uikit targeting: an update frame", "reorder waterfall packed uikit: update frame",
+     20.0),
+    ("R4", "waterfall packed, nearest targeting: an update frame",
+     "reorder waterfall packed nearest: update frame", 20.0),
+    ("R5", "waterfall stable, nearest targeting: an update frame",
+     "reorder waterfall stable nearest: update frame", None),
+    ("R6", "flow: the first update, the target 10,000 items away",
+     "reorder flow nearest: first update, target 10,000 items away", None),
+    ("R7", "flow: end (one batch move of 10,000 items)", "reorder flow: end (one batch move of 10,000 items)",
+     None),
+    ("R8", "flow: cancel (a walk of the data)", "reorder flow: cancel (a walk of the data)", None),
+    ("R9", "waterfall packed: end (one batch move of 10,000 items)",
+     "reorder waterfall packed: end (one batch move of 10,000 items)", None),
+]
+
+
 #: Issue #18's bulk answers: 1e5 attributes in one answer.
 BULK_N = 10**5
 
@@ -1585,7 +1633,7 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
                  bulk: dict | None = None, stalls: list | None = None,
                  counted: dict | None = None, packed_load: dict | None = None,
                  doubles: dict | None = None,
-                 snapshots: dict | None = None) -> tuple[str, list[dict]]:
+                 snapshots: dict | None = None, reorder: dict | None = None) -> tuple[str, list[dict]]:
     big, small = max(ns), min(ns)
     cols = [label(n) for n in ns]
     rows: list[list[str]] = []
@@ -1836,6 +1884,28 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
                 got = None if v is None else v[key]
                 target(f"{name} ≤ {fmt(limit)} {unit} ({label(n)})", limit, {label(n): got},
                        None if got is None else got <= limit, f"row {num}")
+
+    if reorder is not None:
+        lines += [
+            "",
+            f"Drag to reorder: {REORDER_N:,} items of varied sizes in a flow of wrapping lines and in a "
+            "3-column waterfall; the item at n/2 grabbed, the target taken 10,000 items away, then 400 "
+            "frames moving the finger to the next item (the target moves by a slot about every other "
+            "frame), each an update and a walk of the viewport; flowlayout-bench N reorder, median of "
+            f"{ENGINE_RUNS} runs. A packed waterfall re-places every item after a changed one until its "
+            "columns resynchronise, which after a move they rarely do:",
+            "",
+            "| # | measurement | unit | p50 / p99 | target |",
+            "|---|---|---|---:|---:|",
+        ]
+        for num, name, line, limit in REORDER_ROWS:
+            v = reorder.get(line)
+            cell = "—" if v is None else f"{fmt(v['p50_us'])} / {fmt(v['p99_us'])}"
+            lines.append(f"| {num} | {name} | µs | {cell} | {'—' if limit is None else fmt(limit)} |")
+            if limit is not None:
+                got = None if v is None else v["p50_us"]
+                target(f"drag to reorder: {name} ≤ {fmt(limit)} µs ({label(REORDER_N)})", limit,
+                       {label(REORDER_N): got}, None if got is None else got <= limit, f"row {num}")
 
     if waterfall is not None:
         lines += [
@@ -2177,6 +2247,9 @@ def main() -> int:
     log("snapshots (flowlayout-bench, 1e5 and 1e6)")
     snapshots = bench_snapshots()
 
+    log("drag to reorder (flowlayout-bench, 1e6)")
+    reorder = bench_reorder()
+
     log("bulk answers (1e5 attributes, wall and callgrind)")
     bulk = bench_bulk_answers()
     log("worst accepted requests (stalls)")
@@ -2194,7 +2267,7 @@ def main() -> int:
 
     elapsed = time.perf_counter() - t_start
     table, targets = build_report(m, ns, wire, eng, peers, cold, elapsed, waterfall, bulk, stalls,
-                                  counted, packed_load, doubles, snapshots)
+                                  counted, packed_load, doubles, snapshots, reorder)
     print(table, end="")
 
     def clean(x):
@@ -2227,6 +2300,7 @@ def main() -> int:
         "engine": {label(n): v["lines"] for n, v in eng.items()},
         "waterfall": waterfall["lines"],
         "snapshots": snapshots,
+        "reorder": reorder,
         "bulk_answers": bulk,
         "stalls": stalls,
         "counted": counted,

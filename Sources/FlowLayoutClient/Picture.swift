@@ -114,6 +114,8 @@ public struct Attributes: Equatable, Sendable {
   public var transform: [Double]?
   public var alpha: Double
   public var zIndex: Int
+  /// The item an interactive movement drags (it follows the finger).
+  public var moving: Bool
   /// The whole object, for fields this struct does not name.
   public var json: JSON
 
@@ -128,6 +130,7 @@ public struct Attributes: Equatable, Sendable {
     self.transform = j["transform"].array?.compactMap(\.double)
     self.alpha = alpha
     self.zIndex = z
+    self.moving = j["moving"] == .bool(true)
     self.json = j
     self.id = ItemID(j["id"])
   }

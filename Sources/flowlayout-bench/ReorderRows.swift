@@ -1,8 +1,8 @@
 import LayoutEngine
 
 // Drag to reorder (`flowlayout-bench N reorder`): issue #27's rows, at N
-// items of varied sizes in a flow of wrapping lines and in a packed
-// waterfall of 3 columns. The item at N/2 is grabbed; the first update
+// items of varied sizes in a flow of wrapping lines and in a waterfall of
+// 3 columns, packed and stable. The item at N/2 is grabbed; the first update
 // takes the target 10,000 items away (one move's relayout of the lines
 // between); then each frame moves the finger to the next item's centre, so
 // the target moves by a slot a frame, and walks the viewport as a frame
@@ -18,6 +18,10 @@ func reorderRows() {
   var packed = Layout(type: .waterfall(c), sections: [.sizes(sizes)], viewportSize: viewport)
   reorderRows("waterfall packed", packed)
   packed = empty
+  c.placement = .stable
+  var stable = Layout(type: .waterfall(c), sections: [.sizes(sizes)], viewportSize: viewport)
+  reorderRows("waterfall stable", stable)
+  stable = empty
 }
 
 func reorderRows(_ name: String, _ data: Layout) {

@@ -120,6 +120,35 @@ final class LayoutClientTests: XCTestCase {
     XCTAssertEqual(try client.shutdown(), 0)
   }
 
+  func testADragToReorderFollowsTheFingerAndDropsAsOneMove() throws {
+    let client = try LayoutClient.spawn(daemon: Self.daemon)
+    // Three 100×100 cells in a 300-wide row: 0, 1, 2 at x 0, 100, 200.
+    var picture = Picture()
+    picture.apply(
+      try client.open(
+        session: "row",
+        layout: [
+          "type": "flow", "itemSize": ["width": 100, "height": 100], "minimumInteritemSpacing": 0,
+        ],
+        bounds: Rect(x: 0, y: 0, width: 300, height: 100),
+        sections: [["itemCount": 3, "ids": ["a", "b", "c"]]]))
+    XCTAssertEqual(try client.beginInteractiveMovement(session: "row", id: "a")["began"], true)
+    let u = try client.updateInteractiveMovement(session: "row", position: Point(x: 260, y: 50))
+    XCTAssertEqual(u["target"], ["section": 0, "item": 2])
+    picture.apply(u)
+    XCTAssertEqual(picture[id: .string("a")]?.moving, true)
+    XCTAssertEqual(picture[id: .string("a")]?.frame, Rect(x: 210, y: 0, width: 100, height: 100))
+    XCTAssertEqual(picture[id: .string("b")]?.frame, Rect(x: 0, y: 0, width: 100, height: 100))
+    let end = try client.endInteractiveMovement(session: "row")
+    XCTAssertEqual(
+      end["updates"],
+      ["moveItems": [["from": ["section": 0, "item": 0], "to": ["section": 0, "item": 2]]]])
+    picture.apply(end)
+    XCTAssertEqual(picture[id: .string("a")]?.moving, false)
+    XCTAssertEqual(picture[id: .string("a")]?.key.item, 2)
+    XCTAssertEqual(try client.shutdown(), 0)
+  }
+
   func testAMissingDaemonIsATransportError() {
     XCTAssertThrowsError(try LayoutClient.spawn(daemon: "/nonexistent/flowlayoutd"))
   }

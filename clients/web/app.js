@@ -396,6 +396,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       }
       if (update && !el.fadePending) el.classList.add('updating');
       place(el, a, bounds);
+      el.classList.toggle('moving', a.moving === true);
       el.classList.toggle(
         'centred',
         a.kind === 'cell' &&
@@ -493,8 +494,13 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   function onFrame(now) {
     pump.frame = false;
     if (anim) stepAnimation(now);
+    if (reorder && !reorder.ending) {
+      stepAutoscroll(now);
+      if (autoscrolling()) requestFrame(); // the next step, whatever comes back
+    }
     if (pump.row !== null && !pump.inFlight && state.live) sendRow();
     else if (pump.dirty && !pump.inFlight && state.live) sendBounds();
+    else if (reorder && reorder.dirty && !reorder.ending && !pump.inFlight && state.live) sendReorder();
   }
 
   /** A row's offset changed: layout/scrollSection goes out with the next
@@ -774,10 +780,158 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
 
   let drag = null;
 
+  // MARK: drag to reorder: UIKit's interactive movement, through the daemon
+
+  /** The movement in progress: the pointer, where the card was grabbed
+   *  (its centre minus the pointer, in content points), the last answer's
+   *  target and autoscroll velocity (points per ms). */
+  let reorder = null;
+
+  /** The content point under a client point, for the offset being shown. */
+  function contentPoint(clientX, clientY) {
+    const v = view.getBoundingClientRect();
+    return {
+      x: clientX - v.left - view.clientLeft + state.offset.x,
+      y: clientY - v.top - view.clientTop + state.offset.y,
+    };
+  }
+
+  /** Where the dragged card's centre goes: the pointer plus the grab. */
+  function reorderPosition() {
+    const p = contentPoint(reorder.client.x, reorder.client.y);
+    return { x: p.x + reorder.grab.x, y: p.y + reorder.grab.y };
+  }
+
+  /** Starts dragging the front-most card under the pointer, as the
+   *  picture has it (cards take no pointer events of their own), with
+   *  layout/beginInteractiveMovement. False over no card. */
+  function beginReorder(e) {
+    const p = contentPoint(e.clientX, e.clientY);
+    const inside = (f) => p.x >= f.x && p.x <= f.x + f.width && p.y >= f.y && p.y <= f.y + f.height;
+    const a = picture
+      .elements()
+      .filter((x) => x.kind === 'cell' && inside(x.frame))
+      .reduce((best, x) => (best === null || x.zIndex > best.zIndex ? x : best), null);
+    if (!a) return false;
+    const centre = { x: a.frame.x + a.frame.width / 2, y: a.frame.y + a.frame.height / 2 };
+    reorder = {
+      id: e.pointerId,
+      client: { x: e.clientX, y: e.clientY },
+      grab: { x: centre.x - p.x, y: centre.y - p.y },
+      began: null, // the daemon's answer to the begin
+      dirty: false,
+      ending: false,
+      autoscroll: { x: 0, y: 0 },
+      target: null,
+      last: e.timeStamp,
+    };
+    const params = { session: SESSION, section: a.section, item: a.item };
+    if (a.lap !== undefined) params.lap = a.lap;
+    const mine = reorder;
+    reorder.began = request('layout/beginInteractiveMovement', params)
+      .then((r) => {
+        if (!r.began && reorder === mine) reorder = null;
+        return r.began;
+      })
+      .catch((error) => {
+        showError(error);
+        if (reorder === mine) reorder = null;
+        return false;
+      });
+    try {
+      view.setPointerCapture(e.pointerId);
+    } catch (_) {
+      /* synthetic pointers may not be capturable */
+    }
+    view.classList.add('reordering');
+    return true;
+  }
+
+  /** One movement frame: the finger's position out, the preview back (the
+   *  others laid out as if the card sat at the target), the target and
+   *  the autoscroll velocity kept. */
+  function sendReorder() {
+    const mine = reorder;
+    mine.dirty = false;
+    pump.inFlight = mine.began
+      .then((began) =>
+        began
+          ? request('layout/updateInteractiveMovement', { session: SESSION, position: reorderPosition() })
+          : null,
+      )
+      .then((r) => {
+        if (!r || reorder !== mine) return;
+        mine.target = r.target;
+        mine.autoscroll = r.autoscroll;
+        render();
+      })
+      .catch((error) => {
+        // A change elsewhere (a button) cancelled the movement.
+        showError(error);
+        if (reorder === mine) reorder = null;
+        view.classList.remove('reordering');
+      })
+      .finally(() => {
+        pump.inFlight = null;
+        if (reorder && (reorder.dirty || pump.dirty || autoscrolling())) requestFrame();
+      });
+  }
+
+  const autoscrolling = () => reorder !== null && (reorder.autoscroll.x !== 0 || reorder.autoscroll.y !== 0);
+
+  /** While the finger rests near an edge, the page scrolls at the daemon's
+   *  velocity, within the offsets the content allows. */
+  function stepAutoscroll(now) {
+    const dt = Math.min(50, Math.max(0, now - reorder.last));
+    reorder.last = now;
+    if (!autoscrolling() || !dt) return;
+    const axis = axisOf(config);
+    const { min, max } = offsetRange();
+    const next = Math.min(max, Math.max(min, state.offset[axis] + reorder.autoscroll[axis] * dt));
+    if (next !== state.offset[axis]) {
+      state.offset[axis] = next;
+      pump.dirty = true;
+      reorder.dirty = true; // the finger is over other content now
+    }
+  }
+
+  /** The drop: layout/endInteractiveMovement, one batch move, which the
+   *  page's list of cards follows; the card lands as `moved` animates. */
+  async function endReorder(cancelled) {
+    const mine = reorder;
+    mine.ending = true;
+    view.classList.remove('reordering');
+    while (pump.inFlight) await pump.inFlight;
+    try {
+      if (!(await mine.began)) return;
+      const before = picture.bounds;
+      if (cancelled) {
+        await request('layout/cancelInteractiveMovement', { session: SESSION });
+        render();
+        return;
+      }
+      const result = await request('layout/endInteractiveMovement', { session: SESSION });
+      for (const m of result.updates.moveItems || []) {
+        if (m.from.section === 0 && m.to.section === 0) {
+          const cards = state.cards.slice();
+          cards.splice(m.to.item, 0, ...cards.splice(m.from.item, 1));
+          state.cards = cards;
+        }
+      }
+      state.offset = { x: result.bounds.x, y: result.bounds.y };
+      render({ moved: result.moved, bounds: before });
+    } catch (error) {
+      showError(error);
+    } finally {
+      if (reorder === mine) reorder = null;
+    }
+  }
+
   view.addEventListener('pointerdown', (e) => {
     if (!e.isPrimary || (e.pointerType === 'mouse' && e.button !== 0) || !state.live) return;
     e.preventDefault();
     stopMotion();
+    if ($('reorder').checked && !reorder && beginReorder(e)) return;
     const axis = axisOf(config);
     const at = (p) => (axis === 'x' ? p.clientX : p.clientY);
     drag = {
@@ -805,6 +959,12 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   });
 
   view.addEventListener('pointermove', (e) => {
+    if (reorder && e.pointerId === reorder.id && !reorder.ending) {
+      reorder.client = { x: e.clientX, y: e.clientY };
+      reorder.dirty = true;
+      requestFrame();
+      return;
+    }
     if (!drag || e.pointerId !== drag.id) return;
     if (!drag.decided) {
       const dx = e.clientX - drag.start.x;
@@ -848,6 +1008,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   }
 
   function endDrag(e) {
+    if (reorder && e.pointerId === reorder.id && !reorder.ending) {
+      endReorder(e.type === 'pointercancel');
+      return;
+    }
     if (!drag || e.pointerId !== drag.id) return;
     let v = 0;
     if (e.type === 'pointerup') {
@@ -870,7 +1034,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   view.addEventListener(
     'wheel',
     (e) => {
-      if (!state.live || drag) return;
+      if (!state.live || drag || reorder) return;
       e.preventDefault();
       const axis = axisOf(config);
       // Sideways, either wheel axis scrolls; a vertical layout takes the
@@ -1141,7 +1305,9 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         const chunk = limit === null ? Infinity : limit;
         const opened = {
           session: SESSION,
-          layout: layoutJSON(next),
+          // Drag to reorder: no dead zones over gaps and no flicker
+          // (nearest), and the page's one list of cards stays one section.
+          layout: { ...layoutJSON(next), reorderTargeting: 'nearest', allowsCrossSectionReordering: false },
           bounds: viewportRect(offset, next),
           sections: sectionsOf(next, p.cards.length, sizes && sizes.slice(0, chunk), p.cards),
         };
@@ -1595,6 +1761,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     moveRowToTop,
     receive,
     loadHistory,
+    /** The movement in progress: its last target, or null. */
+    reorderTarget: () => (reorder ? copy(reorder.target) : null),
     /** The batch the last snapshot answered (layout/applySnapshot's updates). */
     lastSnapshot: () => copy(state.lastSnapshot),
     /** The picture is the daemon's answer for the current offset (a drag
@@ -1604,12 +1772,14 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       !state.busy &&
       !pump.dirty &&
       !pump.inFlight &&
+      !(reorder && reorder.dirty) &&
       drawn(),
     /** Nothing moving, nothing pending, the picture up to date. */
     idle: () =>
       state.live &&
       !state.busy &&
       !drag &&
+      !reorder &&
       !anim &&
       !settling &&
       !wheelTimer &&

@@ -49,6 +49,7 @@ artifacts/web-carousel.png.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import shutil
@@ -1174,12 +1175,14 @@ def test_the_carousel_style_picker_is_the_daemons(page):
     radio = "#picker input[value='carousel']"
     assert page.js(f"return document.querySelector(`{radio}`).closest('label').hidden") is False
     layout = open_carousel(page)
-    # Only what the controls set goes out; the style's defaults (spacing,
-    # wrap, radius, count, …) are the daemon's.
+    # Only what the controls set goes out (and the page's drag-to-reorder
+    # fields); the style's defaults (spacing, wrap, radius, count, …) are
+    # the daemon's.
     assert layout == {
         "type": "carousel", "style": "rotary", "scrollDirection": "horizontal",
         "itemSize": {"width": CAROUSEL_ITEM, "height": CAROUSEL_ITEM}, "perspective": 500,
         "snap": {"policy": "nearest", "decelerationRate": "normal"},
+        "reorderTargeting": "nearest", "allowsCrossSectionReordering": False,
     }, layout
     assert page.js("return document.getElementById('layout-name').textContent") == "3D carousel \u00b7 rotary"
     shown = page.js(
@@ -1678,3 +1681,117 @@ def test_the_chat_page_follows_its_end_and_keeps_history_still(page):
     page.js("document.getElementById('receive').click()")
     page.wait_idle()
     assert page.js("return window.flowlayout.bounds().y") == before + 5 * ROW
+
+
+# MARK: drag to reorder
+
+
+def reorder_twin(page: Page, params: dict, origin: int, target: int) -> dict:
+    """The daemon's attributes for the page's bounds of a twin session
+    holding the page's data with card `origin` at `target`, by the card's
+    index in the page's data."""
+    sections = json.loads(json.dumps(params["sections"]))
+    n = sections[0].get("itemCount") or len(sections[0]["itemSizes"])
+    order = list(range(n))
+    order.insert(target, order.pop(origin))
+    if "itemSizes" in sections[0]:
+        sections[0]["itemSizes"] = [sections[0]["itemSizes"][k] for k in order]
+    twin = {**params, "session": "reorder-twin", "sections": sections}
+    attributes = page.js_async(
+        """
+        const fl = window.flowlayout;
+        const twin = arguments[0];
+        twin.bounds = fl.bounds();
+        fl.request('layout/open', twin)
+          .then(() => fl.request('layout/attributesInRect', {session: twin.session, rect: twin.bounds}))
+          .then((r) => fl.request('layout/close', {session: twin.session}).then(() => done(r.attributes)),
+                (e) => done({error: String(e)}));
+        """,
+        twin,
+    )
+    return {order[a["item"]]: a for a in attributes if a["kind"] == "cell"}
+
+
+def assert_reorder_step(page: Page, params: dict, origin: int) -> None:
+    """Mid-drag: the DOM draws the page's picture; the dragged card is
+    centred where the page last sent the finger; every other card stands
+    where a session holding the data with the card at the target puts it."""
+    page.wait("the movement's answer", lambda: page.js(
+        "return window.flowlayout.synced() && window.flowlayout.reorderTarget() !== null"))
+    snap = page.js_async(
+        """
+        const fl = window.flowlayout;
+        const view = document.getElementById('viewport');
+        const v = view.getBoundingClientRect();
+        const cards = [...view.querySelectorAll('.card:not(.ghost)')].map((el) => {
+          const box = el.getBoundingClientRect();
+          return {section: Number(el.dataset.section), item: Number(el.dataset.item), kind: el.dataset.kind,
+                  moving: el.classList.contains('moving'),
+                  box: {x: box.left - v.left - view.clientLeft, y: box.top - v.top - view.clientTop,
+                        width: box.width, height: box.height}};
+        });
+        done({bounds: fl.bounds(), picture: fl.picture(), cards, target: fl.reorderTarget()});
+        """
+    )
+    bounds, picture = snap["bounds"], snap["picture"]
+    by_key = {(a["kind"], a["section"], a["item"]): a for a in picture}
+    assert len(snap["cards"]) == len(picture)
+    for c in snap["cards"]:
+        a = by_key[(c["kind"], c["section"], c["item"])]
+        for axis in ("x", "y"):
+            assert abs(c["box"][axis] - (a["frame"][axis] - bounds[axis])) <= 0.5, (c, a)
+        assert c["moving"] == bool(a.get("moving")), (c, a)
+    moving = [a for a in picture if a.get("moving")]
+    assert [(a["section"], a["item"]) for a in moving] == [(0, origin)], moving
+    sent = [e for e in page.sent() if e["request"]["method"] == "layout/updateInteractiveMovement"]
+    assert moving[0]["center"] == sent[-1]["request"]["params"]["position"]
+    assert sent[-1]["answer"]["result"]["target"] == snap["target"]
+    twin = reorder_twin(page, params, origin, snap["target"]["item"])
+    for a in picture:
+        if a["kind"] == "cell" and not a.get("moving"):
+            assert a["frame"] == twin[a["item"]]["frame"], (a, twin[a["item"]])
+
+
+def test_drag_to_reorder_in_the_grid_and_the_waterfall(page):
+    page.set_control("count", 30)
+    # Tall enough that a drag between cards stays clear of the edges,
+    # where the page would autoscroll.
+    height = 600
+    page.set_control("viewportHeight", height)
+    for layout in ("flow", "waterfall"):
+        page.record_rpc()
+        pick_layout(page, layout)
+        params = opened_layout(page)
+        assert params["layout"]["reorderTargeting"] == "nearest"
+        page.js("document.getElementById('reorder').checked = true")
+        cards = page.js("return window.flowlayout.cards()")
+        picture = page.js("return window.flowlayout.picture()")
+        b = page.js("return window.flowlayout.bounds()")
+        # Card centres in the viewport; the drag stays away from its edges,
+        # where the page would autoscroll.
+        centre = {a["item"]: (a["frame"]["x"] + a["frame"]["width"] / 2 - b["x"],
+                              a["frame"]["y"] + a["frame"]["height"] / 2 - b["y"])
+                  for a in picture if a["kind"] == "cell"}
+        band = sorted(k for k, (x, y) in centre.items() if 65 <= y <= height - 65)
+        assert len(band) >= 2, centre
+        origin, dest = band[0], band[-1]
+        (x0, y0), (x1, y1) = centre[origin], centre[dest]
+        to_viewport = lambda x, y: (round(x - VIEWPORT[0] / 2), round(y - height / 2))  # noqa: E731
+        ActionChains(page.d, duration=50).move_to_element_with_offset(page.viewport, *to_viewport(x0, y0)) \
+            .click_and_hold().perform()
+        for k in range(1, 6):
+            x, y = x0 + (x1 - x0) * k / 5, y0 + (y1 - y0) * k / 5
+            ActionChains(page.d, duration=50).move_to_element_with_offset(page.viewport, *to_viewport(x, y)).perform()
+            assert_reorder_step(page, params, origin)
+        target = page.js("return window.flowlayout.reorderTarget()")["item"]
+        assert target > origin
+        ActionChains(page.d).release().perform()
+        page.wait_idle()
+        ends = [e for e in page.sent() if e["request"]["method"] == "layout/endInteractiveMovement"]
+        assert len(ends) == 1 and ends[0]["answer"]["result"]["updates"] == {
+            "moveItems": [{"from": {"section": 0, "item": origin}, "to": {"section": 0, "item": target}}]}
+        moved = cards[:]
+        moved.insert(target, moved.pop(origin))
+        assert page.js("return window.flowlayout.cards()") == moved
+        page.assert_matches_daemon()
+        page.js("document.getElementById('reorder').checked = false")
