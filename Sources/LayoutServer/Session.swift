@@ -100,7 +100,13 @@ struct Session {
   /// The `layout` object's reordering fields (every type has them).
   var reordering = ReorderOptions()
   /// The interactive movement in progress: the picture shows its preview.
-  var movement: InteractiveMovement? = nil
+  /// Boxed (a box is never changed, only replaced): a movement holds two
+  /// layouts, and every scroll frame reads the session without one.
+  var movement: InteractiveMovement? {
+    get { movementBox?.value }
+    set { movementBox = newValue.map(MovementBox.init) }
+  }
+  private var movementBox: MovementBox? = nil
 
   init(layout: Layout, bounds: Rect, overscan: Double) {
     self.layout = layout
@@ -136,7 +142,7 @@ struct Session {
     // The centred card from the same walk where the layout can.
     // During a movement the picture shows its preview.
     var (visible, centered) =
-      movement?.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
+      movementBox?.value.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
       ?? layout.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
     // Placements list a rect's elements in document order; a sort of the
     // few that are not keeps the merge below exact.
@@ -301,6 +307,11 @@ extension JSONWriter {
     key("centeredItem")
     card(delta.centered, id: session.layout.itemID(of: delta.centered))
   }
+}
+
+final class MovementBox {
+  let value: InteractiveMovement
+  init(_ value: InteractiveMovement) { self.value = value }
 }
 
 /// An index of the item ids of a session's layout, built when first asked.
