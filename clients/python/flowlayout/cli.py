@@ -10,12 +10,13 @@ import os
 import sys
 import threading
 from collections import deque
-from typing import IO, Any, Callable, Deque, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import IO, Any, Callable, Deque, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import web
 from .client import Client, DaemonError, RPCError
 from .model import Attributes, BatchResult, IndexPath, Point, Rect, SnapPlan
 from .picture import Picture
+from .png import PNGUnavailable, picture_png
 from .svg import picture_svg
 from .wire import DaemonNotFound, ProtocolError, dumps, encode_frame, read_frame, spawn
 
@@ -492,12 +493,15 @@ def render_script(
     initialize: bool = True,
     session: Optional[str] = None,
     out: Optional[IO[str]] = None,
+    fmt: Optional[str] = None,
 ) -> int:
     """Runs a JSONL session script (as ``replay`` does) against a fresh
     daemon, keeps the client's picture of each session from the answers to
     ``layout/open`` and the methods that change a session, and draws the
     final viewport of ``session`` (default: the session of the last such
-    answer) as SVG to ``out_path`` (``-``: standard output)."""
+    answer) to ``out_path`` (``-``: standard output): as SVG, or as PNG
+    when ``fmt`` is ``"png"`` (by default, when the path ends in .png;
+    PNG needs Pillow, ``pip install 'flowlayout[png]'``)."""
     sink = out or sys.stdout
     frames, messages = _read_script(script)
 
@@ -582,14 +586,31 @@ def render_script(
         what = f"session {chosen!r} has no picture" if chosen is not None else "no session was opened"
         print(f"flowlayout render: {what} (a layout/open answer is needed)", file=sys.stderr)
         return 1
-    svg = picture_svg(view.picture, title=f"flowlayout session {chosen}",
-                      content_origin=view.content_origin())
+    if fmt is None:
+        fmt = "png" if out_path.lower().endswith(".png") else "svg"
+    if fmt == "png":
+        try:
+            drawn: Union[str, bytes] = picture_png(view.picture, content_origin=view.content_origin())
+        except PNGUnavailable as e:
+            print(f"flowlayout render: {e}", file=sys.stderr)
+            return 2
+    else:
+        drawn = picture_svg(view.picture, title=f"flowlayout session {chosen}",
+                            content_origin=view.content_origin())
     if out_path == "-":
-        sink.write(svg)
+        if isinstance(drawn, bytes):
+            sink.flush()
+            getattr(sink, "buffer", sys.stdout.buffer).write(drawn)
+        else:
+            sink.write(drawn)
         sink.flush()
     else:
-        with open(out_path, "w", encoding="utf-8") as f:
-            f.write(svg)
+        if isinstance(drawn, bytes):
+            with open(out_path, "wb") as b:
+                b.write(drawn)
+        else:
+            with open(out_path, "w", encoding="utf-8") as f:
+                f.write(drawn)
         picture = view.picture
         assert picture.bounds is not None
         c = picture.centered_item
@@ -640,17 +661,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     rd = sub.add_parser(
         "render", parents=[daemon],
-        help="run a JSONL session script, draw the final viewport as SVG",
+        help="run a JSONL session script, draw the final viewport as SVG or PNG",
         description="Runs a JSONL session script (as replay does) against a fresh daemon, keeps "
         "the client's picture of each session from the answers, and draws the final viewport of "
-        "--session (default: the session of the last answer that changed a picture) as SVG to "
-        "--out (- for standard output).",
+        "--session (default: the session of the last answer that changed a picture) as SVG or "
+        "PNG to --out (- for standard output).",
     )
     rd.add_argument(
         "--session-script", required=True, metavar="SCRIPT.jsonl",
         help="one JSON request or notification per line (as replay); - for stdin",
     )
-    rd.add_argument("--out", required=True, metavar="VIEW.svg", help="the SVG to write; - for stdout")
+    rd.add_argument(
+        "--out", required=True, metavar="VIEW.svg",
+        help="the picture to write (SVG, or PNG for a .png path); - for stdout",
+    )
+    rd.add_argument(
+        "--format", choices=["svg", "png"], default=None,
+        help="svg or png (default: png for a .png path, else svg); "
+        "png needs Pillow: pip install 'flowlayout[png]'",
+    )
     rd.add_argument(
         "--session", metavar="NAME",
         help="the session to draw (default: the one of the last answer that changed a picture)",
@@ -677,9 +706,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "render":
             initialize = not args.no_initialize
             if args.session_script == "-":
-                return render_script(sys.stdin, args.out, args.daemon, initialize, args.session)
+                return render_script(sys.stdin, args.out, args.daemon, initialize, args.session,
+                                     fmt=args.format)
             with open(args.session_script, encoding="utf-8") as script:
-                return render_script(script, args.out, args.daemon, initialize, args.session)
+                return render_script(script, args.out, args.daemon, initialize, args.session,
+                                     fmt=args.format)
         if args.script == "-":
             return replay(sys.stdin, args.daemon, initialize=not args.no_initialize)
         with open(args.script, encoding="utf-8") as script:

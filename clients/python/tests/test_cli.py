@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import struct
 import subprocess
 import sys
 import time
@@ -522,3 +523,48 @@ def test_render_draws_a_waterfall(tmp_path: Path) -> None:
     # Centred at (160, 224) in content, 224 − 150 = 74 in the viewport.
     assert four.get("transform") == "matrix(1 0 0 1 160 74)"
     assert len(shapes(root)) == len(visible_elements(messages, "w", {"x": 0, "y": 150, "width": 320, "height": 300}))
+
+
+def test_render_writes_a_png(tmp_path: Path) -> None:
+    """A grid of four 100×100 cells in a 300×200 viewport, drawn as PNG:
+    the view box is the viewport and a 20-point margin; the cells are
+    filled, the centred one in the highlight, and the margin is veiled."""
+    grid = {"session": "g", "layout": {"type": "flow", "itemSize": {"width": 100, "height": 100},
+                                       "minimumInteritemSpacing": 0, "minimumLineSpacing": 0},
+            "bounds": bounds(0, 0, 300, 200), "sections": [{"itemCount": 4}]}
+    out = tmp_path / "grid.png"
+    done = run("render", "--session-script", str(script(tmp_path / "s.jsonl", [
+        {"id": 1, "method": "layout/open", "params": grid}])), "--out", str(out), "--daemon", DAEMON)
+    assert done.returncode == 0, done.stderr
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (340, 240)
+    from PIL import Image
+    image = Image.open(out).convert("RGB")
+    # Item 3 at (0, 100): its inside is the cell fill; the margin is veiled.
+    assert image.getpixel((20 + 30, 20 + 130)) == (0xCF, 0xE1, 0xF9)
+    assert image.getpixel((5, 5)) == (0xEE, 0xF0, 0xF3)
+    # --format png writes PNG whatever the path says.
+    out2 = tmp_path / "grid.out"
+    done = run("render", "--session-script", str(tmp_path / "s.jsonl"), "--out", str(out2), "--format", "png",
+               "--daemon", DAEMON)
+    assert done.returncode == 0 and out2.read_bytes() == data
+
+
+def test_render_says_what_a_png_needs_without_pillow(tmp_path: Path) -> None:
+    """Without Pillow, a PNG is refused with the install line, exit 2."""
+    grid = {"session": "g", "layout": {"type": "flow"}, "bounds": bounds(0, 0, 300, 200),
+            "sections": [{"itemCount": 4}]}
+    blocker = tmp_path / "nopil"
+    (blocker / "PIL").mkdir(parents=True)
+    (blocker / "PIL" / "__init__.py").write_text("raise ImportError('no Pillow here')\n")
+    env = dict(os.environ, FLOWLAYOUTD=DAEMON,
+               PYTHONPATH=os.pathsep.join([str(blocker), str(PACKAGE)]))
+    done = subprocess.run(
+        [sys.executable, "-m", "flowlayout", "render", "--session-script",
+         str(script(tmp_path / "s.jsonl", [{"id": 1, "method": "layout/open", "params": grid}])),
+         "--out", str(tmp_path / "x.png")], capture_output=True, text=True, env=env, timeout=30)
+    assert done.returncode == 2
+    assert "pip install 'flowlayout[png]'" in done.stderr, done.stderr
+    assert not (tmp_path / "x.png").exists()
