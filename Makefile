@@ -12,7 +12,7 @@ DAEMON_DEBUG := .build/debug/flowlayoutd
 E2E := Tests/EndToEnd
 export PYTHONPATH := $(CURDIR)/clients/python$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: all build release dist install uninstall deps deps-system deps-python deps-web deps-editors demo test test-swift test-embed test-js test-python test-web test-asan fuzz fuzz-build lint format bench clean
+.PHONY: all build release dist install uninstall deps deps-system deps-python deps-web deps-editors demo test test-swift test-embed test-js test-python test-web test-asan fuzz fuzz-build lint format bench clean cookbook
 
 all: build
 
@@ -29,7 +29,7 @@ deps-system:
 # The test suite's PyPI packages (pytest and the third-party JSON-RPC clients:
 # python-lsp-jsonrpc, pygls, pytest-lsp).
 deps-python:
-	@$(PYTHON) -c "import pytest, pylsp_jsonrpc, hypothesis, pygls, pytest_lsp" 2>/dev/null || \
+	@$(PYTHON) -c "import pytest, pylsp_jsonrpc, hypothesis, pygls, pytest_lsp, PIL" 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --disable-pip-version-check -r Tests/EndToEnd/requirements.txt
 
 # The web client's browser tests: Debian's chromium and chromium-driver,
@@ -187,6 +187,16 @@ install: deps-system
 uninstall:
 	rm -f "$(PREFIX)/bin/flowlayoutd" "$(PREFIX)/bin/flowlayout"
 	rm -rf "$(INSTALL_LIB)"
+
+# The cookbook's pictures (docs/cookbook/img): every recipe under examples/
+# drawn by `flowlayout render`; make test checks that they are current.
+cookbook: build deps-python
+	@mkdir -p docs/cookbook/img
+	@for f in examples/*/*.jsonl; do \
+	  t=$$(basename $$(dirname $$f)); n=$$(basename $$f .jsonl); \
+	  FLOWLAYOUTD=$(CURDIR)/$(DAEMON_DEBUG) $(PYTHON) -m flowlayout render --session-script $$f \
+	    --out docs/cookbook/img/$$t-$$n.png || exit 1; \
+	done
 
 bench: deps-system dist
 	$(SWIFT) build -c release --product flowlayoutd $(SWIFTFLAGS)

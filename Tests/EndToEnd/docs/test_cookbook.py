@@ -1,0 +1,68 @@
+"""The cookbook (docs/cookbook/<type>.md): every layout type has a page;
+every recipe on it is a session script under examples/ that runs without an
+error; the layout each page shows is the one its script opens; and each
+committed picture is what `flowlayout render` draws now (`make cookbook`
+redraws them)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from daemon_support import DAEMON, REPO
+
+EXAMPLES = sorted((REPO / "examples").glob("*/*.jsonl"))
+COOKBOOK = REPO / "docs" / "cookbook"
+
+
+def opened(path: Path) -> dict:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = json.loads(line)
+        if m.get("method") == "layout/open":
+            return m["params"]
+    raise AssertionError(f"{path} opens no session")
+
+
+def test_every_layout_type_has_a_page_with_its_smallest_open(daemon):
+    types = daemon.initialize()["capabilities"]["layoutTypes"]
+    assert len(types) == 6
+    for t in types:
+        page = COOKBOOK / f"{t}.md"
+        assert page.is_file(), t
+        text = page.read_text(encoding="utf-8")
+        smallest = (REPO / "examples" / t / "smallest.jsonl").read_text(encoding="utf-8").splitlines()[0]
+        assert f"--> {smallest}" in text, t
+        assert opened(REPO / "examples" / t / "smallest.jsonl")["layout"]["type"] == t
+
+
+@pytest.mark.parametrize("page", sorted(COOKBOOK.glob("*.md")), ids=lambda p: p.stem)
+def test_each_recipe_shows_the_layout_its_script_opens(page):
+    text = page.read_text(encoding="utf-8")
+    recipes = re.findall(r"\[`(examples/[^`]+\.jsonl)`\]\([^)]*\)\n\n```json\n(.*?)\n```", text, re.S)
+    assert recipes, page
+    for path, shown in recipes:
+        assert json.loads(shown) == opened(REPO / path)["layout"], path
+    for image in re.findall(r"!\[[^]]*\]\((img/[^)]+)\)", text):
+        assert (COOKBOOK / image).is_file(), image
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_each_recipe_runs_and_its_picture_is_current(tmp_path, example):
+    from PIL import Image, ImageChops
+
+    out = tmp_path / "view.png"
+    env = dict(os.environ, FLOWLAYOUTD=DAEMON)
+    env["PYTHONPATH"] = str(REPO / "clients" / "python") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    done = subprocess.run([sys.executable, "-m", "flowlayout", "render", "--session-script", str(example),
+                           "--out", str(out)], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and "failed" not in done.stderr, done.stderr
+    committed = COOKBOOK / "img" / f"{example.parent.name}-{example.stem}.png"
+    assert committed.is_file(), f"{committed} is missing: run make cookbook"
+    now, then = Image.open(out).convert("RGB"), Image.open(committed).convert("RGB")
+    assert now.size == then.size and ImageChops.difference(now, then).getbbox() is None, (
+        f"{committed} is not what render draws now: run make cookbook")
