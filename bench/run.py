@@ -6,7 +6,7 @@ the bench (bench/floor.c, "the floor") over the same pipes with the same
 driver, runs the in-process engine benchmarks (flowlayout-bench) and two
 peers (Taffy through PyPI's `stretchable`, Yoga through PyPI's `poga`), and
 prints ONE Markdown table with the issue's targets checked below it. The
-same figures go to bench/results.json (and the table to bench/results.md).
+same figures go to bench/results.json (and the table into docs/performance.md).
 
 Sizes: BENCH_N="1000 100000 10000000" (the default: the issue's 1e3, 1e5
 and 1e7); BENCH_N="1000 100000 1000000" for a quicker run. BENCH_QUICK=1 cuts every repetition count
@@ -54,7 +54,10 @@ FLOOR = os.environ.get("BENCH_FLOOR", os.path.join(BUILD, "bench", "floor"))
 PEERS_DIR = os.path.join(BUILD, "bench-peers")
 LOG_DIR = os.path.join(BUILD, "bench")
 RESULTS_JSON = os.path.join(ROOT, "bench", "results.json")
-RESULTS_MD = os.path.join(ROOT, "bench", "results.md")
+#: docs/performance.md: bench/notes.md with the report in place of REPORT_MARK.
+PERFORMANCE_MD = os.path.join(ROOT, "docs", "performance.md")
+NOTES_MD = os.path.join(ROOT, "bench", "notes.md")
+REPORT_MARK = "<!-- the report of bench/results.json goes here -->"
 
 QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
 SEED = 7
@@ -2218,9 +2221,32 @@ def redraw_svg() -> int:
     return 0
 
 
+def performance_doc(results: dict) -> str:
+    """docs/performance.md's text: bench/notes.md with the report of
+    `results` (bench/results.json's shape) in place of REPORT_MARK."""
+    with open(NOTES_MD, encoding="utf-8") as f:
+        notes = f.read()
+    assert REPORT_MARK in notes, f"{NOTES_MD} lost its report mark"
+    return ("<!-- Written by make bench (bench/run.py) from bench/results.json and bench/notes.md: "
+            "edit those, then run python3 bench/run.py --report. -->\n"
+            + notes.replace(REPORT_MARK, results["table_markdown"].strip()))
+
+
+def write_performance_doc() -> int:
+    """`bench/run.py --report`: docs/performance.md again from
+    bench/results.json, without running anything."""
+    with open(RESULTS_JSON, encoding="utf-8") as f:
+        r = json.load(f)
+    with open(PERFORMANCE_MD, "w", encoding="utf-8") as f:
+        f.write(performance_doc(r))
+    return 0
+
+
 def main() -> int:
     if sys.argv[1:] == ["--svg"]:
         return redraw_svg()
+    if sys.argv[1:] == ["--report"]:
+        return write_performance_doc()
     ns = [int(float(x)) for x in (sys.argv[1:] or os.environ.get("BENCH_N", "1000 100000 10000000").split())]
     ns = sorted(set(ns))
     for path, what in ((DAEMON, "flowlayoutd"), (ENGINE, "flowlayout-bench"), (FLOOR, "the floor")):
@@ -2313,11 +2339,10 @@ def main() -> int:
     with open(RESULTS_JSON, "w") as f:
         json.dump(clean(results), f, indent=1, ensure_ascii=False)
         f.write("\n")
-    with open(RESULTS_MD, "w") as f:
-        f.write(table)
+    write_performance_doc()
     write_svg(ns, wire, eng, peers, counted, packed_load, m)
     log(f"bench: {elapsed:.0f} s; wrote {os.path.relpath(RESULTS_JSON, ROOT)}, "
-        f"{os.path.relpath(RESULTS_MD, ROOT)} and {os.path.relpath(SVG_PATH, ROOT)}")
+        f"{os.path.relpath(PERFORMANCE_MD, ROOT)} and {os.path.relpath(SVG_PATH, ROOT)}")
     return 0
 
 

@@ -66,3 +66,23 @@ def test_each_recipe_runs_and_its_picture_is_current(tmp_path, example):
     now, then = Image.open(out).convert("RGB"), Image.open(committed).convert("RGB")
     assert now.size == then.size and ImageChops.difference(now, then).getbbox() is None, (
         f"{committed} is not what render draws now: run make cookbook")
+
+
+def test_the_performance_page_is_the_bench_report():
+    """docs/performance.md is what `bench/run.py --report` writes from the
+    committed bench/results.json and bench/notes.md (make bench writes both
+    the results and the page)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_run", REPO / "bench" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    argv = sys.argv
+    try:
+        sys.argv = ["run.py"]
+        spec.loader.exec_module(run)
+    finally:
+        sys.argv = argv
+    results = json.loads((REPO / "bench" / "results.json").read_text(encoding="utf-8"))
+    page = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
+    assert page == run.performance_doc(results), "docs/performance.md is stale: python3 bench/run.py --report"
+    assert results["table_markdown"].strip() in page

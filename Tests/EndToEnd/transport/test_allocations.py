@@ -6,7 +6,7 @@ allocation and reports the count on SIGUSR2.
 
 A frame's cost is the difference between two counts 1,000 frames apart,
 divided by 1,000, after 200 frames of warm-up. The bounds are what the
-daemon needs today: what remains per frame is documented in README.md
+daemon needs today: what remains per frame is documented in docs/performance.md
 ("Allocations"), so that a change that adds one fails here.
 
 The debug daemon of the other tests allocates far more (no optimisation
@@ -131,7 +131,7 @@ def test_a_cover_flow_frame_allocates_at_most_4(daemon):
         for k in range(1200)]
     cost = per_frame(daemon, frames)
     # Three a frame: the parsed document, the visible list and the changed
-    # positions (README.md, "Allocations"); a fourth when cards leave (the
+    # positions (docs/performance.md, "Allocations"); a fourth when cards leave (the
     # removed list), about one frame in seven here.
     assert cost <= 4, cost
 
