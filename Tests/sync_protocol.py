@@ -5,7 +5,9 @@
 
 - the method table under "## Methods", from `capabilities.methodTable`;
 - every `<--` line of the ```jsonrpc examples, replayed in document order
-  as test_protocol_examples.py replays them.
+  as test_protocol_examples.py replays them; an answer longer than 400
+  characters goes to docs/protocol-answers/<id>.json (pretty-printed) and
+  its line becomes `<-- <id>.json`.
 
 Run it after changing the method table or an answer, then read the diff:
 every changed answer must be one the change meant to change (the tests
@@ -19,6 +21,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PROTOCOL = REPO / "protocol.md"
+#: Answers longer than this many characters are written to ANSWERS/<id>.json
+#: and their example line names the file (`<-- 1202.json`).
+LONG_ANSWER = 400
+ANSWERS = REPO / "docs" / "protocol-answers"
 
 
 def frame(body: bytes) -> bytes:
@@ -67,20 +73,33 @@ def main() -> None:
             elif direction == "<--":
                 raw = read(proc.stdout).decode("utf-8")
                 got = json.loads(raw)
+                if isinstance(got, dict) and "capabilities" in (got.get("result") or {}):
+                    replay.table = got["result"]["capabilities"]["methodTable"]
+                if len(raw) > LONG_ANSWER:
+                    # A long answer lives in a file of its own; the line names it.
+                    name = f"{got.get('id')}.json"
+                    (ANSWERS / name).write_text(
+                        json.dumps(got, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+                    written.add(name)
+                    out.append(f"<-- {name}")
+                    continue
                 # An answer that still holds keeps its line as written.
                 try:
                     same = json.loads(body) == got
                 except ValueError:
                     same = False
                 out.append(line if same else "<-- " + raw)
-                if isinstance(got, dict) and "capabilities" in (got.get("result") or {}):
-                    replay.table = got["result"]["capabilities"]["methodTable"]
             else:
                 out.append(line)
         return "```jsonrpc\n" + "\n".join(out) + "\n```"
 
     replay.table = None
+    ANSWERS.mkdir(parents=True, exist_ok=True)
+    written: set = set()
     text = re.sub(r"```jsonrpc\n(.*?)\n```", replay, text, flags=re.S)
+    for stale in ANSWERS.glob("*.json"):
+        if stale.name not in written:
+            stale.unlink()
     proc.stdin.close()
     proc.wait(timeout=10)
     head = "| method | params | result | picture | |\n| --- | --- | --- | --- | --- |\n"

@@ -11,6 +11,7 @@ import re
 from daemon_support import REPO, frame
 
 PROTOCOL = REPO / "protocol.md"
+ANSWERS = REPO / "docs" / "protocol-answers"
 
 
 def exchanges() -> list[tuple[str, str]]:
@@ -40,12 +41,34 @@ def test_every_documented_method_has_an_example():
         assert method in sent, f"protocol.md has no example of {method}"
 
 
+def expected(body: str):
+    """An answer line's JSON, or the file of docs/protocol-answers it names
+    (`<-- 1202.json`: a long answer, pretty-printed there)."""
+    if re.fullmatch(r"[^{}\s]+\.json", body):
+        return json.loads((ANSWERS / body).read_text(encoding="utf-8"))
+    return json.loads(body)
+
+
+def test_long_answers_live_in_files():
+    """No answer line is longer than 400 characters: the long ones are in
+    docs/protocol-answers, which protocol.md links to, and every file there
+    is named by a line."""
+    named = set()
+    for direction, body in exchanges():
+        if direction == "<--":
+            assert len(body) <= 400, body[:80]
+            if body.endswith(".json"):
+                named.add(body)
+    assert named == {p.name for p in ANSWERS.glob("*.json")}
+    assert "](docs/protocol-answers/)" in PROTOCOL.read_text(encoding="utf-8")
+
+
 def test_protocol_examples_replay_verbatim(daemon):
     for direction, body in exchanges():
         if direction == "-->":
             daemon.write(frame(body.encode("utf-8")))
         else:
             got = daemon.read()
-            assert got == json.loads(body), f"after the example line before {body!r}"
+            assert got == expected(body), f"after the example line before {body!r}"
     daemon.expect_eof()
     assert daemon.wait() == 0
