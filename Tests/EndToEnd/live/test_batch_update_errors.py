@@ -100,6 +100,8 @@ def table_templates():
         if "likewise" in rest:  # "(likewise `reload`, `move`)"
             variants += [message.replace("delete", v, 1) for v in re.findall(r"`(\w+)`", rest)]
         templates += variants
+    # Messages too long for a table row stand in text blocks of their own.
+    templates += re.findall(r"```text\n(.+?)\n```", section)
     return templates
 
 

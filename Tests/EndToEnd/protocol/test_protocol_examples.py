@@ -72,3 +72,14 @@ def test_protocol_examples_replay_verbatim(daemon):
             assert got == expected(body), f"after the example line before {body!r}"
     daemon.expect_eof()
     assert daemon.wait() == 0
+
+
+def test_no_line_outside_the_examples_is_over_400_characters():
+    """protocol.md reads as text: long requests and answers stay in fenced
+    blocks (or their files), and long table cells in docs/bad-input."""
+    fenced = False
+    for n, line in enumerate(PROTOCOL.read_text(encoding="utf-8").split("\n"), 1):
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        assert fenced or len(line) <= 400, f"protocol.md:{n} has {len(line)} characters"
