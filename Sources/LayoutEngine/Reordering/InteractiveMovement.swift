@@ -182,6 +182,12 @@ public struct InteractiveMovement: Sendable {
   {
     if removed == nil { removed = Self.removing(data, origin) }
     let without = removed!
+    // The finger counts where the viewport is: a position dragged past an
+    // edge targets the slots at that edge (and the search stays near what
+    // is on screen, whatever the position).
+    let at = Point(
+      x: min(max(position.x, bounds.minX), bounds.maxX),
+      y: min(max(position.y, bounds.minY), bounds.maxY))
     let size = without.contentSize
     let limit = max(size.width, size.height) + max(bounds.width, bounds.height)
     var radius = max(grabbed.size.width, grabbed.size.height, 1)
@@ -191,18 +197,31 @@ public struct InteractiveMovement: Sendable {
       best = (d, path, lap)
     }
     while true {
-      let square = Rect(
-        x: position.x - radius, y: position.y - radius, width: 2 * radius, height: 2 * radius)
-      var ends = Set<SlotKey>()
+      let square = Rect(x: at.x - radius, y: at.y - radius, width: 2 * radius, height: 2 * radius)
+      // A section's end is a slot where its last item (or, when it has
+      // none, one of its supplementaries) is near: the few nearest.
+      var ends: [(distance: Double, key: SlotKey)] = []
       for a in without.attributes(in: square, bounds: bounds) {
         guard accepts(a.section, data, options) else { continue }
-        ends.insert(SlotKey(section: a.section, lap: a.lap))
-        if a.kind == .cell { consider(distance(a.seenCenter, position), a.indexPath, a.lap) }
+        let d = distance(a.seenCenter, at)
+        let count = without.sections[a.section].count
+        if a.kind == .cell {
+          consider(d, a.indexPath, a.lap)
+          if a.item == count - 1 { ends.append((d, SlotKey(section: a.section, lap: a.lap))) }
+        } else if count == 0 {
+          ends.append((d, SlotKey(section: a.section, lap: a.lap)))
+        }
       }
-      for key in ends.sorted(by: { ($0.section, $0.lap ?? 0) < ($1.section, $1.lap ?? 0) }) {
+      ends.sort {
+        ($0.distance, $0.key.section, $0.key.lap ?? 0) < (
+          $1.distance, $1.key.section, $1.key.lap ?? 0
+        )
+      }
+      var seen = Set<SlotKey>()
+      for (_, key) in ends where seen.insert(key).inserted && seen.count <= 4 {
         guard let c = endSlot(key, data, bounds) else { continue }
         let end = IndexPath(section: key.section, item: without.sections[key.section].count)
-        consider(distance(c, position), end, key.lap)
+        consider(distance(c, at), end, key.lap)
       }
       if let b = best, b.distance <= radius { break }
       if radius > limit { break }
@@ -216,7 +235,7 @@ public struct InteractiveMovement: Sendable {
     } else {
       current = endSlot(SlotKey(section: target.section, lap: targetLap), data, bounds)
     }
-    if let current, distance(current, position) - best.distance < options.hysteresis {
+    if let current, distance(current, at) - best.distance < options.hysteresis {
       return nil
     }
     return (best.path, best.lap)

@@ -346,3 +346,18 @@ def test_a_carousel_and_a_pager_target_the_slot_under_the_finger(server, layout)
     assert r["target"] == {"section": 0, "item": 2}
     end = server.call("layout/endInteractiveMovement", {"session": "k"})
     assert end["updates"]["moveItems"][0]["to"] == {"section": 0, "item": 2}
+
+
+def test_a_position_far_past_the_viewport_targets_its_nearest_edge(server):
+    """A million items; the finger reported a trillion points away: nearest
+    targeting takes the viewport's nearest point, (300, 300), whose nearest
+    slot (without item 0) is item 9's place at (250, 250): target 8, ties
+    with (250, 350) going to the lower index."""
+    server.call("layout/open", {"session": "far", "layout": {**GRID, "reorderTargeting": "nearest"},
+                                "bounds": VIEW, "sections": [{"itemCount": 1_000_000}]})
+    server.call("layout/beginInteractiveMovement", {"session": "far", "section": 0, "item": 0})
+    r = update(server, 1e12, 1e12, "far")
+    assert r["target"] == {"section": 0, "item": 8}
+    assert r["autoscroll"] == {"x": 0, "y": 1.5}
+    moving = next(a for a in r["invalidated"] if a.get("moving"))
+    assert moving["center"] == {"x": 1e12, "y": 1e12}

@@ -110,8 +110,10 @@ def test_random_drags_match_the_data_with_the_item_at_the_target(server, kind):
                                              "sections": sections(data, closed)})
         picture = Picture(opened)
         # Start anywhere: often near a section's end, where items cross.
-        near = {"section": rng.randrange(section_count),
-                "item": rng.choice([rng.randrange(per_section), per_section - 1])}
+        filled = [k for k in range(section_count) if data[k]]
+        near_section = rng.choice(filled)
+        near = {"section": near_section,  # cross-section moves change the counts
+                "item": rng.choice([rng.randrange(len(data[near_section])), len(data[near_section]) - 1])}
         offset = server.call("layout/scrollToItem", {"session": "a", **near})["contentOffset"]
         bounds = start = {**BOUNDS, **offset}
         picture.apply(server.call("layout/setBounds", {"session": "a", "bounds": bounds}))
