@@ -92,7 +92,8 @@ public struct InteractiveMovement: Sendable {
     a.center = a.center == seen ? position : Point(x: a.center.x + dx, y: a.center.y + dy)
     a.frame.x += dx
     a.frame.y += dy
-    a.zIndex = max(a.zIndex, top == Int.min ? a.zIndex : top + 1)
+    // Above the others (`top` is Int.min when there are none).
+    a.zIndex = max(a.zIndex, top == Int.min || top == Int.max ? top : top + 1)
     return a
   }
 
