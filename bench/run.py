@@ -1362,6 +1362,29 @@ def bench_stalls() -> list[dict]:
          lambda s: s.call("layout/open", {"session": "q", "layout": {"type": "flow", "itemSize": {"width": 10, "height": 10}},
                                           "bounds": B, "sections": [{"itemCount": 1_000_000}]}),
          '{"session":"q","rect":{"x":0,"y":0,"width":375,"height":%d}}' % (330_000 // 19 * 20)),
+        # Small requests (issue #28): a few bytes each, in states the
+        # default limits allow.
+        ("layout/setItemSizes", "one measured size in a flow of 1e8 uniform items",
+         lambda s: s.call("layout/open", {"session": "u8", "layout": {"type": "flow"}, "bounds": B,
+                                          "sections": [{"itemCount": 10**8}]}),
+         '{"session":"u8","sizes":[{"section":0,"item":5,"size":{"width":80,"height":40}}]}'),
+        ("layout/setBounds", "a rotation of that flow, after its one measured size",
+         lambda s: (s.call("layout/open", {"session": "u8", "layout": {"type": "flow"}, "bounds": B,
+                                           "sections": [{"itemCount": 10**8}]}),
+                    s.call("layout/setItemSizes", {"session": "u8", "sizes": [
+                        {"section": 0, "item": 5, "size": {"width": 80, "height": 40}}]})),
+         '{"session":"u8","bounds":{"x":0,"y":0,"width":600,"height":375}}'),
+        ("layout/setItemSizes", "one measured size in a cover flow of 1e8 uniform items",
+         lambda s: s.call("layout/open", {"session": "c8", "layout": {"type": "coverFlow"}, "bounds": B,
+                                          "sections": [{"itemCount": 10**8}]}),
+         '{"session":"c8","sizes":[{"section":0,"item":5,"size":{"width":80,"height":40}}]}'),
+        ("layout/open", "a waterfall of 1e6 items in 1,024 columns",
+         lambda s: None,
+         '{"session":"wc","layout":{"type":"waterfall","columnCount":1024},"bounds":{"x":0,"y":0,"width":61440,"height":600},"sections":[{"itemCount":1000000}]}'),
+        ("layout/open", "a flow of 1e8 zero-width items on one line",
+         lambda s: None,
+         # The viewport lies below the line: the line alone would answer 1e8 cells.
+         '{"session":"l8","layout":{"type":"flow","itemSize":{"width":0,"height":10},"minimumInteritemSpacing":0},"bounds":{"x":0,"y":20,"width":375,"height":600},"sections":[{"itemCount":100000000}]}'),
     ]
     big = None
     for method, what, setup, params in cases:
@@ -1377,11 +1400,15 @@ def bench_stalls() -> list[dict]:
             else:
                 setup(s)
             f = body(99, method, params)
+            before = s.status()
             ms, ok = timed(s, f)
+            after = s.status()
         finally:
             s.close()
-        rows.append({"method": method, "what": what, "ms": ms, "accepted": ok, "bytes": len(f)})
-        log(f"  {method}: {what}: {ms:.0f} ms{'' if ok else ' (refused)'}")
+        rows.append({"method": method, "what": what, "ms": ms, "accepted": ok, "bytes": len(f),
+                     "rss_growth_bytes": after["VmHWM"] - before["VmHWM"]})
+        log(f"  {method}: {what}: {ms:.0f} ms, peak RSS +{(after['VmHWM'] - before['VmHWM']) / 2**20:.0f} MiB"
+            f"{'' if ok else ' (refused)'}")
     return rows
 
 
@@ -2232,13 +2259,44 @@ def performance_doc(results: dict) -> str:
             + notes.replace(REPORT_MARK, results["table_markdown"].strip()))
 
 
+PROTOCOL_MD = os.path.join(ROOT, "protocol.md")
+WORST_BEGIN = "<!-- worst cases: written by make bench from bench/results.json -->"
+WORST_END = "<!-- end of worst cases -->"
+
+
+def worst_cases_table(results: dict) -> str:
+    """protocol.md's measured worst cases: every request of the stalls rows
+    with its size, its time and the daemon's peak RSS growth."""
+    m = results.get("stalls_machine") or results["machine"]
+    lines = [f"Measured by `make bench` on {m['date']} ({m['nproc']} cores, {m['cpu']}):", "",
+             "| method | request | bytes | ms | peak RSS growth |", "| --- | --- | ---: | ---: | ---: |"]
+    for r in results["stalls"]:
+        growth = r.get("rss_growth_bytes")
+        lines.append(f"| `{r['method']}` | {r['what']}{'' if r['accepted'] else ' (refused)'} | "
+                     f"{r['bytes']:,} | {fmt(r['ms'])} | "
+                     f"{'—' if growth is None else f'{growth / 2**20:,.0f} MiB'} |")
+    return "\n".join(lines)
+
+
+def protocol_with_worst_cases(text: str, results: dict) -> str:
+    """`text` (protocol.md) with its measured worst cases from `results`."""
+    a = text.index(WORST_BEGIN) + len(WORST_BEGIN)
+    b = text.index(WORST_END)
+    return text[:a] + "\n" + worst_cases_table(results) + "\n" + text[b:]
+
+
 def write_performance_doc() -> int:
-    """`bench/run.py --report`: docs/performance.md again from
-    bench/results.json, without running anything."""
+    """`bench/run.py --report`: docs/performance.md and protocol.md's
+    measured worst cases again from bench/results.json, without running
+    anything."""
     with open(RESULTS_JSON, encoding="utf-8") as f:
         r = json.load(f)
     with open(PERFORMANCE_MD, "w", encoding="utf-8") as f:
         f.write(performance_doc(r))
+    with open(PROTOCOL_MD, encoding="utf-8") as f:
+        text = f.read()
+    with open(PROTOCOL_MD, "w", encoding="utf-8") as f:
+        f.write(protocol_with_worst_cases(text, r))
     return 0
 
 
@@ -2329,6 +2387,7 @@ def main() -> int:
         "reorder": reorder,
         "bulk_answers": bulk,
         "stalls": stalls,
+        "stalls_machine": m,
         "counted": counted,
         "packed_load": packed_load,
         "doubles": doubles,

@@ -69,9 +69,9 @@ def test_each_recipe_runs_and_its_picture_is_current(tmp_path, example):
 
 
 def test_the_performance_page_is_the_bench_report():
-    """docs/performance.md is what `bench/run.py --report` writes from the
-    committed bench/results.json and bench/notes.md (make bench writes both
-    the results and the page)."""
+    """docs/performance.md, and protocol.md's measured worst cases, are what
+    `bench/run.py --report` writes from the committed bench/results.json
+    and bench/notes.md (make bench writes the results and both)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("bench_run", REPO / "bench" / "run.py")
@@ -86,3 +86,7 @@ def test_the_performance_page_is_the_bench_report():
     page = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
     assert page == run.performance_doc(results), "docs/performance.md is stale: python3 bench/run.py --report"
     assert results["table_markdown"].strip() in page
+    # And protocol.md's measured worst cases.
+    protocol = (REPO / "protocol.md").read_text(encoding="utf-8")
+    assert protocol == run.protocol_with_worst_cases(protocol, results), (
+        "protocol.md's worst cases are stale: python3 bench/run.py --report")
