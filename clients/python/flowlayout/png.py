@@ -12,12 +12,11 @@ Pillow draws it: an optional dependency (``pip install 'flowlayout[png]'``).
 from __future__ import annotations
 
 import io
-import math
 from typing import List, Optional, Tuple
 
 from .model import IndexPath, Point
 from .picture import Picture
-from .svg import MARGIN, _bbox, element_label
+from .svg import element_label, view_box
 
 __all__ = ["picture_png", "PNGUnavailable"]
 
@@ -58,13 +57,7 @@ def picture_png(picture: Picture, content_origin: Point = Point(0, 0), scale: fl
     centred: Optional[IndexPath] = picture.centered_item
     elements = picture.painting_order()
 
-    lo_x, lo_y, hi_x, hi_y = 0.0, 0.0, bounds.width, bounds.height
-    for a in elements:
-        x0, y0, x1, y1 = _bbox(a.corners())
-        lo_x, lo_y = min(lo_x, x0 - ox), min(lo_y, y0 - oy)
-        hi_x, hi_y = max(hi_x, x1 - ox), max(hi_y, y1 - oy)
-    lo_x, lo_y = math.floor(lo_x - MARGIN), math.floor(lo_y - MARGIN)
-    hi_x, hi_y = math.ceil(hi_x + MARGIN), math.ceil(hi_y + MARGIN)
+    lo_x, lo_y, hi_x, hi_y = view_box(picture)
     width = max(1, round((hi_x - lo_x) * scale))
     height = max(1, round((hi_y - lo_y) * scale))
 

@@ -43,7 +43,7 @@ from typing import Iterable, List, Optional, Tuple
 from .model import Attributes, IndexPath, Point
 from .picture import Picture
 
-__all__ = ["SVG_NS", "picture_svg", "element_label"]
+__all__ = ["SVG_NS", "picture_svg", "element_label", "view_box"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -130,6 +130,21 @@ def _shape(a: Attributes, ox: float, oy: float) -> Tuple[ET.Element, Point]:
     return shape, Point(c.x - ox, c.y - oy)
 
 
+def view_box(picture: Picture) -> Tuple[int, int, int, int]:
+    """What a drawing of the picture takes in, in viewport coordinates: the
+    viewport and every element's drawn outline, with MARGIN around, to whole
+    points: (left, top, right, bottom)."""
+    assert picture.bounds is not None
+    bounds = picture.bounds
+    lo_x, lo_y, hi_x, hi_y = 0.0, 0.0, bounds.width, bounds.height
+    for a in picture.elements():
+        x0, y0, x1, y1 = _bbox(a.corners())
+        lo_x, lo_y = min(lo_x, x0 - bounds.x), min(lo_y, y0 - bounds.y)
+        hi_x, hi_y = max(hi_x, x1 - bounds.x), max(hi_y, y1 - bounds.y)
+    return (math.floor(lo_x - MARGIN), math.floor(lo_y - MARGIN),
+            math.ceil(hi_x + MARGIN), math.ceil(hi_y + MARGIN))
+
+
 def picture_svg(
     picture: Picture, title: Optional[str] = None, content_origin: Point = Point(0, 0)
 ) -> str:
@@ -145,14 +160,7 @@ def picture_svg(
     centred: Optional[IndexPath] = picture.centered_item
     elements = picture.painting_order()
 
-    # The view box: the viewport and every element's drawn outline.
-    lo_x, lo_y, hi_x, hi_y = 0.0, 0.0, bounds.width, bounds.height
-    for a in elements:
-        x0, y0, x1, y1 = _bbox(a.corners())
-        lo_x, lo_y = min(lo_x, x0 - ox), min(lo_y, y0 - oy)
-        hi_x, hi_y = max(hi_x, x1 - ox), max(hi_y, y1 - oy)
-    lo_x, lo_y = math.floor(lo_x - MARGIN), math.floor(lo_y - MARGIN)
-    hi_x, hi_y = math.ceil(hi_x + MARGIN), math.ceil(hi_y + MARGIN)
+    lo_x, lo_y, hi_x, hi_y = view_box(picture)
     vw, vh = hi_x - lo_x, hi_y - lo_y
 
     ET.register_namespace("", SVG_NS)
