@@ -104,7 +104,7 @@ test-asan: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path $(ASAN_BUILD)
 	@# The property tests run fewer examples here: the plain run covers them.
 	FLOWLAYOUTD=$(ASAN_BUILD)/debug/flowlayoutd SWIFT_BACKTRACE=enable=no \
-	  PROPERTY_EXAMPLES=8 FUZZ_EXAMPLES=6 \
+	  PROPERTY_EXAMPLES=8 FUZZ_EXAMPLES=6 FLOWLAYOUT_TIMEOUT_SCALE=6 \
 	  $(PYTHON) -m pytest -q -p no:cacheprovider -x $(E2E) clients/python/tests \
 	  --ignore=$(E2E)/web/test_web.py --ignore=$(E2E)/web/test_web_bridge.py
 
