@@ -288,7 +288,8 @@ public final class LayoutServer: RPCHandler {
         message: "\(limits.maxSessions) sessions are open, the limit; close one first",
         field: p.path("session"))
     }
-    let type = try LayoutKinds.read(try p.object("layout"))
+    let layoutFields = try p.object("layout")
+    let type = try LayoutKinds.read(layoutFields)
     let bounds = try p.rect("bounds")
     let sections = try readSections(
       p, limits: limits, cap: itemCap(for: type, holding: 0), format: SectionFormat(type))
@@ -298,7 +299,7 @@ public final class LayoutServer: RPCHandler {
       type: type, sections: sections, contentInset: inset, viewportSize: bounds.size)
     var session = Session(layout: layout, bounds: bounds, overscan: overscan)
     session.followsEnd = try p.optionalBool("followsEnd") ?? false
-    session.reordering = try readReorderOptions(try p.object("layout"), base: ReorderOptions())
+    session.reordering = try readReorderOptions(layoutFields, base: ReorderOptions())
     try commit(id, &session, source: .open, &w)
   }
 

@@ -67,11 +67,16 @@ extension LayoutServer {
     session.layout.apply(result)
     let deleted = result.deletedItems
     try commit(id, &session, source: .change(field), &w) { session in
-      // The end of a movement: the picture showed the new order already.
-      if keepsBounds { return session.bounds = session.clamped(old.bounds) }
-      session.bounds = reanchor(old, into: session) { path in
-        result.newPath(of: path, deleted: deleted)
-          ?? nearestSurvivor(of: path, in: old.layout) { result.newPath(of: $0, deleted: deleted) }
+      if keepsBounds {
+        // The end of a movement: the picture showed the new order already.
+        session.bounds = session.clamped(old.bounds)
+      } else {
+        session.bounds = reanchor(old, into: session) { path in
+          result.newPath(of: path, deleted: deleted)
+            ?? nearestSurvivor(of: path, in: old.layout) {
+              result.newPath(of: $0, deleted: deleted)
+            }
+        }
       }
     } answer: { w, session in
       writeAnimations(from: old, to: session, result, deleted: deleted, &w)

@@ -6,7 +6,7 @@ import LayoutEngine
 // handlers start it, move it, and end it through the one batch path.
 
 /// The `layout` object's fields that every kind accepts.
-let everyKindsKeys: Set<String> = [
+let everyKindsLayoutKeys: Set<String> = [
   "reorderTargeting", "reorderHysteresis", "allowsCrossSectionReordering", "autoscrollEdge",
   "autoscrollMaxSpeed",
 ]

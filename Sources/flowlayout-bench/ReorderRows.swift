@@ -26,8 +26,9 @@ func reorderRows() {
 
 func reorderRows(_ name: String, _ data: Layout) {
   let origin = IndexPath(section: 0, item: n / 2)
-  let far = origin.item + 10_000
   let frames = 400
+  // 10,000 items on, or as far as a smaller n allows.
+  let far = min(origin.item + 10_000, n - 2 - frames / 2)
   func centre(_ i: Int) -> Point {
     data.attributesForItem(
       IndexPath(section: 0, item: i), bounds: Rect(origin: .zero, size: viewport))!

@@ -66,20 +66,13 @@ let viewport = Size(width: 375, height: 600)
 // An open replaces nothing: the previous layout is freed before the clock
 // starts, so the rows time building alone.
 let empty = Layout(type: .flow(FlowConfiguration()), sections: [], viewportSize: viewport)
-if CommandLine.arguments.dropFirst(2).first == "columns" {
-  waterfallColumnRows()
-  exit(0)
-}
-if CommandLine.arguments.dropFirst(2).first == "reorder" {
-  reorderRows()
-  exit(0)
-}
-if CommandLine.arguments.dropFirst(2).first == "snapshot" {
-  snapshotRows()
-  exit(0)
-}
-if CommandLine.arguments.dropFirst(2).first == "compositional" {
-  compositionalRows()
+// `flowlayout-bench N MODE` runs one family of rows.
+let modes: [String: () -> Void] = [
+  "columns": waterfallColumnRows, "reorder": reorderRows, "snapshot": snapshotRows,
+  "compositional": compositionalRows,
+]
+if let mode = CommandLine.arguments.dropFirst(2).first, let rows = modes[mode] {
+  rows()
   exit(0)
 }
 if waterfallOnly {

@@ -26,7 +26,7 @@ private let carouselKeys: Set<String> = Set([
   "type", "style", "itemSize", "scrollDirection", "perspective", "viewpointOffset", "spacing",
   "tilt", "arc", "radius", "count", "fade", "showBackfaces", "wrap", "visibleItems",
   "offsetMultiplier", "snap",
-]).union(everyKindsKeys)
+]).union(everyKindsLayoutKeys)
 
 /// The most items a carousel examines per query (`visibleItems`): each
 /// frame transforms every one of them.

@@ -36,7 +36,7 @@ struct CompositionalDecoder: KindDecoder {
 
 private let compositionalKeys: Set<String> = Set([
   "type", "scrollDirection", "interSectionSpacing", "section", "layoutDirection",
-]).union(everyKindsKeys)
+]).union(everyKindsLayoutKeys)
 
 /// Groups nest at most this deep: a section layout is a description, not
 /// data, and recursion must stay shallow.

@@ -39,7 +39,7 @@ let flowKeys: Set<String> = Set([
   "sectionInset", "headerReferenceSize", "footerReferenceSize",
   "sectionHeadersPinToVisibleBounds", "sectionFootersPinToVisibleBounds", "layoutDirection",
   "estimatedItemSize",
-]).union(everyKindsKeys)
+]).union(everyKindsLayoutKeys)
 
 /// Reads the flow fields into `c`, leaving unset fields at their defaults.
 func readFlowFields(_ f: Fields, into c: inout FlowConfiguration) throws(RPCError) {

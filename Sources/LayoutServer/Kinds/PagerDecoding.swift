@@ -8,7 +8,7 @@ import LayoutEngine
 private let pagerKeys: Set<String> = Set([
   "type", "itemSize", "interitemSpacing", "transformer", "minimumScale", "minimumAlpha", "wrap",
   "scrollDirection", "decelerationDistance", "removesInfiniteLoopForSingleItem",
-]).union(everyKindsKeys)
+]).union(everyKindsLayoutKeys)
 
 /// The most pages one fling may pass (`decelerationDistance`).
 private let maxDecelerationDistance = 1_000_000

@@ -52,7 +52,7 @@ private let waterfallKeys: Set<String> = Set([
   "itemRenderDirection", "placement", "pixelScale", "minimumContentHeight", "itemSize",
   "estimatedItemSize", "sectionHeadersPinToVisibleBounds", "sectionFootersPinToVisibleBounds",
   "layoutDirection", "snap",
-]).union(everyKindsKeys)
+]).union(everyKindsLayoutKeys)
 
 /// The most columns a waterfall section may have: a query costs
 /// O(columns · log n), and every column is walked per query.
