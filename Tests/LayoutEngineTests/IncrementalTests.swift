@@ -42,13 +42,28 @@ final class IncrementalTests: XCTestCase {
 
   func testRopeMatchesAnArrayAndCopiesStayUnchanged() {
     var g = SplitMix(state: 7)
+    var runsSeen = 0
+    defer { XCTAssertGreaterThan(runsSeen, 500, "runs went untested") }
     for _ in 0..<20 {
       var model = (0..<Int.random(in: 0...60, using: &g)).map { _ in randomSize(&g) }
       var rope = SizeList(model)
+      if Bool.random(using: &g) {
+        // A uniform stretch: one run leaf (leaves hold 4 here).
+        model = Array(repeating: Section.unsetSize, count: model.count)
+        rope = SizeList(repeating: Section.unsetSize, count: model.count)
+      }
       for _ in 0..<150 {
         let before = rope
         let beforeModel = model
-        switch Int.random(in: 0..<4, using: &g) {
+        switch Int.random(in: 0..<5, using: &g) {
+        case 4:
+          // Runs spliced in: some long enough to stay runs, some joining
+          // a neighbour of the same size.
+          let i = Int.random(in: 0...model.count, using: &g)
+          let k = Int.random(in: 0...20, using: &g)
+          let s = Bool.random(using: &g) && !model.isEmpty ? model[max(i - 1, 0)] : randomSize(&g)
+          rope.insert(repeating: s, count: k, at: i)
+          model.insert(contentsOf: repeatElement(s, count: k), at: i)
         case 0:
           let i = Int.random(in: 0...model.count, using: &g)
           let new = (0..<Int.random(in: 1...12, using: &g)).map { _ in randomSize(&g) }
@@ -72,6 +87,12 @@ final class IncrementalTests: XCTestCase {
         }
         XCTAssertEqual(rope.array, model)
         XCTAssertEqual(rope.count, model.count)
+        XCTAssertNil(rope.invariantViolation())
+        XCTAssertEqual(rope, SizeList(model))
+        rope.forEachLeaf(from: 0) { _, leaf, _ in
+          runsSeen += leaf.repeats > 0 ? 1 : 0
+          return true
+        }
         XCTAssertEqual(before.array, beforeModel, "an edit changed a copy")
         let expected = SizeSummary(model[...])
         let got = rope.summary
@@ -217,6 +238,22 @@ final class IncrementalTests: XCTestCase {
       default: XCTFail("line storage differs", file: file, line: line)
       }
     }
+    // Every size stored one by one: no runs, whatever the edits left.
+    let flat = Layout(
+      type: incremental.type,
+      sections: incremental.sections.map { s in
+        var s = s
+        if case .sizes(let list) = s.items { s.items = .sizes(SizeList(list.array)) }
+        return s
+      },
+      contentInset: incremental.contentInset, viewportSize: incremental.viewportSize)
+    XCTAssertEqual(flat.contentSize, full.contentSize, file: file, line: line)
+    for (a, b) in zip(flat.geometry.sections, full.geometry.sections) {
+      if case (.variable(_, let x), .variable(_, let y)) = (a.lines, b.lines) {
+        XCTAssertEqual(x.array.map(\.items), y.array.map(\.items), file: file, line: line)
+        XCTAssertEqual(x.array.map(\.thickness), y.array.map(\.thickness), file: file, line: line)
+      }
+    }
     let size = full.contentSize
     let everything = Rect(x: -1000, y: -1000, width: size.width + 2000, height: size.height + 2000)
     let bounds = Rect(
@@ -225,6 +262,9 @@ final class IncrementalTests: XCTestCase {
       width: incremental.viewportSize.width, height: incremental.viewportSize.height)
     XCTAssertEqual(
       incremental.attributes(in: everything, bounds: bounds),
+      full.attributes(in: everything, bounds: bounds), file: file, line: line)
+    XCTAssertEqual(
+      flat.attributes(in: everything, bounds: bounds),
       full.attributes(in: everything, bounds: bounds), file: file, line: line)
     XCTAssertEqual(
       incremental.targetContentOffset(proposed: bounds.origin).offset,

@@ -128,11 +128,11 @@ public struct Section: Equatable, Sendable {
   public static func sizes(_ sizes: [Size]) -> Section { Section(items: .sizes(SizeList(sizes))) }
 
   /// The items' sizes one by one, a uniform section's as `unsetSize` (they
-  /// keep following the layout's uniform size). O(1) for a section of
-  /// sizes; O(n) for a uniform one.
+  /// keep following the layout's uniform size): a uniform section's are
+  /// one run. O(1).
   public var sizeList: SizeList {
     switch items {
-    case .uniform(let n): return SizeList(Array(repeating: Section.unsetSize, count: n))
+    case .uniform(let n): return SizeList(repeating: Section.unsetSize, count: n)
     case .sizes(let list): return list
     }
   }

@@ -21,10 +21,39 @@ public protocol RopeSummary: Sendable {
   /// more for small elements read by index, whose leaves are never summed
   /// element by element.
   static var leafScale: Int { get }
+  /// The summary of `count` copies of `element` in O(1), or nil when the
+  /// summary cannot be taken that way: then the rope never stores runs.
+  static func repeating(_ element: Element, count: Int) -> Self?
+  /// Whether two elements are the same, bit for bit (false when unknown):
+  /// an edit that puts an element into a run of the same one keeps the run.
+  static func isSame(_ a: Element, _ b: Element) -> Bool
 }
 
 extension RopeSummary {
   public static var leafScale: Int { 1 }
+  public static func repeating(_ element: Element, count: Int) -> Self? { nil }
+  public static func isSame(_ a: Element, _ b: Element) -> Bool { false }
+}
+
+/// The elements of one leaf: an array, or one element repeated (a run
+/// leaf, which stores a stretch of equal elements in O(1) memory). Walks
+/// that must not visit a run element by element test `run`.
+public struct RopeLeaf<Element>: RandomAccessCollection {
+  /// A plain leaf's elements, or a run's one element.
+  let stored: [Element]
+  /// A run's length; 0 for a plain leaf.
+  let repeats: Int
+
+  @inline(__always) init(_ stored: [Element], repeats: Int) {
+    self.stored = stored
+    self.repeats = repeats
+  }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { repeats > 0 ? repeats : stored.count }
+  @inline(__always) public subscript(k: Int) -> Element { repeats > 0 ? stored[0] : stored[k] }
+  /// The repeated element of a run leaf; nil for a plain leaf.
+  @inline(__always) var run: Element? { repeats > 0 ? stored[0] : nil }
 }
 
 final class RopeNode<S: RopeSummary>: @unchecked Sendable {
@@ -35,11 +64,21 @@ final class RopeNode<S: RopeSummary>: @unchecked Sendable {
   /// Leaves hold elements; inner nodes hold children. Never both.
   @exclusivity(unchecked) var elements: [S.Element]
   @exclusivity(unchecked) var children: [RopeNode<S>]
+  /// A run leaf's length (its one element repeated); 0 otherwise.
+  @exclusivity(unchecked) var repeats = 0
 
   init(elements: [S.Element]) {
     self.elements = elements
     self.children = []
     self.summary = S(elements[...])
+  }
+
+  /// A run leaf: `count` copies of `element` (S must take their summary).
+  init(run element: S.Element, count: Int) {
+    elements = [element]
+    children = []
+    repeats = count
+    summary = S.repeating(element, count: count)!
   }
 
   init(children: [RopeNode<S>]) {
@@ -52,11 +91,19 @@ final class RopeNode<S: RopeSummary>: @unchecked Sendable {
     elements = other.elements
     children = other.children
     summary = other.summary
+    repeats = other.repeats
   }
 
   var isLeaf: Bool { children.isEmpty }
 
+  /// A leaf's elements as a collection.
+  @inline(__always) var leaf: RopeLeaf<S.Element> { RopeLeaf(elements, repeats: repeats) }
+
   func resummarize() {
+    if repeats > 0 {
+      summary = S.repeating(elements[0], count: repeats)!
+      return
+    }
     summary = isLeaf ? S(elements[...]) : children.reduce(S.zero) { $0 + $1.summary }
   }
 }
@@ -91,6 +138,17 @@ public struct Rope<S: RopeSummary>: Sendable {
       leaves: elements.count <= fill
         ? [RopeNode(elements: elements)]
         : Self.groups(of: elements, size: fill) { RopeNode(elements: Array($0)) })
+  }
+
+  /// `count` copies of `element`: one run leaf, O(1) memory, when the
+  /// summary can be taken in O(1) and the run outgrows a leaf. O(1) then,
+  /// else O(count).
+  public init(repeating element: Element, count: Int) {
+    if count > Self.leafCapacity, S.repeating(element, count: 1) != nil {
+      self.init(leaves: [RopeNode(run: element, count: count)])
+    } else {
+      self.init(Array(repeating: element, count: count))
+    }
   }
 
   /// The elements a bulk-built leaf holds.
@@ -134,20 +192,20 @@ public struct Rope<S: RopeSummary>: Sendable {
         i -= child.summary.count
       }
     }
-    return node.elements[i]
+    return node.repeats > 0 ? node.elements[0] : node.elements[i]
   }
 
   /// The summary of the elements before the leaf holding element `i` (the
   /// last leaf when `i == count`), that leaf's elements, and `i`'s offset
   /// in it. O(log n).
-  func leaf(containing i: Int) -> (before: S, elements: [Element], offset: Int) {
+  func leaf(containing i: Int) -> (before: S, elements: RopeLeaf<Element>, offset: Int) {
     leaf(containing: i, prefix: S.zero, adding: +)
   }
 
   /// The leaf holding element `i` and `i`'s offset in it, found by counts
   /// alone, for readers that never look at the summary before it. O(log n).
   @inline(__always)
-  func leafElements(containing i: Int) -> (elements: [Element], offset: Int) {
+  func leafElements(containing i: Int) -> (elements: RopeLeaf<Element>, offset: Int) {
     let (_, elements, offset) = leaf(containing: i, prefix: (), adding: { _, _ in () })
     return (elements, offset)
   }
@@ -159,7 +217,7 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// sums exactly (counts, ExactSum). O(log n).
   @inline(__always)
   func leaf<A>(containing i: Int, prefix zero: A, adding add: (A, S) -> A)
-    -> (before: A, elements: [Element], offset: Int)
+    -> (before: A, elements: RopeLeaf<Element>, offset: Int)
   {
     var node = root
     var acc = zero
@@ -177,14 +235,14 @@ public struct Rope<S: RopeSummary>: Sendable {
       }
       node = children[k]
     }
-    return (acc, node.elements, i)
+    return (acc, node.leaf, i)
   }
 
   /// Descends to the first leaf whose running summary (everything up to
   /// and including it) satisfies `pred`, which must be monotone along the
   /// rope. Returns the summary before that leaf, the leaf and the index of
   /// its first element; nil when no prefix satisfies `pred`. O(log n).
-  func descend(_ pred: (S) -> Bool) -> (before: S, elements: [Element], first: Int)? {
+  func descend(_ pred: (S) -> Bool) -> (before: S, elements: RopeLeaf<Element>, first: Int)? {
     descend(prefix: S.zero, adding: +, where: pred)
   }
 
@@ -192,7 +250,7 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// `leaf(containing:prefix:adding:)`), which `pred` tests. O(log n).
   @inline(__always)
   func descend<A>(prefix zero: A, adding add: (A, S) -> A, where pred: (A) -> Bool)
-    -> (before: A, elements: [Element], first: Int)?
+    -> (before: A, elements: RopeLeaf<Element>, first: Int)?
   {
     guard pred(add(zero, root.summary)) else { return nil }
     var node = root
@@ -210,19 +268,19 @@ public struct Rope<S: RopeSummary>: Sendable {
       }
       node = children[k]
     }
-    return (acc, node.elements, first)
+    return (acc, node.leaf, first)
   }
 
   /// Calls `body` with each leaf from the one holding element `i` on, with
   /// the summary before it and the index of its first element, until
   /// `body` returns false. Prefixes match `leaf(containing:)` bit for bit.
   /// O(log n + leaves visited).
-  func forEachLeaf(from i: Int, _ body: (S, [Element], Int) -> Bool) {
+  func forEachLeaf(from i: Int, _ body: (S, RopeLeaf<Element>, Int) -> Bool) {
     var acc = S.zero
     func visit(_ node: RopeNode<S>, skip: Int) -> Bool {
       if node.isLeaf {
         if node.elements.isEmpty { return true }
-        guard body(acc, node.elements, acc.count) else { return false }
+        guard body(acc, node.leaf, acc.count) else { return false }
         acc = acc + node.summary
         return true
       }
@@ -269,7 +327,24 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// Replaces element `i`. O(log n + leafCapacity).
   public mutating func set(_ i: Int, _ value: Element) {
     precondition(i >= 0 && i < count, "Rope index out of range")
-    Self.edit(&root, at: i, removing: 1, inserting: [value][...])
+    graft(Self.edit(&root, at: i, removing: 1, inserting: [value][...]))
+  }
+
+  /// Inserts `count` copies of `element` at `i`: one run leaf when the
+  /// summary allows and the run outgrows a leaf, spliced in with the leaf
+  /// at `i` split around it. O(log n + leafCapacity) then, else as
+  /// `insert(contentsOf:at:)`.
+  public mutating func insert(repeating element: Element, count: Int, at i: Int) {
+    precondition(i >= 0 && i <= self.count, "Rope index out of range")
+    guard count > Self.leafCapacity, S.repeating(element, count: 1) != nil else {
+      insert(contentsOf: Array(repeating: element, count: count), at: i)
+      return
+    }
+    if self.count == 0 {
+      root = RopeNode(run: element, count: count)
+      return
+    }
+    graft(Self.edit(&root, at: i, removing: 0, inserting: [], run: (element, count)))
   }
 
   /// Inserts `elements` at `i`. O(log n + leafCapacity) per leaf's worth.
@@ -287,8 +362,7 @@ public struct Rope<S: RopeSummary>: Sendable {
     let piece = Self.leafFill
     while start < elements.count {
       let end = Swift.min(start + piece, elements.count)
-      Self.edit(&root, at: at, removing: 0, inserting: elements[start..<end])
-      growIfSplit()
+      graft(Self.edit(&root, at: at, removing: 0, inserting: elements[start..<end]))
       at += end - start
       start = end
     }
@@ -305,10 +379,11 @@ public struct Rope<S: RopeSummary>: Sendable {
     let fill = Self.leafFill
     var last = root
     while !last.isLeaf { last = last.children[last.children.count - 1] }
-    var start = Swift.min(elements.count, Swift.max(0, fill - last.elements.count))
+    // A run leaf takes no more elements.
+    let room = last.repeats > 0 ? 0 : fill - last.elements.count
+    var start = Swift.min(elements.count, Swift.max(0, room))
     if start > 0 {
-      Self.edit(&root, at: count, removing: 0, inserting: elements[0..<start])
-      growIfSplit()
+      graft(Self.edit(&root, at: count, removing: 0, inserting: elements[0..<start]))
     }
     while start < elements.count {
       let end = Swift.min(start + fill, elements.count)
@@ -317,7 +392,7 @@ public struct Rope<S: RopeSummary>: Sendable {
         root = root.elements.isEmpty ? leaf : RopeNode(children: [root, leaf])
       } else {
         Self.appendLeaf(&root, leaf)
-        growIfSplit()
+        if let sibling = Self.splitIfNeeded(root) { graft([sibling]) }
       }
       start = end
     }
@@ -331,11 +406,19 @@ public struct Rope<S: RopeSummary>: Sendable {
   func invariantViolation() -> String? {
     func check(_ node: RopeNode<S>, depth: Int, leafDepth: inout Int?) -> String? {
       if node.isLeaf {
+        if node.repeats > 0 {
+          if node.elements.count != 1 {
+            return "a run leaf holding \(node.elements.count) elements"
+          }
+          if node.repeats <= Self.leafCapacity { return "a run leaf of a leaf's size" }
+        }
         if node.elements.count > Self.leafCapacity { return "a leaf over capacity" }
         if node.elements.isEmpty && node !== root { return "an empty leaf" }
         if let d = leafDepth, d != depth { return "leaves at depths \(d) and \(depth)" }
         leafDepth = depth
-        let fresh = S(node.elements[...])
+        let fresh =
+          node.repeats > 0
+          ? S.repeating(node.elements[0], count: node.repeats)! : S(node.elements[...])
         return withUnsafeBytes(of: fresh) { a in
           withUnsafeBytes(of: node.summary) { b in a.elementsEqual(b) }
         } ? nil : "a leaf summary differs from its elements'"
@@ -381,7 +464,7 @@ public struct Rope<S: RopeSummary>: Sendable {
       let end = range.lowerBound + remaining
       let offset = leaf(containing: end - 1).offset
       let take = Swift.min(remaining, offset + 1)
-      Self.edit(&root, at: end - take, removing: take, inserting: [])
+      graft(Self.edit(&root, at: end - take, removing: take, inserting: []))
       remaining -= take
     }
     // A root with one inner child adds a level for nothing.
@@ -390,11 +473,9 @@ public struct Rope<S: RopeSummary>: Sendable {
 
   public mutating func remove(at i: Int) { removeSubrange(i..<(i + 1)) }
 
-  /// After an edit the root may hold more than `fanout` children: split it.
-  private mutating func growIfSplit() {
-    if let sibling = Self.splitIfNeeded(root) {
-      root = RopeNode(children: [root, sibling])
-    }
+  /// Nodes an edit returned to go after the root: a new root above them.
+  private mutating func graft(_ siblings: [RopeNode<S>]) {
+    if !siblings.isEmpty { root = RopeNode(children: [root] + siblings) }
   }
 
   /// Splits an overfull node in two, returning the right half.
@@ -417,34 +498,127 @@ public struct Rope<S: RopeSummary>: Sendable {
   }
 
   /// Replaces `removing` elements at `i` (all within one leaf) with
-  /// `inserting`, copying shared nodes on the way down and splitting
-  /// overfull or dropping empty children on the way up.
+  /// `inserting` and then `run`, copying shared nodes on the way down.
+  /// Returns the nodes to put after `node`: an overfull node's right half,
+  /// or the leaves a run leaf's edit leaves; an emptied child is dropped.
   private static func edit(
-    _ node: inout RopeNode<S>, at i: Int, removing: Int, inserting: ArraySlice<Element>
-  ) {
+    _ node: inout RopeNode<S>, at i: Int, removing: Int, inserting: ArraySlice<Element>,
+    run: (Element, Int)? = nil
+  ) -> [RopeNode<S>] {
     if !isKnownUniquelyReferenced(&node) { node = RopeNode(copying: node) }
     if node.isLeaf {
+      if node.repeats > 0 || run != nil {
+        return editPieces(node, at: i, removing: removing, inserting: inserting, run: run)
+      }
       node.elements.replaceSubrange(i..<(i + removing), with: inserting)
       node.resummarize()
-      return
+      return splitIfNeeded(node).map { [$0] } ?? []
     }
     // The child holding i; an insert at a child boundary goes to the
     // earlier child, so appends land in the last leaf.
     var k = 0
     var offset = i
+    let inserts = removing == 0
     while k < node.children.count - 1 {
       let c = node.children[k].summary.count
-      if offset < c || (removing == 0 && offset == c) { break }
+      if offset < c || (inserts && offset == c) { break }
       offset -= c
       k += 1
     }
-    edit(&node.children[k], at: offset, removing: removing, inserting: inserting)
-    if let sibling = splitIfNeeded(node.children[k]) {
-      node.children.insert(sibling, at: k + 1)
+    let added = edit(
+      &node.children[k], at: offset, removing: removing, inserting: inserting, run: run)
+    if !added.isEmpty {
+      node.children.insert(contentsOf: added, at: k + 1)
     } else if node.children[k].summary.count == 0 && node.children.count > 1 {
       node.children.remove(at: k)
     }
     node.resummarize()
+    return splitIfNeeded(node).map { [$0] } ?? []
+  }
+
+  /// A stretch of a leaf being rebuilt: elements, or one element repeated.
+  private enum Piece {
+    case elements(ArraySlice<Element>)
+    case run(Element, Int)
+  }
+
+  /// `edit` on a run leaf, or inserting a run into a leaf: the leaf's
+  /// elements before `i`, `inserting`, `run` and the elements after the
+  /// removed ones, rebuilt into leaves: runs that outgrow a leaf stay runs
+  /// (equal neighbours joined), the rest go into plain leaves. `node`
+  /// becomes the first leaf; the others are returned. O(leafCapacity).
+  private static func editPieces(
+    _ node: RopeNode<S>, at i: Int, removing: Int, inserting: ArraySlice<Element>,
+    run: (Element, Int)?
+  ) -> [RopeNode<S>] {
+    var pieces: [Piece] = []
+    if node.repeats > 0 {
+      let v = node.elements[0]
+      pieces.append(.run(v, i))
+      pieces.append(.elements(inserting))
+      if let run { pieces.append(.run(run.0, run.1)) }
+      pieces.append(.run(v, node.repeats - i - removing))
+    } else {
+      pieces.append(.elements(node.elements[..<i]))
+      pieces.append(.elements(inserting))
+      if let run { pieces.append(.run(run.0, run.1)) }
+      pieces.append(.elements(node.elements[(i + removing)...]))
+    }
+    // Join runs of one element, and elements equal to a neighbouring run.
+    var joined: [Piece] = []
+    for piece in pieces {
+      switch piece {
+      case .run(_, 0): continue
+      case .elements(let e) where e.isEmpty: continue
+      case .run(let v, let n):
+        if case .run(let u, let m)? = joined.last, S.isSame(u, v) {
+          joined[joined.count - 1] = .run(u, m + n)
+        } else if case .elements(let e)? = joined.last, e.allSatisfy({ S.isSame($0, v) }) {
+          joined[joined.count - 1] = .run(v, n + e.count)
+        } else {
+          joined.append(piece)
+        }
+      case .elements(let e):
+        if case .run(let u, let m)? = joined.last, e.allSatisfy({ S.isSame($0, u) }) {
+          joined[joined.count - 1] = .run(u, m + e.count)
+        } else {
+          joined.append(piece)
+        }
+      }
+    }
+    var leaves: [RopeNode<S>] = []
+    var pending: [Element] = []
+    func flush() {
+      guard !pending.isEmpty else { return }
+      // Even leaves of at most leafCapacity.
+      let parts = (pending.count + leafCapacity - 1) / leafCapacity
+      for p in 0..<parts {
+        let a = pending.count * p / parts
+        let b = pending.count * (p + 1) / parts
+        leaves.append(RopeNode(elements: Array(pending[a..<b])))
+      }
+      pending.removeAll()
+    }
+    for piece in joined {
+      switch piece {
+      case .run(let v, let n) where n > leafCapacity:
+        flush()
+        leaves.append(RopeNode(run: v, count: n))
+      case .run(let v, let n): pending.append(contentsOf: repeatElement(v, count: n))
+      case .elements(let e): pending.append(contentsOf: e)
+      }
+    }
+    flush()
+    guard let first = leaves.first else {
+      node.elements = []
+      node.repeats = 0
+      node.resummarize()
+      return []
+    }
+    node.elements = first.elements
+    node.repeats = first.repeats
+    node.summary = first.summary
+    return Array(leaves.dropFirst())
   }
 }
 
@@ -460,10 +634,20 @@ extension Rope: ExpressibleByArrayLiteral {
 }
 
 extension Rope: Equatable where Element: Equatable {
-  /// O(1) for copies of one rope, else O(n).
+  /// O(1) for copies of one rope, else O(plain elements + runs): two
+  /// runs side by side are compared once.
   public static func == (a: Rope, b: Rope) -> Bool {
     if a.root === b.root { return true }
-    return a.count == b.count && a.array == b.array
+    guard a.count == b.count else { return false }
+    var x = RopeCursor(a, at: 0)
+    var y = RopeCursor(b, at: 0)
+    while let u = x.peek, let v = y.peek {
+      guard u == v else { return false }
+      let step = Swift.max(1, Swift.min(x.runRemaining, y.runRemaining))
+      x.skip(step)
+      y.skip(step)
+    }
+    return true
   }
 }
 
@@ -513,6 +697,28 @@ public struct SizeSummary: RopeSummary {
     }
   }
 
+  /// `count` copies of `size`, summed exactly as one by one. O(1).
+  public static func repeating(_ size: Size, count: Int) -> SizeSummary? {
+    var r = SizeSummary()
+    r.count = count
+    guard count > 0 else { return r }
+    if size == Section.unsetSize {
+      r.unset = count
+      return r
+    }
+    r.sumWidth = ExactSum(size.width).times(count)
+    r.sumHeight = ExactSum(size.height).times(count)
+    r.minWidth = size.width
+    r.maxWidth = size.width
+    r.minHeight = size.height
+    r.maxHeight = size.height
+    return r
+  }
+
+  public static func isSame(_ a: Size, _ b: Size) -> Bool {
+    a.width.bitPattern == b.width.bitPattern && a.height.bitPattern == b.height.bitPattern
+  }
+
   public static func + (a: SizeSummary, b: SizeSummary) -> SizeSummary {
     var r = SizeSummary()
     r.count = a.count + b.count
@@ -555,6 +761,20 @@ struct RopeBuilder<S: RopeSummary> {
       leaves.append(RopeNode(elements: pending))
       pending.removeAll(keepingCapacity: true)
     }
+  }
+
+  /// Appends `count` copies of `element`: one run leaf when it outgrows a
+  /// leaf and S allows, else one by one. O(1) then, else O(count).
+  mutating func append(repeating element: S.Element, count: Int) {
+    guard count > Rope<S>.leafCapacity, S.repeating(element, count: 1) != nil else {
+      for _ in 0..<count { append(element) }
+      return
+    }
+    if !pending.isEmpty {
+      leaves.append(RopeNode(elements: pending))
+      pending.removeAll(keepingCapacity: true)
+    }
+    leaves.append(RopeNode(run: element, count: count))
   }
 
   /// The rope of everything appended. O(leaves).
@@ -606,10 +826,15 @@ final class LeafBuilder<S: RopeSummary> {
 }
 
 /// Reads a rope forward from an index, a leaf at a time: O(log n) per
-/// leaf, O(1) per element.
+/// leaf, O(1) per element; a run is crossed in O(1) by `skip`.
 struct RopeCursor<S: RopeSummary> {
   let rope: Rope<S>
-  private var elements: [S.Element] = []
+  /// The current leaf's stored elements (a run's one), whether it is a
+  /// run, and its length: read apart so that a step tests no more than
+  /// a plain array's would.
+  private var stored: [S.Element] = []
+  private var isRun = false
+  private var end = 0
   private var offset = 0
   /// The index of the next element.
   private(set) var index: Int
@@ -617,21 +842,40 @@ struct RopeCursor<S: RopeSummary> {
   init(_ rope: Rope<S>, at i: Int) {
     self.rope = rope
     index = i
-    if i < rope.count { (elements, offset) = rope.leafElements(containing: i) }
+    if i < rope.count { load() }
+  }
+
+  private mutating func load() {
+    let (leaf, o) = rope.leafElements(containing: index)
+    (stored, isRun, end, offset) = (leaf.stored, leaf.repeats > 0, leaf.count, o)
   }
 
   /// The next element without consuming it, or nil at the end. O(1).
-  var peek: S.Element? { offset < elements.count ? elements[offset] : nil }
+  var peek: S.Element? { offset < end ? stored[isRun ? 0 : offset] : nil }
+
+  /// How many elements from the next one on are copies of it in one run
+  /// leaf (1 in a plain leaf, 0 at the end). O(1).
+  var runRemaining: Int {
+    guard offset < end else { return 0 }
+    return isRun ? end - offset : 1
+  }
 
   /// The next element, or nil at the end. O(1) amortised.
-  mutating func next() -> S.Element? {
-    guard offset < elements.count else { return nil }
-    let e = elements[offset]
+  @inline(__always) mutating func next() -> S.Element? {
+    guard offset < end else { return nil }
+    let e = stored[isRun ? 0 : offset]
     offset += 1
     index += 1
-    if offset == elements.count && index < rope.count {
-      (elements, offset) = rope.leafElements(containing: index)
-    }
+    if offset == end && index < rope.count { load() }
     return e
+  }
+
+  /// Consumes `n` elements, at most to the end of the current leaf. O(1),
+  /// or O(log n) when it enters the next leaf.
+  mutating func skip(_ n: Int) {
+    let n = Swift.min(n, end - offset)
+    offset += n
+    index += n
+    if offset == end && index < rope.count { load() }
   }
 }

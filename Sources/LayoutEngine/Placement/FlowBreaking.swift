@@ -3,11 +3,16 @@
 
 extension SectionGeometry {
   /// Breaks `sizes` into lines from item `first` on, greedily (rule 2),
-  /// calling `emit` with each line until it returns false. A line takes
-  /// its first item whatever its width, then each next item that fits.
-  /// O(log n + items read): it walks the leaves, not a cursor per item.
+  /// calling `emit` with each line, or with `repeats` equal lines in a row,
+  /// until it returns false. A line takes its first item whatever its
+  /// width, then each next item that fits. A run of equal sizes is broken
+  /// once: its first fresh line is simulated and every full line after it
+  /// is the same, so they are emitted together (the same lines, bit for
+  /// bit, as breaking item by item). O(log n + items read + runs ×
+  /// items per line): it walks the leaves, not a cursor per item.
   func breakLines(
-    _ sizes: SizeList, from first: Int, _ emit: (_ firstItem: Int, LineRecord) -> Bool
+    _ sizes: SizeList, from first: Int,
+    _ emit: (_ firstItem: Int, LineRecord, _ repeats: Int) -> Bool
   ) {
     guard first < sizes.count else { return }
     var lineFirst = first
@@ -16,13 +21,66 @@ extension SectionGeometry {
     var thick = 0.0
     var stopped = false
     sizes.forEachLeaf(from: first) { _, elements, leafFirst in
-      for k in max(first - leafFirst, 0)..<elements.count {
-        let n = neutral(elements[k])
+      if let raw = elements.run {
+        let n = neutral(raw)
+        let runEnd = leafFirst + elements.count
+        // The line left open before the run takes what fits.
+        while i < runEnd && i > lineFirst && used + interitem + n.width <= avail {
+          let next = used + (interitem + n.width)
+          thick = max(thick, n.height)
+          // Nothing added (zero-width items): every item of the run fits.
+          i = next == used ? runEnd : i + 1
+          used = next
+        }
+        guard i < runEnd else { return true }
+        if i > lineFirst && !emit(lineFirst, LineRecord(items: i - lineFirst, thickness: thick), 1)
+        {
+          stopped = true
+          return false
+        }
+        // Item i starts a line of run items: every full line from here is
+        // the same, so one is simulated.
+        lineFirst = i
+        let remaining = runEnd - i
+        var perLine = 1
+        used = n.width
+        thick = n.height
+        while perLine < remaining && used + interitem + n.width <= avail {
+          let next = used + (interitem + n.width)
+          if next == used {
+            perLine = remaining
+            break
+          }
+          used = next
+          perLine += 1
+        }
+        guard perLine < remaining else {
+          i = runEnd
+          return true
+        }
+        // `full` lines close; the rest (1...perLine items) stay open.
+        let full = (remaining - 1) / perLine
+        let rest = remaining - full * perLine
+        if !emit(lineFirst, LineRecord(items: perLine, thickness: n.height), full) {
+          stopped = true
+          return false
+        }
+        lineFirst += full * perLine
+        used = n.width
+        for _ in 1..<rest { used = used + (interitem + n.width) }
+        i = runEnd
+        return true
+      }
+      let stored = elements.stored
+      for k in max(first - leafFirst, 0)..<stored.count {
+        let n = neutral(stored[k])
         if i > lineFirst && used + interitem + n.width <= avail {
           used += interitem + n.width
           thick = max(thick, n.height)
         } else {
-          if i > lineFirst && !emit(lineFirst, LineRecord(items: i - lineFirst, thickness: thick)) {
+          if i > lineFirst
+            && !emit(lineFirst, LineRecord(items: i - lineFirst, thickness: thick), 1)
+          {
             stopped = true
             return false
           }
@@ -34,7 +92,7 @@ extension SectionGeometry {
       }
       return true
     }
-    if !stopped { _ = emit(lineFirst, LineRecord(items: i - lineFirst, thickness: thick)) }
+    if !stopped { _ = emit(lineFirst, LineRecord(items: i - lineFirst, thickness: thick), 1) }
   }
 
   /// The lines of `items` (rules 2 and 6), reusing `previous` lines where
@@ -71,8 +129,8 @@ extension SectionGeometry {
       }
       // Leaves are made as lines are broken: no array of every line.
       var lines = RopeBuilder<LineSummary>()
-      breakLines(sizes, from: 0) { _, r in
-        lines.append(r)
+      breakLines(sizes, from: 0) { _, r, repeats in
+        lines.append(repeating: r, count: repeats)
         return true
       }
       return .variable(sizes: sizes, lines: lines.rope)
@@ -96,19 +154,22 @@ extension SectionGeometry {
       firstItem = old.itemRange(ofLine: jStart).lowerBound
     }
     let delta = edit.newHi - edit.oldHi
-    var records: [LineRecord] = []
+    var records: [(LineRecord, repeats: Int)] = []
     var cursor = RopeCursor(oldLines, at: jStart)
     var oldStart = firstItem  // the first item of old line k
     var k = jStart
     var resync = oldLines.count
-    breakLines(sizes, from: firstItem) { lineFirst, record in
-      records.append(record)
-      let next = lineFirst + record.items
+    breakLines(sizes, from: firstItem) { lineFirst, record, repeats in
+      records.append((record, repeats))
+      let next = lineFirst + record.items * repeats
       guard next >= edit.newHi else { return true }
       let target = next - delta
-      while oldStart < target, let r = cursor.next() {
-        oldStart += r.items
-        k += 1
+      while oldStart < target, let r = cursor.peek {
+        // A run of old lines is crossed at once, up to the target.
+        let take = max(1, min(cursor.runRemaining, (target - oldStart) / max(r.items, 1)))
+        oldStart += r.items * take
+        k += take
+        cursor.skip(take)
       }
       if oldStart == target && target < oldCount {
         resync = k
@@ -117,7 +178,20 @@ extension SectionGeometry {
       return true
     }
     lines.removeSubrange(jStart..<resync)
-    lines.insert(contentsOf: records, at: jStart)
+    var at = jStart
+    var plain: [LineRecord] = []
+    for (record, repeats) in records {
+      if repeats == 1 {
+        plain.append(record)
+        continue
+      }
+      lines.insert(contentsOf: plain, at: at)
+      at += plain.count
+      plain.removeAll()
+      lines.insert(repeating: record, count: repeats, at: at)
+      at += repeats
+    }
+    lines.insert(contentsOf: plain, at: at)
     return lines
   }
 

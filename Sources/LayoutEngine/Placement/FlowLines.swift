@@ -44,6 +44,34 @@ struct LineSummary: RopeSummary {
       thickness += l.thickness
     }
   }
+  /// Adds a leaf's lines before `offset` to a thickness and an item
+  /// count, as a walk adds them one by one: a run's in O(1).
+  @inline(__always)
+  static func add(
+    _ records: RopeLeaf<LineRecord>, upTo offset: Int, to t: inout ExactSum, _ items: inout Int
+  ) {
+    if let r = records.run {
+      t += ExactSum(r.thickness).times(offset)
+      items += r.items * offset
+      return
+    }
+    for k in 0..<offset {
+      t += records.stored[k].thickness
+      items += records.stored[k].items
+    }
+  }
+
+  /// `count` copies of one line, summed exactly as one by one. O(1).
+  static func repeating(_ line: LineRecord, count: Int) -> LineSummary? {
+    var r = LineSummary()
+    r.count = count
+    r.items = line.items * count
+    r.thickness = ExactSum(line.thickness).times(count)
+    return r
+  }
+  static func isSame(_ a: LineRecord, _ b: LineRecord) -> Bool {
+    a.items == b.items && a.thickness.bitPattern == b.thickness.bitPattern
+  }
   static func + (a: LineSummary, b: LineSummary) -> LineSummary {
     var r = LineSummary()
     r.count = a.count + b.count
@@ -134,6 +162,22 @@ struct SectionGeometry: Sendable {
     @inline(__always) mutating func add(_ raw: Size, _ axes: Axes) {
       if raw == Section.unsetSize { unsized += 1 } else { sized += axes.main(raw) }
     }
+    /// With `k` copies of `raw` added: the same sums as one by one. O(1).
+    @inline(__always) mutating func add(_ raw: Size, _ axes: Axes, count k: Int) {
+      if raw == Section.unsetSize {
+        unsized += k
+      } else {
+        sized += ExactSum(axes.main(raw)).times(k)
+      }
+    }
+    /// With a leaf's items before `offset` added: a run's in O(1).
+    @inline(__always) mutating func add(_ leaf: RopeLeaf<Size>, upTo offset: Int, _ axes: Axes) {
+      if let v = leaf.run {
+        add(v, axes, count: offset)
+      } else {
+        for k in 0..<offset { add(leaf.stored[k], axes) }
+      }
+    }
   }
 
   @inline(__always) func thickness(_ p: RowPrefix) -> Double { walk.thickness(p) }
@@ -164,18 +208,14 @@ struct SectionGeometry: Sendable {
       let axes = axes
       var (p, elements, offset) = sizes.leaf(
         containing: j, prefix: RowPrefix(), adding: { $0.adding($1, axes) })
-      for k in 0..<offset { p.add(elements[k], axes) }
+      p.add(elements, upTo: offset, axes)
       return (
         position(thicknessBefore: thickness(p), line: j), mainExtent(elements[offset]), j..<(j + 1)
       )
     case .variable(_, let lines):
       let (before, records, offset) = lines.leaf(containing: j)
-      var t = before.thickness
-      var first = before.items
-      for k in 0..<offset {
-        t += records[k].thickness
-        first += records[k].items
-      }
+      var (t, first) = (before.thickness, before.items)
+      LineSummary.add(records, upTo: offset, to: &t, &first)
       return (
         position(thicknessBefore: t.value, line: j), records[offset].thickness,
         first..<(first + records[offset].items)
@@ -206,7 +246,7 @@ struct SectionGeometry: Sendable {
       let axes = axes
       var (p, elements, offset) = sizes.leaf(
         containing: j, prefix: RowPrefix(), adding: { $0.adding($1, axes) })
-      for k in 0..<offset { p.add(elements[k], axes) }
+      p.add(elements, upTo: offset, axes)
       walk.forEachCard(sizes, p, elements, first: j - offset, at: offset, body)
     case .variable(_, let lines):
       lines.forEachLeaf(from: j) { visitLines($0, $1, $2, from: j, body) }
@@ -221,17 +261,17 @@ struct SectionGeometry: Sendable {
   /// Calls `body` with the lines of a leaf of line records from line `j`
   /// on; false when `body` stopped. O(leaf).
   private func visitLines(
-    _ before: LineSummary, _ records: [LineRecord], _ first: Int, from j: Int,
+    _ before: LineSummary, _ records: RopeLeaf<LineRecord>, _ first: Int, from j: Int,
     _ body: LineVisitor
   ) -> Bool {
-    var t = before.thickness
-    var item = before.items
-    for k in 0..<records.count {
+    var (t, item) = (before.thickness, before.items)
+    let k0 = max(j - first, 0)
+    LineSummary.add(records, upTo: k0, to: &t, &item)
+    for k in k0..<records.count {
       let r = records[k]
-      if first + k >= j
-        && !body(
-          first + k, position(thicknessBefore: t.value, line: first + k), r.thickness,
-          item..<(item + r.items), nil)
+      if !body(
+        first + k, position(thicknessBefore: t.value, line: first + k), r.thickness,
+        item..<(item + r.items), nil)
       {
         return false
       }
@@ -281,7 +321,23 @@ struct SectionGeometry: Sendable {
       }
       return body(j, start, thick, items, raw)
     }
-    let more = visitLines(found.before, found.elements, found.first, from: found.first, visit)
+    // In a run of equal lines, the first ending after `lo` is found by
+    // bisection rather than walked to.
+    var from = found.first
+    if let r = found.elements.run {
+      var (a, b) = (0, found.elements.count - 1)
+      while a < b {
+        let k = (a + b) / 2
+        let t = found.before.thickness + ExactSum(r.thickness).times(k)
+        if position(thicknessBefore: t.value, line: found.first + k) + r.thickness > lo {
+          b = k
+        } else {
+          a = k + 1
+        }
+      }
+      from += a
+    }
+    let more = visitLines(found.before, found.elements, found.first, from: from, visit)
     if stepBackFrom >= 0 {
       var j = stepBackFrom
       while j > 0 && endsAfter(j - 1) { j -= 1 }
@@ -375,6 +431,9 @@ struct SectionGeometry: Sendable {
     case .variable(_, let lines):
       guard let (before, records, first) = lines.descend({ $0.items > i }) else {
         return lines.count - 1
+      }
+      if let r = records.run {
+        return first + min((i - before.items) / max(r.items, 1), records.count - 1)
       }
       var item = before.items
       for k in 0..<records.count {
@@ -470,7 +529,7 @@ struct RowWalk {
     let axes = axes
     var (p, elements, offset) = sizes.leaf(
       containing: j, prefix: SectionGeometry.RowPrefix(), adding: { $0.adding($1, axes) })
-    for k in 0..<offset { p.add(elements[k], axes) }
+    p.add(elements, upTo: offset, axes)
     return (position(thicknessBefore: thickness(p), line: j), elements[offset])
   }
 
@@ -526,7 +585,7 @@ struct RowWalk {
     while j > 0 && end(ofCard: j - 1, sizes) > lo { j -= 1 }
     var (p, elements, offset) = sizes.leaf(
       containing: j, prefix: SectionGeometry.RowPrefix(), adding: { $0.adding($1, axes) })
-    for k in 0..<offset { p.add(elements[k], axes) }
+    p.add(elements, upTo: offset, axes)
     forEachCard(sizes, p, elements, first: j - offset, at: offset, body)
   }
 
@@ -540,7 +599,8 @@ struct RowWalk {
   /// + cards visited).
   @discardableResult
   func forEachCard(
-    _ sizes: SizeList, _ p: SectionGeometry.RowPrefix, _ elements: [Size], first: Int, at k: Int,
+    _ sizes: SizeList, _ p: SectionGeometry.RowPrefix, _ elements: RopeLeaf<Size>, first: Int,
+    at k: Int,
     endingAfter lo: Double = -.infinity, _ body: SectionGeometry.LineVisitor
   ) -> Int? {
     let axes = axes
@@ -550,8 +610,28 @@ struct RowWalk {
     var k = k
     var shown: Int? = nil
     while true {
-      while k < elements.count {
-        let raw = elements[k]
+      // In a run, the first card ending after `lo` is found by bisection.
+      if shown == nil, lo > -.infinity, let raw = elements.run, k < elements.count {
+        let thick = mainExtent(raw)
+        var (a, b) = (k, elements.count - 1)
+        while a < b {
+          let m = (a + b) / 2
+          var q = p
+          q.add(raw, axes, count: m - k)
+          if position(thicknessBefore: thickness(q), line: first + m) + thick > lo {
+            b = m
+          } else {
+            a = m + 1
+          }
+        }
+        p.add(raw, axes, count: a - k)
+        k = a
+      }
+      let stored = elements.stored
+      let run = elements.repeats > 0
+      let end = elements.count
+      while k < end {
+        let raw = stored[run ? 0 : k]
         let i = first + k
         let start = position(thicknessBefore: thickness(p), line: i)
         let thick = mainExtent(raw)
@@ -562,7 +642,7 @@ struct RowWalk {
         p.add(raw, axes)
         k += 1
       }
-      first += elements.count
+      first += end
       guard first < count else { return shown }
       elements = sizes.leafElements(containing: first).elements
       k = 0

@@ -105,9 +105,19 @@ extension Rope {
   /// it; (count, summary) when none does. O(log n + leaf).
   func split(_ pred: (S) -> Bool) -> (position: Int, before: S) {
     guard let (before, elements, first) = descend(pred) else { return (count, summary) }
+    if let v = elements.run {
+      // A run: the first k whose prefix through it satisfies pred.
+      var lo = 0
+      var hi = elements.count - 1
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if pred(before + S.repeating(v, count: mid + 1)!) { hi = mid } else { lo = mid + 1 }
+      }
+      return (first + lo, before + S.repeating(v, count: lo)!)
+    }
     var acc = before
     for k in 0..<elements.count {
-      let through = acc + S(elements[k...k])
+      let through = acc + S(elements.stored[k...k])
       if pred(through) { return (first + k, acc) }
       acc = through
     }
@@ -119,7 +129,8 @@ extension Rope {
     if j <= 0 { return .zero }
     if j >= count { return summary }
     let (before, elements, offset) = leaf(containing: j)
-    return before + S(elements[0..<offset])
+    if let v = elements.run { return before + S.repeating(v, count: offset)! }
+    return before + S(elements.stored[0..<offset])
   }
 }
 
