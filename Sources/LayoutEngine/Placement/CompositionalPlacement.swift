@@ -6,8 +6,9 @@
 // groups and their frames are literal widths and heights
 // (CompositionalGroups.swift). A section of unmeasured items costs O(1):
 // every group has the template's shape, group k at k · (extent + spacing)
-// taken exactly. Only a section with measured items along estimated axes
-// keeps a record per group and per item.
+// taken exactly. A section with measured items along estimated axes keeps
+// a record of each group holding one, and every other group is still the
+// template's.
 
 /// The row offsets of a session's orthogonal sections, by section (absent:
 /// 0), in the left-to-right space along the cross axis.
@@ -136,14 +137,31 @@ struct CompositionalSection: Sendable {
     }
   }
 
-  /// Per group: its start along the stacking axis (from the groups' area)
-  /// and size, and each item's cell frame relative to its group.
+  /// The groups holding a measured item; every other group is the
+  /// template's, so a section of a hundred million items with a few
+  /// measured ones stores only those few (its sizes are runs). Per
+  /// measured group: its index (ascending), its size and its cells'
+  /// frames relative to it (`leafCount` each); and the exact sum of the
+  /// measured groups' extents before each, from which every group's start
+  /// is taken as exactly as a walk over all groups would.
   struct MeasuredGroups: Sendable {
-    var starts: [Double]
-    var sizes: [Size]
-    var frames: [Rect]
+    var groups: [Int] = []
+    var sizes: [Size] = []
+    var frames: [Rect] = []
+    /// prefix[j]: Σ extents of measured groups 0..<j (count + 1 entries).
+    var prefix: [ExactSum] = [.zero]
+    /// Every group is measured: group k is entry k.
+    var dense = false
     /// The largest frame width or height (a row effect's reach).
     var largestExtent = 0.0
+
+    /// How many measured groups come before group `k`, and whether `k` is
+    /// one. O(1) when dense, else O(log measured groups).
+    @inline(__always) func slot(_ k: Int) -> (before: Int, measured: Bool) {
+      if dense { return (k, true) }
+      let j = upperBound(groups.count) { groups[$0] >= k }
+      return (j, j < groups.count && groups[j] == k)
+    }
   }
 }
 
@@ -175,7 +193,8 @@ public struct CompositionalGeometry: Placement {
   /// geometry) in a viewport whose extents less the content insets are
   /// `visible`. A section continuing an old one (per `continuity`) whose
   /// items did not change, with the same layout and container, is reused
-  /// whole. O(sections + items of sections with measured items).
+  /// whole. O(sections + runs of sizes + measured items · (log n + items
+  /// per group · depth)).
   public init(
     configuration c: CompositionalConfiguration, sections specs: [Section], visible: Size,
     rowOffsets: RowOffsets = [:], previous: CompositionalGeometry? = nil,
@@ -283,8 +302,9 @@ public struct CompositionalGeometry: Placement {
     self.rowOffsets = clamped
   }
 
-  /// One section in its own coordinates. O(1) without measured items,
-  /// O(items · depth) with them.
+  /// One section in its own coordinates. O(1) without measured items; with
+  /// them O(runs of sizes + measured groups · (log n + items per group ·
+  /// depth)).
   static func section(_ spec: Section, _ t: GroupTemplate, axes: Axes, W: Double)
     -> CompositionalSection
   {
@@ -307,27 +327,14 @@ public struct CompositionalGeometry: Placement {
     var (lo, hi) = shape.reach
     var (mainLo, mainHi) = shape.cellsMain
     if t.measurable, case .sizes(let list) = spec.items, list.summary.count > list.summary.unset {
-      var m = CompositionalSection.MeasuredGroups(starts: [], sizes: [], frames: [])
-      m.starts.reserveCapacity(g.groupCount)
-      m.sizes.reserveCapacity(g.groupCount)
-      m.frames.reserveCapacity(n + P)
+      var m = CompositionalSection.MeasuredGroups()
       var sum = ExactSum.zero
-      let gap = ExactSum(shape.spacing)
       (lo, hi, mainLo, mainHi) = (0, 0, 0, 0)
-      // The group asks for its items' sizes in order: one pass of a cursor.
-      var cursor = RopeCursor(list, at: 0)
-      for k in 0..<g.groupCount {
-        let from = m.frames.count
-        let size = t.place(into: &m.frames) { _ in
-          guard let s = cursor.next(), s != Section.unsetSize else { return nil }
-          return s
-        }
-        m.starts.append((sum + gap.times(k)).value)
-        sum += along(size)
-        m.sizes.append(size)
+      // What one group adds to the extremes: every group's cells folded
+      // in, as a walk over all groups would (the template's once).
+      func fold(_ frames: ArraySlice<Rect>, _ size: Size) {
         thickest = max(thickest, across(size))
-        for fi in from..<m.frames.count {
-          let f = m.frames[fi]
+        for f in frames {
           let (a, b) =
             orthogonal
             ? (axes.cross(f.origin), axes.cross(f.size)) : (axes.main(f.origin), axes.main(f.size))
@@ -338,10 +345,49 @@ public struct CompositionalGeometry: Placement {
           m.largestExtent = max(m.largestExtent, f.width, f.height)
         }
       }
-      // The last group's missing items were placed as estimates.
-      m.frames.removeLast(m.frames.count - n)
+      // The groups holding a measured item, read from the sizes' leaves:
+      // a run of items without sizes is skipped whole.
+      var holding: [Int] = []
+      list.forEachLeaf(from: 0) { _, leaf, first in
+        if let v = leaf.run {
+          if v != Section.unsetSize {
+            let a = first / P
+            let b = (first + leaf.count - 1) / P
+            for k in max(a, (holding.last ?? -1) + 1)...b { holding.append(k) }
+          }
+          return true
+        }
+        for (o, v) in leaf.stored.enumerated() where v != Section.unsetSize {
+          let k = (first + o) / P
+          if holding.last != k { holding.append(k) }
+        }
+        return true
+      }
+      m.groups = holding
+      m.dense = holding.count == g.groupCount
+      m.sizes.reserveCapacity(holding.count)
+      m.frames.reserveCapacity(holding.count * P)
+      m.prefix.reserveCapacity(holding.count + 1)
+      for k in holding {
+        // The group asks for its items' sizes in order: one cursor.
+        var cursor = RopeCursor(list, at: k * P)
+        let from = m.frames.count
+        let size = t.place(into: &m.frames) { _ in
+          guard let s = cursor.next(), s != Section.unsetSize else { return nil }
+          return s
+        }
+        sum += along(size)
+        m.sizes.append(size)
+        m.prefix.append(sum)
+        fold(m.frames[from...], size)
+      }
+      let unmeasured = g.groupCount - holding.count
+      if unmeasured > 0 {
+        fold(t.frames[...], t.size)
+        sum += ExactSum(along(t.size)).times(unmeasured)
+      }
       // Σ extents + (k − 1) · spacing, exactly as a fresh sum.
-      stacked = (sum + gap.times(g.groupCount - 1)).value
+      stacked = (sum + ExactSum(shape.spacing).times(g.groupCount - 1)).value
       g.measured = m
     } else if g.groupCount > 0 {
       let k = g.groupCount
@@ -407,7 +453,7 @@ public struct CompositionalGeometry: Placement {
   @inline(__always) func frame(_ g: CompositionalSection, _ i: Int, group k: Int, offset o: Double)
     -> Rect
   {
-    let f = g.measured?.frames[i] ?? g.template.frames[i - k * g.template.leafCount]
+    let f = g.cellFrame(i, group: k)
     let p = g.groupStart(k)
     var main = g.start + g.itemsMain + axes.main(f.origin)
     var cross = g.itemsCross + axes.cross(f.origin)
@@ -741,8 +787,21 @@ extension CompositionalSection {
   /// Σ earlier extents + k · spacing, taken exactly whichever path built
   /// the section. O(1).
   @inline(__always) func groupStart(_ k: Int) -> Double {
-    if let m = measured { return m.starts[k] }
-    return groupStartUniform(k)
+    guard let m = measured else { return groupStartUniform(k) }
+    let j = m.slot(k).before
+    let sum = m.prefix[j] + ExactSum(stackExtent(template.size)).times(k - j)
+    return (sum + ExactSum(spacing).times(k)).value
+  }
+
+  /// Item `i`'s cell frame relative to its group `k`: the template's
+  /// unless the group is measured. O(1), or O(log measured groups).
+  @inline(__always) func cellFrame(_ i: Int, group k: Int) -> Rect {
+    let leaf = i - k * template.leafCount
+    if let m = measured {
+      let (j, found) = m.slot(k)
+      if found { return m.frames[j * template.leafCount + leaf] }
+    }
+    return template.frames[leaf]
   }
 
   @inline(__always) func groupStartUniform(_ k: Int) -> Double {
@@ -755,7 +814,11 @@ extension CompositionalSection {
   }
 
   @inline(__always) func groupExtent(_ k: Int) -> Double {
-    stackExtent(measured?.sizes[k] ?? template.size)
+    if let m = measured {
+      let (j, found) = m.slot(k)
+      if found { return stackExtent(m.sizes[j]) }
+    }
+    return stackExtent(template.size)
   }
 
   /// Group k's centre along the row (row coordinates). O(1).
