@@ -194,6 +194,83 @@ final class RunLengthTests: XCTestCase {
     }
   }
 
+  /// A waterfall places a uniform stretch one cycle of columns at a time
+  /// once the columns' tops settle: the lanes hold runs and the column
+  /// order one cycling run, and every item lands where placing one by one
+  /// puts it (shortest-first with a scan and with the tournament tree, and
+  /// by index), through measurements, batches and rotations. (A stable
+  /// waterfall's columns depend on its history, not only its items, so
+  /// only its first placement is compared.)
+  func testWaterfallUniformStretchesArePlacedAsCyclesOfColumns() {
+    var g = SplitMix(state: 77)
+    let cases: [(Int, ItemRenderDirection, ColumnPlacement)] = [
+      (3, .shortestFirst, .packed), (20, .shortestFirst, .packed), (4, .leftToRight, .packed),
+    ]
+    var g0 = g
+    var stable = WaterfallConfiguration()
+    stable.placement = .stable
+    assertSame(
+      Layout(
+        type: .waterfall(stable), sections: [.uniform(3000)],
+        viewportSize: Size(width: 1200, height: 800)), "stable waterfall", 0, &g0)
+    for (columns, direction, placement) in cases {
+      var c = WaterfallConfiguration()
+      c.columnCount = columns
+      c.itemRenderDirection = direction
+      c.placement = placement
+      var layout = Layout(
+        type: .waterfall(c), sections: [.uniform(3000), .uniform(500)],
+        viewportSize: Size(width: 1200, height: 800))
+      var cycles = 0
+      for step in 0..<25 {
+        if case .waterfall(let w) = layout.placement {
+          for section in w.sections {
+            section.order.forEachLeaf(from: 0) { _, leaf, _ in
+              cycles += leaf.repeats > 0 && leaf.stored.count == columns ? 1 : 0
+              return true
+            }
+          }
+        }
+        let s = Int.random(in: 0..<2, using: &g)
+        let n = layout.sections[s].count
+        switch step % 4 {
+        case 0:
+          layout.setItemSizes(
+            (0..<2).map { _ in
+              (IndexPath(section: s, item: Int.random(in: 0..<n, using: &g)), randomSize(&g))
+            })
+        case 1:
+          var u = BatchUpdate()
+          let a = Int.random(in: 0..<(n - 10), using: &g)
+          u.deleteItems = (a..<(a + 5)).map { IndexPath(section: s, item: $0) }
+          u.insertItems = (0..<Int.random(in: 0...40, using: &g)).map {
+            (IndexPath(section: s, item: $0), Item())
+          }
+          guard let result = try? u.apply(to: layout.sections, uniformSize: c.itemSize) else {
+            XCTFail("a valid batch was refused")
+            continue
+          }
+          layout.apply(result)
+        case 2:
+          let v = layout.viewportSize
+          _ = layout.setViewportSize(Size(width: v.height, height: v.width))
+        default:
+          layout.appendItems(section: s, count: 700, sizes: nil, ids: nil)
+        }
+        assertSame(layout, "waterfall \(columns) \(direction) \(placement)", step, &g)
+        if case .waterfall(let a) = layout.placement,
+          case .waterfall(let b) = Layout(
+            type: layout.type, sections: flat(layout.sections),
+            viewportSize: layout.viewportSize
+          ).placement
+        {
+          XCTAssertEqual(a.sections.map(\.columns), b.sections.map(\.columns))
+        }
+      }
+      XCTAssertGreaterThan(cycles, 10, "\(columns) \(direction): no cycles stored")
+    }
+  }
+
   /// The headline case at full size: a hundred million uniform items with
   /// a thousand measured ones hold a few thousand leaves, not 1e8 sizes,
   /// and a rotation re-breaks the runs, not the items.

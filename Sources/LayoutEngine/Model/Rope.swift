@@ -24,6 +24,10 @@ public protocol RopeSummary: Sendable {
   /// The summary of `count` copies of `element` in O(1), or nil when the
   /// summary cannot be taken that way: then the rope never stores runs.
   static func repeating(_ element: Element, count: Int) -> Self?
+  /// The summary of `count` elements cycling through `cycle` (a waterfall's
+  /// columns in a uniform stretch), or nil when not taken in O(cycle).
+  /// Runs of one element need only `repeating(_:count:)`.
+  static func repeating(cycle: ArraySlice<Element>, count: Int) -> Self?
   /// Whether two elements are the same, bit for bit (false when unknown):
   /// an edit that puts an element into a run of the same one keeps the run.
   static func isSame(_ a: Element, _ b: Element) -> Bool
@@ -32,16 +36,21 @@ public protocol RopeSummary: Sendable {
 extension RopeSummary {
   public static var leafScale: Int { 1 }
   public static func repeating(_ element: Element, count: Int) -> Self? { nil }
+  public static func repeating(cycle: ArraySlice<Element>, count: Int) -> Self? {
+    cycle.count == 1 ? repeating(cycle[cycle.startIndex], count: count) : nil
+  }
   public static func isSame(_ a: Element, _ b: Element) -> Bool { false }
 }
 
-/// The elements of one leaf: an array, or one element repeated (a run
-/// leaf, which stores a stretch of equal elements in O(1) memory). Walks
-/// that must not visit a run element by element test `run`.
+/// The elements of one leaf: an array, or a run leaf: one element repeated
+/// (a stretch of equal sizes or lines in O(1) memory), or a cycle of them
+/// (a waterfall's columns in a uniform stretch). Walks that must not visit
+/// a run element by element test `run`; only ropes whose summary takes a
+/// cycle's hold cycles.
 public struct RopeLeaf<Element>: RandomAccessCollection {
-  /// A plain leaf's elements, or a run's one element.
+  /// A plain leaf's elements, or a run's element (or cycle).
   let stored: [Element]
-  /// A run's length; 0 for a plain leaf.
+  /// A run's length in elements; 0 for a plain leaf.
   let repeats: Int
 
   @inline(__always) init(_ stored: [Element], repeats: Int) {
@@ -51,9 +60,11 @@ public struct RopeLeaf<Element>: RandomAccessCollection {
 
   public var startIndex: Int { 0 }
   public var endIndex: Int { repeats > 0 ? repeats : stored.count }
-  @inline(__always) public subscript(k: Int) -> Element { repeats > 0 ? stored[0] : stored[k] }
-  /// The repeated element of a run leaf; nil for a plain leaf.
-  @inline(__always) var run: Element? { repeats > 0 ? stored[0] : nil }
+  @inline(__always) public subscript(k: Int) -> Element {
+    repeats > 0 ? stored[stored.count == 1 ? 0 : k % stored.count] : stored[k]
+  }
+  /// The repeated element of a run leaf of one element; nil otherwise.
+  @inline(__always) var run: Element? { repeats > 0 && stored.count == 1 ? stored[0] : nil }
 }
 
 final class RopeNode<S: RopeSummary>: @unchecked Sendable {
@@ -64,7 +75,7 @@ final class RopeNode<S: RopeSummary>: @unchecked Sendable {
   /// Leaves hold elements; inner nodes hold children. Never both.
   @exclusivity(unchecked) var elements: [S.Element]
   @exclusivity(unchecked) var children: [RopeNode<S>]
-  /// A run leaf's length (its one element repeated); 0 otherwise.
+  /// A run leaf's length (its element or cycle repeated); 0 otherwise.
   @exclusivity(unchecked) var repeats = 0
 
   init(elements: [S.Element]) {
@@ -73,12 +84,13 @@ final class RopeNode<S: RopeSummary>: @unchecked Sendable {
     self.summary = S(elements[...])
   }
 
-  /// A run leaf: `count` copies of `element` (S must take their summary).
-  init(run element: S.Element, count: Int) {
-    elements = [element]
+  /// A run leaf: `count` elements cycling through `cycle` (S must take
+  /// their summary).
+  init(cycle: [S.Element], count: Int) {
+    elements = cycle
     children = []
     repeats = count
-    summary = S.repeating(element, count: count)!
+    summary = S.repeating(cycle: cycle[...], count: count)!
   }
 
   init(children: [RopeNode<S>]) {
@@ -101,7 +113,7 @@ final class RopeNode<S: RopeSummary>: @unchecked Sendable {
 
   func resummarize() {
     if repeats > 0 {
-      summary = S.repeating(elements[0], count: repeats)!
+      summary = S.repeating(cycle: elements[...], count: repeats)!
       return
     }
     summary = isLeaf ? S(elements[...]) : children.reduce(S.zero) { $0 + $1.summary }
@@ -145,7 +157,7 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// else O(count).
   public init(repeating element: Element, count: Int) {
     if count > Self.leafCapacity, S.repeating(element, count: 1) != nil {
-      self.init(leaves: [RopeNode(run: element, count: count)])
+      self.init(leaves: [RopeNode(cycle: [element], count: count)])
     } else {
       self.init(Array(repeating: element, count: count))
     }
@@ -192,7 +204,7 @@ public struct Rope<S: RopeSummary>: Sendable {
         i -= child.summary.count
       }
     }
-    return node.repeats > 0 ? node.elements[0] : node.elements[i]
+    return node.repeats > 0 ? node.elements[i % node.elements.count] : node.elements[i]
   }
 
   /// The summary of the elements before the leaf holding element `i` (the
@@ -335,16 +347,40 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// at `i` split around it. O(log n + leafCapacity) then, else as
   /// `insert(contentsOf:at:)`.
   public mutating func insert(repeating element: Element, count: Int, at i: Int) {
+    insert(cycling: [element], count: count, at: i)
+  }
+
+  /// Inserts `count` elements cycling through `cycle` at `i`, as
+  /// `insert(repeating:count:at:)` does one element. O(log n + leafCapacity
+  /// + cycle) when the summary takes the cycle's, else O(count).
+  public mutating func insert(cycling cycle: [Element], count: Int, at i: Int) {
     precondition(i >= 0 && i <= self.count, "Rope index out of range")
-    guard count > Self.leafCapacity, S.repeating(element, count: 1) != nil else {
-      insert(contentsOf: Array(repeating: element, count: count), at: i)
+    guard count > Self.leafCapacity, !cycle.isEmpty,
+      S.repeating(cycle: cycle[...], count: 1) != nil
+    else {
+      insert(contentsOf: (0..<count).map { cycle[$0 % cycle.count] }, at: i)
       return
     }
     if self.count == 0 {
-      root = RopeNode(run: element, count: count)
+      root = RopeNode(cycle: cycle, count: count)
       return
     }
-    graft(Self.edit(&root, at: i, removing: 0, inserting: [], run: (element, count)))
+    graft(Self.edit(&root, at: i, removing: 0, inserting: [], run: (cycle, count)))
+  }
+
+  /// Inserts every element of `other` at `i`, its runs as runs.
+  /// O(other's leaves · (log n + leafCapacity)).
+  public mutating func insert(contentsOf other: Rope, at i: Int) {
+    var at = i
+    other.forEachLeaf(from: 0) { _, leaf, _ in
+      if leaf.repeats > 0 {
+        insert(cycling: leaf.stored, count: leaf.repeats, at: at)
+      } else {
+        insert(contentsOf: leaf.stored, at: at)
+      }
+      at += leaf.count
+      return true
+    }
   }
 
   /// Inserts `elements` at `i`. O(log n + leafCapacity) per leaf's worth.
@@ -407,18 +443,17 @@ public struct Rope<S: RopeSummary>: Sendable {
     func check(_ node: RopeNode<S>, depth: Int, leafDepth: inout Int?) -> String? {
       if node.isLeaf {
         if node.repeats > 0 {
-          if node.elements.count != 1 {
-            return "a run leaf holding \(node.elements.count) elements"
-          }
+          if node.elements.isEmpty { return "a run leaf of nothing" }
           if node.repeats <= Self.leafCapacity { return "a run leaf of a leaf's size" }
+        } else if node.elements.count > Self.leafCapacity {
+          return "a leaf over capacity"
         }
-        if node.elements.count > Self.leafCapacity { return "a leaf over capacity" }
         if node.elements.isEmpty && node !== root { return "an empty leaf" }
         if let d = leafDepth, d != depth { return "leaves at depths \(d) and \(depth)" }
         leafDepth = depth
         let fresh =
           node.repeats > 0
-          ? S.repeating(node.elements[0], count: node.repeats)! : S(node.elements[...])
+          ? S.repeating(cycle: node.elements[...], count: node.repeats)! : S(node.elements[...])
         return withUnsafeBytes(of: fresh) { a in
           withUnsafeBytes(of: node.summary) { b in a.elementsEqual(b) }
         } ? nil : "a leaf summary differs from its elements'"
@@ -503,7 +538,7 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// or the leaves a run leaf's edit leaves; an emptied child is dropped.
   private static func edit(
     _ node: inout RopeNode<S>, at i: Int, removing: Int, inserting: ArraySlice<Element>,
-    run: (Element, Int)? = nil
+    run: (cycle: [Element], count: Int)? = nil
   ) -> [RopeNode<S>] {
     if !isKnownUniquelyReferenced(&node) { node = RopeNode(copying: node) }
     if node.isLeaf {
@@ -536,54 +571,61 @@ public struct Rope<S: RopeSummary>: Sendable {
     return splitIfNeeded(node).map { [$0] } ?? []
   }
 
-  /// A stretch of a leaf being rebuilt: elements, or one element repeated.
+  /// A stretch of a leaf being rebuilt: elements, or `count` elements of
+  /// a cycle from its element `phase` on.
   private enum Piece {
     case elements(ArraySlice<Element>)
-    case run(Element, Int)
+    case run([Element], phase: Int, count: Int)
   }
 
   /// `edit` on a run leaf, or inserting a run into a leaf: the leaf's
   /// elements before `i`, `inserting`, `run` and the elements after the
   /// removed ones, rebuilt into leaves: runs that outgrow a leaf stay runs
-  /// (equal neighbours joined), the rest go into plain leaves. `node`
-  /// becomes the first leaf; the others are returned. O(leafCapacity).
+  /// (equal neighbours of one element joined), the rest go into plain
+  /// leaves. `node` becomes the first leaf; the others are returned.
+  /// O(leafCapacity + cycle).
   private static func editPieces(
     _ node: RopeNode<S>, at i: Int, removing: Int, inserting: ArraySlice<Element>,
-    run: (Element, Int)?
+    run: (cycle: [Element], count: Int)?
   ) -> [RopeNode<S>] {
     var pieces: [Piece] = []
     if node.repeats > 0 {
-      let v = node.elements[0]
-      pieces.append(.run(v, i))
+      let cycle = node.elements
+      pieces.append(.run(cycle, phase: 0, count: i))
       pieces.append(.elements(inserting))
-      if let run { pieces.append(.run(run.0, run.1)) }
-      pieces.append(.run(v, node.repeats - i - removing))
+      if let run { pieces.append(.run(run.cycle, phase: 0, count: run.count)) }
+      pieces.append(
+        .run(cycle, phase: (i + removing) % cycle.count, count: node.repeats - i - removing))
     } else {
       pieces.append(.elements(node.elements[..<i]))
       pieces.append(.elements(inserting))
-      if let run { pieces.append(.run(run.0, run.1)) }
+      if let run { pieces.append(.run(run.cycle, phase: 0, count: run.count)) }
       pieces.append(.elements(node.elements[(i + removing)...]))
     }
     // Join runs of one element, and elements equal to a neighbouring run.
     var joined: [Piece] = []
     for piece in pieces {
       switch piece {
-      case .run(_, 0): continue
+      case .run(_, _, 0): continue
       case .elements(let e) where e.isEmpty: continue
-      case .run(let v, let n):
-        if case .run(let u, let m)? = joined.last, S.isSame(u, v) {
-          joined[joined.count - 1] = .run(u, m + n)
+      case .run(let c, _, let n) where c.count == 1:
+        let v = c[0]
+        if case .run(let u, _, let m)? = joined.last, u.count == 1, S.isSame(u[0], v) {
+          joined[joined.count - 1] = .run(u, phase: 0, count: m + n)
         } else if case .elements(let e)? = joined.last, e.allSatisfy({ S.isSame($0, v) }) {
-          joined[joined.count - 1] = .run(v, n + e.count)
+          joined[joined.count - 1] = .run(c, phase: 0, count: n + e.count)
         } else {
           joined.append(piece)
         }
       case .elements(let e):
-        if case .run(let u, let m)? = joined.last, e.allSatisfy({ S.isSame($0, u) }) {
-          joined[joined.count - 1] = .run(u, m + e.count)
+        if case .run(let u, _, let m)? = joined.last, u.count == 1,
+          e.allSatisfy({ S.isSame($0, u[0]) })
+        {
+          joined[joined.count - 1] = .run(u, phase: 0, count: m + e.count)
         } else {
           joined.append(piece)
         }
+      default: joined.append(piece)
       }
     }
     var leaves: [RopeNode<S>] = []
@@ -601,10 +643,12 @@ public struct Rope<S: RopeSummary>: Sendable {
     }
     for piece in joined {
       switch piece {
-      case .run(let v, let n) where n > leafCapacity:
+      case .run(let c, let phase, let n) where n > leafCapacity:
         flush()
-        leaves.append(RopeNode(run: v, count: n))
-      case .run(let v, let n): pending.append(contentsOf: repeatElement(v, count: n))
+        // The cycle turned to start at the run's first element.
+        leaves.append(RopeNode(cycle: Array(c[phase...] + c[..<phase]), count: n))
+      case .run(let c, let phase, let n):
+        for k in 0..<n { pending.append(c[(phase + k) % c.count]) }
       case .elements(let e): pending.append(contentsOf: e)
       }
     }
@@ -774,7 +818,7 @@ struct RopeBuilder<S: RopeSummary> {
       leaves.append(RopeNode(elements: pending))
       pending.removeAll(keepingCapacity: true)
     }
-    leaves.append(RopeNode(run: element, count: count))
+    leaves.append(RopeNode(cycle: [element], count: count))
   }
 
   /// The rope of everything appended. O(leaves).
@@ -814,6 +858,18 @@ final class LeafBuilder<S: RopeSummary> {
     pendingCount = 0
   }
 
+  /// Appends `count` elements cycling through `cycle`: one run leaf when
+  /// they outgrow a leaf and S takes the cycle's summary, else one by one.
+  /// O(cycle) then, else O(count).
+  func append(cycling cycle: [S.Element], count: Int) {
+    guard count > Rope<S>.leafCapacity, S.repeating(cycle: cycle[...], count: 1) != nil else {
+      for k in 0..<count { append(cycle[k % cycle.count]) }
+      return
+    }
+    if pendingCount > 0 { flush() }
+    leaves.append(RopeNode(cycle: cycle, count: count))
+  }
+
   /// The rope of everything appended. O(leaves).
   var rope: Rope<S> {
     var all = leaves
@@ -834,6 +890,8 @@ struct RopeCursor<S: RopeSummary> {
   /// a plain array's would.
   private var stored: [S.Element] = []
   private var isRun = false
+  /// A run's cycle length (1 for a run of one element).
+  private var period = 1
   private var end = 0
   private var offset = 0
   /// The index of the next element.
@@ -848,22 +906,23 @@ struct RopeCursor<S: RopeSummary> {
   private mutating func load() {
     let (leaf, o) = rope.leafElements(containing: index)
     (stored, isRun, end, offset) = (leaf.stored, leaf.repeats > 0, leaf.count, o)
+    period = max(stored.count, 1)
   }
 
   /// The next element without consuming it, or nil at the end. O(1).
-  var peek: S.Element? { offset < end ? stored[isRun ? 0 : offset] : nil }
+  var peek: S.Element? { offset < end ? stored[isRun ? offset % period : offset] : nil }
 
   /// How many elements from the next one on are copies of it in one run
   /// leaf (1 in a plain leaf, 0 at the end). O(1).
   var runRemaining: Int {
     guard offset < end else { return 0 }
-    return isRun ? end - offset : 1
+    return isRun && period == 1 ? end - offset : 1
   }
 
   /// The next element, or nil at the end. O(1) amortised.
   @inline(__always) mutating func next() -> S.Element? {
     guard offset < end else { return nil }
-    let e = stored[isRun ? 0 : offset]
+    let e = stored[isRun ? offset % period : offset]
     offset += 1
     index += 1
     if offset == end && index < rope.count { load() }

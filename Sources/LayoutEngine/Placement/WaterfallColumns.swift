@@ -14,6 +14,13 @@
 // Item indices in a lane are stored as gaps from the previous entry (the
 // first: its index + 1), so that an insert shifts every later index by
 // changing one gap per lane.
+//
+// A uniform stretch settles into a cycle: once `columnCount` items in a
+// row took one column each, every top moved by one pitch and the rule
+// (which reads only the tops' differences) repeats itself. From there each
+// lane's entries are one run (gap columnCount, one pitch) and the order
+// one cycling run, so an `itemCount` section of ten million items costs
+// O(columns) (ColumnPlacer.placeRun).
 
 /// One item of a column lane: 24 bytes, the extent kept only inside the
 /// pitch (an exact sum gives back every double from 2^-12 up unchanged).
@@ -40,6 +47,18 @@ struct ColumnSummary: RopeSummary {
       pitch += e.pitch
     }
   }
+  /// `count` copies of one entry: a column's items in a uniform stretch
+  /// (each `columnCount` after the last, one pitch apart). O(1).
+  static func repeating(_ e: ColumnEntry, count: Int) -> ColumnSummary? {
+    var r = ColumnSummary()
+    r.count = count
+    r.index = Int(e.gap) * count
+    r.pitch = e.pitch.times(count)
+    return r
+  }
+  static func isSame(_ a: ColumnEntry, _ b: ColumnEntry) -> Bool {
+    a.gap == b.gap && a.pitch == b.pitch
+  }
   static func + (a: ColumnSummary, b: ColumnSummary) -> ColumnSummary {
     var r = ColumnSummary()
     r.count = a.count + b.count
@@ -58,6 +77,12 @@ struct OrderSummary: RopeSummary {
   static var zero: OrderSummary { OrderSummary() }
   init() {}
   init(_ elements: ArraySlice<Int32>) { count = elements.count }
+  /// A uniform stretch's columns: one cycle over and over. O(1).
+  static func repeating(cycle: ArraySlice<Int32>, count: Int) -> OrderSummary? {
+    var r = OrderSummary()
+    r.count = count
+    return r
+  }
   static func + (a: OrderSummary, b: OrderSummary) -> OrderSummary {
     var r = OrderSummary()
     r.count = a.count + b.count
@@ -522,9 +547,9 @@ final class ColumnPlacer {
     }
   }
 
-  /// Places item `i` of stored size `raw` in `column` (nil: by the rule;
-  /// ignored for a full-span item). O(columns).
-  @inline(__always) func place(_ i: Int, _ raw: Size, column: Int?) {
+  /// What an item of stored size `raw` takes: its extent along the
+  /// columns, its pitch (extent + spacing) and whether it spans them all.
+  @inline(__always) func measure(_ raw: Size) -> (extent: Double, pitch: ExactSum, full: Bool) {
     let unset = raw == Section.unsetSize
     let size = unset ? p.itemSize : raw.unmarked
     let full = !unset && raw.isFullSpan
@@ -532,7 +557,15 @@ final class ColumnPlacer {
     var e =
       crossSize > 0 ? c.floored(axes.main(size) * (full ? p.avail : p.columnWidth) / crossSize) : 0
     if !(e <= 1e15) { e = 1e15 }
-    let pitch = ExactSum(e) + spacing
+    return (e, ExactSum(e) + spacing, full)
+  }
+
+  /// Places item `i` of stored size `raw` in `column` (nil: by the rule;
+  /// ignored for a full-span item); returns the column (−1: full span).
+  /// O(columns).
+  @discardableResult
+  @inline(__always) func place(_ i: Int, _ raw: Size, column: Int?) -> Int32 {
+    let (e, pitch, full) = measure(raw)
     count &+= 1
     if full {
       var top = tops[0]
@@ -546,7 +579,7 @@ final class ColumnPlacer {
       segmentStart = top + pitch
       for k in 0..<n { tops[k] = segmentStart }
       rebuildTree()
-      return
+      return -1
     }
     let col = column ?? rule(i)
     placed[col].append(ColumnEntry(gap: Int32(truncatingIfNeeded: i - last[col]), pitch: pitch))
@@ -554,6 +587,53 @@ final class ColumnPlacer {
     columns.append(Int32(truncatingIfNeeded: col))
     tops[col] = tops[col] + pitch
     updateTree(col)
+    return Int32(truncatingIfNeeded: col)
+  }
+
+  /// Places `k` items of one stored size `raw` from item `i` on, by the
+  /// rule, exactly as `place` would one by one. When `columnCount` of them
+  /// in a row took one column each, every top moved by one pitch; the rule
+  /// reads only the tops' differences (and the index mod the column
+  /// count), so the next `columnCount` take the same columns in the same
+  /// order, and so on to the run's end. Such a cycle is placed item by
+  /// item and the whole cycles after it at once, each column's entries one
+  /// run and the columns' order one cycling run: a uniform stretch costs
+  /// O(columns) memory. O(columns · log columns + items placed before the
+  /// columns' tops settle into a cycle).
+  func placeRun(from i: Int, count k: Int, _ raw: Size) {
+    let end = i + k
+    var i = i
+    let (_, pitch, full) = measure(raw)
+    var cycle: [Int32] = []
+    var seen: [Bool] = []
+    while !full && end - i >= 2 * n {
+      cycle.removeAll(keepingCapacity: true)
+      seen = [Bool](repeating: false, count: n)
+      for _ in 0..<n {
+        let col = place(i, raw, column: nil)
+        cycle.append(col)
+        seen[Int(col)] = true
+        i += 1
+      }
+      // Until the tops settle, a column may take two of n items.
+      guard !seen.contains(false) else { continue }
+      let q = (end - i) / n
+      let entry = ColumnEntry(gap: Int32(truncatingIfNeeded: n), pitch: pitch)
+      for col in 0..<n {
+        placed[col].append(cycling: [entry], count: q)
+        last[col] += q * n
+        tops[col] = tops[col] + pitch.times(q)
+      }
+      // Every top moved by one amount: the tree's comparisons stand.
+      columns.append(cycling: cycle, count: q * n)
+      count &+= q * n
+      i += q * n
+      break
+    }
+    while i < end {
+      place(i, raw, column: nil)
+      i += 1
+    }
   }
 
   /// The reach of the segment being placed, so far.
@@ -580,9 +660,21 @@ extension ColumnSection {
       let col = Int(cursor!.next()!)
       return col >= 0 && col < p.columnCount ? col : nil
     }
-    forEachSize(items, from: 0) { i, raw in
-      placer.place(i, raw, column: oldColumn(i))
-      return true
+    if keep == nil || survivors == nil {
+      // No old columns to keep: uniform stretches are placed as runs.
+      forEachRun(items, from: 0) { i, raw, k in
+        if k == 1 {
+          placer.place(i, raw, column: nil)
+        } else {
+          placer.placeRun(from: i, count: k, raw)
+        }
+        return true
+      }
+    } else {
+      forEachSize(items, from: 0) { i, raw in
+        placer.place(i, raw, column: oldColumn(i))
+        return true
+      }
     }
     tailReach = placer.reach
     splice(placer, from: 0, oldEnd: 0)
@@ -638,19 +730,25 @@ extension ColumnSection {
       placer.place(i, raw, column: column)
       return true
     }
-    switch items {
-    case .uniform(let n):
-      var i = lo
-      while i < n && step(i, Section.unsetSize) { i += 1 }
-    case .sizes(let sizes):
-      if lo < sizes.count {
-        sizes.forEachLeaf(from: lo) { _, elements, first in
-          for k in max(lo - first, 0)..<elements.count where !step(first + k, elements[k]) {
-            return false
-          }
-          return true
+    // k items of one size from i: between the checks, runs are placed
+    // as runs (without survivors, whose old columns go item by item).
+    func stepRun(_ i: Int, _ raw: Size, _ k: Int) -> Bool {
+      var i = i
+      let end = i + k
+      while i < end {
+        if i == check || walk != nil {
+          guard step(i, raw) else { return false }
+          i += 1
+          continue
         }
+        let stop = check > i ? min(end, check) : end
+        placer.placeRun(from: i, count: stop - i, raw)
+        i = stop
       }
+      return true
+    }
+    forEachRun(items, from: lo) { i, raw, k in
+      k == 1 ? step(i, raw) : stepRun(i, raw, k)
     }
     if survivors != nil { end = newHi }
     if end == total { tailReach = placer.reach }
@@ -675,6 +773,28 @@ extension ColumnSection {
     switch items {
     case .uniform(let n): return n
     case .sizes(let s): return s.count
+    }
+  }
+
+  /// Calls `body` with the items from `from` on as (first index, stored
+  /// size, count) runs of one size: a uniform section's or a run leaf's
+  /// whole, other items one by one; until it returns false.
+  private func forEachRun(
+    _ items: Section.Items, from: Int, _ body: (Int, Size, Int) -> Bool
+  ) {
+    switch items {
+    case .uniform(let n):
+      if from < n { _ = body(from, Section.unsetSize, n - from) }
+    case .sizes(let sizes):
+      guard from < sizes.count else { return }
+      sizes.forEachLeaf(from: from) { _, elements, first in
+        let a = max(from - first, 0)
+        if let v = elements.run { return body(first + a, v, elements.count - a) }
+        for k in a..<elements.count where !body(first + k, elements.stored[k], 1) {
+          return false
+        }
+        return true
+      }
     }
   }
 
@@ -712,14 +832,14 @@ extension ColumnSection {
       spans = placer.spansPlaced.rope
       return
     }
-    order = Self.replacing(order, lo, min(oldEnd, order.count), with: placer.columns.rope.array)
+    order = Self.replacing(order, lo, min(oldEnd, order.count), with: placer.columns.rope)
     for c in 0..<p.columnCount {
       lanes[c] = Self.spliced(
-        lanes[c], lo, oldEnd, delta, placer.placed[c].rope.array, last: placer.last[c]
+        lanes[c], lo, oldEnd, delta, placer.placed[c].rope, last: placer.last[c]
       ) { $0.gap = $1 }
     }
     spans = Self.spliced(
-      spans, lo, oldEnd, delta, placer.spansPlaced.rope.array, last: placer.lastSpan
+      spans, lo, oldEnd, delta, placer.spansPlaced.rope, last: placer.lastSpan
     ) { $0.gap = $1 }
   }
 
@@ -727,7 +847,7 @@ extension ColumnSection {
   /// (whose last item is `last`), and the first later entry's gap counted
   /// from it.
   private static func spliced<S: IndexedSummary>(
-    _ lane: Rope<S>, _ lo: Int, _ oldEnd: Int, _ delta: Int, _ new: [S.Element], last: Int,
+    _ lane: Rope<S>, _ lo: Int, _ oldEnd: Int, _ delta: Int, _ new: Rope<S>, last: Int,
     setGap: (inout S.Element, Int32) -> Void
   ) -> Rope<S> {
     let a = lane.split { $0.index > lo }.position
@@ -738,33 +858,20 @@ extension ColumnSection {
       // The first later entry: its new index, from its old one.
       var e = lane[b]
       setGap(&e, Int32(through.index + e.gapValue - 1 + delta - last))
-      entries.append(e)
+      entries.append(contentsOf: [e])
       removeEnd = b + 1
     }
     return replacing(lane, a, removeEnd, with: entries)
   }
 
-  /// `rope` with `range` replaced by `new`: edited in place, or rebuilt
-  /// when the rest of it is replaced by at least as much as it keeps (an
-  /// insert at the front of a packed layout re-places everything; a rope
-  /// edit per leaf would cost more than building). O(log n · leaves
-  /// edited), or O(n) when rebuilt.
+  /// `rope` with `lo..<hi` replaced by `new`: `new` itself when it
+  /// replaces everything (an insert at the front of a packed layout
+  /// re-places it all), else edited in place, runs spliced as runs.
+  /// O(log n · leaves edited).
   private static func replacing<S: RopeSummary>(
-    _ rope: Rope<S>, _ lo: Int, _ hi: Int, with new: [S.Element]
+    _ rope: Rope<S>, _ lo: Int, _ hi: Int, with new: Rope<S>
   ) -> Rope<S> {
-    if hi >= rope.count && new.count >= lo {
-      if lo == 0 { return Rope(new) }
-      var all: [S.Element] = []
-      all.reserveCapacity(lo + new.count)
-      if lo > 0 {
-        rope.forEachLeaf(from: 0) { _, elements, first in
-          all.append(contentsOf: elements.prefix(lo - first))
-          return first + elements.count < lo
-        }
-      }
-      all.append(contentsOf: new)
-      return Rope(all)
-    }
+    if lo == 0 && hi >= rope.count { return new }
     var rope = rope
     if lo < hi { rope.removeSubrange(lo..<hi) }
     if !new.isEmpty { rope.insert(contentsOf: new, at: lo) }
