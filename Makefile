@@ -205,6 +205,7 @@ bench: deps-system dist
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
 	@mkdir -p $(dir $(BENCH_FLOOR))
 	$(CC) -O2 -Wall -o $(BENCH_FLOOR) bench/floor.c $$(pkg-config --cflags --libs jansson)
+	$(CC) -O2 -Wall -o $(dir $(BENCH_FLOOR))jansson_parse bench/jansson_parse.c $$(pkg-config --cflags --libs jansson)
 	BENCH_N="$(BENCH_N)" $(PYTHON) bench/run.py
 
 clean:

@@ -172,7 +172,7 @@ public struct FlowGeometry: Placement {
     of g: SectionGeometry, section s: Int, line j: Int, start lineStart: Double,
     thickness thick: Double, items range: Range<Int>, scratch: inout Scratch,
     crossSpan: (lo: Double, hi: Double)? = nil, nearest: Bool = false,
-    _ body: (Int, Rect) -> Void
+    skipping skipped: Int = 0, stop: () -> Bool = { false }, _ body: (Int, Rect) -> Void
   ) {
     switch g.lines {
     case .uniform(let size, let perLine, let gap, _):
@@ -184,7 +184,10 @@ public struct FlowGeometry: Placement {
             g, in: range, size: size, perLine: perLine, gap: gap, crossLo: $0.lo, crossHi: $0.hi,
             nearest: nearest)
         } ?? 0..<range.count
-      for k in ks {
+      // A line of uniform items may hold 1e8: a page starts at its first
+      // item by index and ends the walk when it is full.
+      for k in max(ks.lowerBound, skipped)..<max(ks.upperBound, skipped) {
+        if stop() { return }
         let cross = uniformCross(g, k, in: range, size: size, perLine: perLine, gap: gap)
         body(
           range.lowerBound + k,
@@ -374,7 +377,8 @@ public struct FlowGeometry: Placement {
           guard start < hi else { return false }
           forEachItem(
             of: g, section: s, line: j, start: start, thickness: thick, items: range,
-            scratch: &scratch, crossSpan: (crossLo, crossHi)
+            scratch: &scratch, crossSpan: (crossLo, crossHi),
+            skipping: max(fromItem - range.lowerBound, 0), stop: { stop }
           ) { i, r in
             if !stop, i >= fromItem, r.intersects(rect), !take(i, r) { stop = true }
           }
