@@ -202,3 +202,71 @@ final class FlowGeometryTests: XCTestCase {
     XCTAssertEqual(got, ["cell3", "cell4", "cell5"])
   }
 }
+
+/// A line of varied sizes is indexed: its items sit at exact sums of the
+/// extents before them, so one item of a line of any length is found by
+/// descents and a narrow rect by bisection, giving the walk's doubles.
+final class IndexedLineTests: XCTestCase {
+  /// 80,000 items 0.005, 0.01 or 0.015 wide with no spacing: about 32,000
+  /// fill a 320-point line, so two long lines (the first justified) and a
+  /// short third.
+  func longLines(_ direction: ScrollDirection = .vertical) -> Layout {
+    var c = FlowConfiguration()
+    c.scrollDirection = direction
+    c.minimumInteritemSpacing = 0
+    let sizes = (0..<80_000).map { i -> Size in
+      let w = Double(1 + i % 3) * 0.005
+      return direction == .vertical
+        ? Size(width: w, height: Double(10 + i % 5)) : Size(width: Double(10 + i % 5), height: w)
+    }
+    return Layout(
+      type: .flow(c), sections: [.sizes(sizes)],
+      viewportSize: direction == .vertical
+        ? Size(width: 320, height: 480) : Size(width: 480, height: 320))
+  }
+
+  func testOneItemOfALongLineIsTheWalksFrame() {
+    for direction in ScrollDirection.allCases {
+      let layout = longLines(direction)
+      let g = layout.geometry.sections[0]
+      XCTAssertEqual(g.lineCount, 3)
+      XCTAssertGreaterThan(g.itemRange(ofLine: 0).count, 20_000)
+      let everything = layout.attributes(
+        in: Rect(x: -10, y: -10, width: 1000, height: 1000),
+        bounds: Rect(x: 0, y: 0, width: 320, height: 480))
+      XCTAssertEqual(everything.count, 80_000)
+      for a in everything where a.item % 997 == 0 || a.item == 79_999 {
+        XCTAssertEqual(
+          layout.geometry.frameForItem(IndexPath(section: 0, item: a.item)), a.frame,
+          "item \(a.item)")
+      }
+      // The first line is justified: its last item ends at the far edge,
+      // within rounding.
+      let end = g.itemRange(ofLine: 0).upperBound - 1
+      let last = layout.geometry.frameForItem(IndexPath(section: 0, item: end))
+      XCTAssertEqual(direction == .vertical ? last.maxX : last.maxY, 320, accuracy: 1e-9)
+    }
+  }
+
+  func testANarrowRectAndAPointFindTheirItemsByBisection() {
+    let layout = longLines()
+    let bounds = Rect(x: 0, y: 0, width: 320, height: 480)
+    let all = layout.attributes(in: Rect(x: -10, y: -10, width: 1000, height: 1000), bounds: bounds)
+    for x in [0.0, 0.004, 57.3, 160, 319.99] {
+      let rect = Rect(x: x, y: 0, width: 0.02, height: 1000)
+      XCTAssertEqual(
+        layout.attributes(in: rect, bounds: bounds), all.filter { $0.frame.intersects(rect) },
+        "x = \(x)")
+      let point = Point(x: x + 0.001, y: 5)
+      // The distance as the query takes it: main (y) first, then across.
+      func d(_ a: LayoutAttributes) -> Double {
+        let (dm, dc) = (a.center.y - point.y, a.center.x - point.x)
+        return (dm * dm + dc * dc).squareRoot()
+      }
+      let nearest = all.min { d($0) < d($1) || (d($0) == d($1) && $0.item < $1.item) }!
+      XCTAssertEqual(
+        layout.geometry.nearestItem(to: point, mainAxisOnly: false),
+        IndexPath(section: 0, item: nearest.item), "x = \(x)")
+    }
+  }
+}

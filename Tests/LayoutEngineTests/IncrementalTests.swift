@@ -6,20 +6,7 @@ import XCTest
 /// from scratch gives. Nodes are shrunk so that a few hundred items make
 /// trees several levels deep, and sizes are multiples of 0.5 so that every
 /// sum is exact whatever order it is taken in.
-final class IncrementalTests: XCTestCase {
-  var saved = (leaf: 0, fanout: 0)
-
-  override func setUp() {
-    saved = (RopeLimits.leafCapacity, RopeLimits.fanout)
-    RopeLimits.leafCapacity = 4
-    RopeLimits.fanout = 3
-  }
-
-  override func tearDown() {
-    RopeLimits.leafCapacity = saved.leaf
-    RopeLimits.fanout = saved.fanout
-  }
-
+final class IncrementalTests: SmallRopeTestCase {
   /// Sizes in thirds and sevenths instead of halves: their sums are not
   /// exact in binary, so two summation orders round differently.
   var inexact = false

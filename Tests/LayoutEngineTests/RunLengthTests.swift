@@ -6,20 +6,7 @@ import XCTest
 /// exactly as the same sizes stored one by one, on every layout type,
 /// whatever edits split and join the runs. Leaves are shrunk so that runs
 /// of a few items already outgrow them.
-final class RunLengthTests: XCTestCase {
-  var saved = (leaf: 0, fanout: 0)
-
-  override func setUp() {
-    saved = (RopeLimits.leafCapacity, RopeLimits.fanout)
-    RopeLimits.leafCapacity = 4
-    RopeLimits.fanout = 3
-  }
-
-  override func tearDown() {
-    RopeLimits.leafCapacity = saved.leaf
-    RopeLimits.fanout = saved.fanout
-  }
-
+final class RunLengthTests: SmallRopeTestCase {
   /// One configuration per kind; whether its items carry sizes.
   func kinds() -> [(name: String, type: LayoutType, sized: Bool)] {
     var flow = FlowConfiguration()

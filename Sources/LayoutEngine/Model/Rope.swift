@@ -890,8 +890,10 @@ struct RopeCursor<S: RopeSummary> {
   /// a plain array's would.
   private var stored: [S.Element] = []
   private var isRun = false
-  /// A run's cycle length (1 for a run of one element).
+  /// A run's cycle length (1 for a run of one element), and the next
+  /// element's place in the cycle: counted, not divided for, per step.
   private var period = 1
+  private var phase = 0
   private var end = 0
   private var offset = 0
   /// The index of the next element.
@@ -907,10 +909,11 @@ struct RopeCursor<S: RopeSummary> {
     let (leaf, o) = rope.leafElements(containing: index)
     (stored, isRun, end, offset) = (leaf.stored, leaf.repeats > 0, leaf.count, o)
     period = max(stored.count, 1)
+    phase = isRun ? o % period : 0
   }
 
   /// The next element without consuming it, or nil at the end. O(1).
-  var peek: S.Element? { offset < end ? stored[isRun ? offset % period : offset] : nil }
+  var peek: S.Element? { offset < end ? stored[isRun ? phase : offset] : nil }
 
   /// How many elements from the next one on are copies of it in one run
   /// leaf (1 in a plain leaf, 0 at the end). O(1).
@@ -922,9 +925,13 @@ struct RopeCursor<S: RopeSummary> {
   /// The next element, or nil at the end. O(1) amortised.
   @inline(__always) mutating func next() -> S.Element? {
     guard offset < end else { return nil }
-    let e = stored[isRun ? offset % period : offset]
+    let e = stored[isRun ? phase : offset]
     offset += 1
     index += 1
+    if isRun {
+      phase += 1
+      if phase == period { phase = 0 }
+    }
     if offset == end && index < rope.count { load() }
     return e
   }
@@ -935,6 +942,7 @@ struct RopeCursor<S: RopeSummary> {
     let n = Swift.min(n, end - offset)
     offset += n
     index += n
+    if isRun { phase = (phase + n) % period }
     if offset == end && index < rope.count { load() }
   }
 }

@@ -165,6 +165,39 @@ struct CompositionalSection: Sendable {
   }
 }
 
+/// How far a section's groups reach, their cells folded in a group at a
+/// time: along the stacking axis before and past each group, along the
+/// scroll axis, the thickest group across, and the largest cell extent.
+struct CellExtremes {
+  var thickest = 0.0
+  var lo = 0.0
+  var hi = 0.0
+  var mainLo = 0.0
+  var mainHi = 0.0
+  var largest = 0.0
+
+  /// With the cells `frames[range]` of one group of `size` folded in
+  /// (`orthogonal`: the groups stack across the scroll axis). O(cells).
+  @inline(__always)
+  mutating func fold(
+    _ frames: [Rect], _ range: Range<Int>, _ size: Size, _ axes: Axes, orthogonal: Bool
+  ) {
+    let along = orthogonal ? axes.cross(size) : axes.main(size)
+    thickest = max(thickest, orthogonal ? axes.main(size) : axes.cross(size))
+    for fi in range {
+      let f = frames[fi]
+      let (a, b) =
+        orthogonal
+        ? (axes.cross(f.origin), axes.cross(f.size)) : (axes.main(f.origin), axes.main(f.size))
+      lo = min(lo, a)
+      hi = max(hi, a + b - along)
+      mainLo = min(mainLo, axes.main(f.origin))
+      mainHi = max(mainHi, axes.main(f.origin) + axes.main(f.size))
+      largest = max(largest, f.width, f.height)
+    }
+  }
+}
+
 /// The computed geometry of a compositional layout for one viewport size.
 public struct CompositionalGeometry: Placement {
   let axes: Axes
@@ -329,48 +362,44 @@ public struct CompositionalGeometry: Placement {
     if t.measurable, case .sizes(let list) = spec.items, list.summary.count > list.summary.unset {
       var m = CompositionalSection.MeasuredGroups()
       var sum = ExactSum.zero
-      (lo, hi, mainLo, mainHi) = (0, 0, 0, 0)
-      // What one group adds to the extremes: every group's cells folded
-      // in, as a walk over all groups would (the template's once).
-      func fold(_ frames: ArraySlice<Rect>, _ size: Size) {
-        thickest = max(thickest, across(size))
-        for f in frames {
-          let (a, b) =
-            orthogonal
-            ? (axes.cross(f.origin), axes.cross(f.size)) : (axes.main(f.origin), axes.main(f.size))
-          lo = min(lo, a)
-          hi = max(hi, a + b - along(size))
-          mainLo = min(mainLo, axes.main(f.origin))
-          mainHi = max(mainHi, axes.main(f.origin) + axes.main(f.size))
-          m.largestExtent = max(m.largestExtent, f.width, f.height)
-        }
-      }
+      // A struct, not captured locals: the loop below runs once per group,
+      // and captured variables would be checked for exclusivity each time.
+      var e = CellExtremes()
       // The groups holding a measured item, read from the sizes' leaves:
-      // a run of items without sizes is skipped whole.
+      // a run of items without sizes is skipped whole. When every item is
+      // measured, every group is, and none is listed.
       var holding: [Int] = []
-      list.forEachLeaf(from: 0) { _, leaf, first in
-        if let v = leaf.run {
-          if v != Section.unsetSize {
-            let a = first / P
-            let b = (first + leaf.count - 1) / P
-            for k in max(a, (holding.last ?? -1) + 1)...b { holding.append(k) }
+      let dense = list.summary.unset == 0
+      if !dense {
+        list.forEachLeaf(from: 0) { _, leaf, first in
+          if let v = leaf.run {
+            if v != Section.unsetSize {
+              let a = first / P
+              let b = (first + leaf.count - 1) / P
+              for k in max(a, (holding.last ?? -1) + 1)...b { holding.append(k) }
+            }
+            return true
+          }
+          for (o, v) in leaf.stored.enumerated() where v != Section.unsetSize {
+            let k = (first + o) / P
+            if holding.last != k { holding.append(k) }
           }
           return true
         }
-        for (o, v) in leaf.stored.enumerated() where v != Section.unsetSize {
-          let k = (first + o) / P
-          if holding.last != k { holding.append(k) }
-        }
-        return true
       }
-      m.groups = holding
-      m.dense = holding.count == g.groupCount
-      m.sizes.reserveCapacity(holding.count)
-      m.frames.reserveCapacity(holding.count * P)
-      m.prefix.reserveCapacity(holding.count + 1)
-      for k in holding {
-        // The group asks for its items' sizes in order: one cursor.
-        var cursor = RopeCursor(list, at: k * P)
+      let measuredCount = dense ? g.groupCount : holding.count
+      m.dense = measuredCount == g.groupCount
+      if !m.dense { m.groups = holding }
+      m.sizes.reserveCapacity(measuredCount)
+      m.frames.reserveCapacity(measuredCount * P)
+      m.prefix.reserveCapacity(measuredCount + 1)
+      // The groups ask for their items' sizes in order: one cursor, moved
+      // by a descent only past groups that hold no measured item. One loop
+      // with no local function: it runs once per group.
+      var cursor = RopeCursor(list, at: 0)
+      for j in 0..<measuredCount {
+        let k = dense ? j : holding[j]
+        if cursor.index != k * P { cursor = RopeCursor(list, at: k * P) }
         let from = m.frames.count
         let size = t.place(into: &m.frames) { _ in
           guard let s = cursor.next(), s != Section.unsetSize else { return nil }
@@ -379,15 +408,18 @@ public struct CompositionalGeometry: Placement {
         sum += along(size)
         m.sizes.append(size)
         m.prefix.append(sum)
-        fold(m.frames[from...], size)
+        e.fold(m.frames, from..<m.frames.count, size, axes, orthogonal: orthogonal)
       }
-      let unmeasured = g.groupCount - holding.count
+      let unmeasured = g.groupCount - measuredCount
       if unmeasured > 0 {
-        fold(t.frames[...], t.size)
+        // Every group of the template's adds the same: folded in once.
+        e.fold(t.frames, t.frames.indices, t.size, axes, orthogonal: orthogonal)
         sum += ExactSum(along(t.size)).times(unmeasured)
       }
       // Σ extents + (k − 1) · spacing, exactly as a fresh sum.
       stacked = (sum + ExactSum(shape.spacing).times(g.groupCount - 1)).value
+      (thickest, lo, hi, mainLo, mainHi) = (e.thickest, e.lo, e.hi, e.mainLo, e.mainHi)
+      m.largestExtent = e.largest
       g.measured = m
     } else if g.groupCount > 0 {
       let k = g.groupCount

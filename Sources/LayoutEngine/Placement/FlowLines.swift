@@ -182,6 +182,36 @@ struct SectionGeometry: Sendable {
 
   @inline(__always) func thickness(_ p: RowPrefix) -> Double { walk.thickness(p) }
 
+  /// The cross extents of items `0..<i`, summed exactly (items without a
+  /// size of their own count the uniform one): a line's items are placed
+  /// across from these sums, so one item of a line of any length is found
+  /// by a descent, and a walk summing item by item gets the same doubles.
+  /// O(log n).
+  func crossSum(_ sizes: SizeList, upTo i: Int) -> ExactSum {
+    let axes = axes
+    let vertical = axes.direction == .vertical
+    if i >= sizes.count {
+      let s = sizes.summary
+      return (vertical ? s.sumWidth : s.sumHeight) + ExactSum(axes.cross(itemSize)).times(s.unset)
+    }
+    var (p, leaf, offset) = sizes.leaf(
+      containing: i, prefix: (sized: ExactSum.zero, unset: 0),
+      adding: { ($0.sized + (vertical ? $1.sumWidth : $1.sumHeight), $0.unset + $1.unset) })
+    if let v = leaf.run {
+      if v == Section.unsetSize {
+        p.unset += offset
+      } else {
+        p.sized += ExactSum(axes.cross(v)).times(offset)
+      }
+    } else {
+      for k in 0..<offset {
+        let v = leaf.stored[k]
+        if v == Section.unsetSize { p.unset += 1 } else { p.sized += axes.cross(v) }
+      }
+    }
+    return p.sized + ExactSum(axes.cross(itemSize)).times(p.unset)
+  }
+
   /// The main-axis length of the lines before one, summed as every walk
   /// sums them, turned into a position.
   @inline(__always) func position(thicknessBefore t: Double, line j: Int) -> Double {

@@ -96,12 +96,14 @@ public struct FlowGeometry: Placement {
     /// there, else a new descent. O(1) or O(log n).
     mutating func cursor(at i: Int, section s: Int, _ list: SizeList) -> RopeCursor<SizeSummary> {
       if cursorSection == s, let c = cursor, c.index == i { return c }
-      cursorSection = s
       return RopeCursor(list, at: i)
     }
 
-    /// Keeps `c` for the next line.
-    mutating func park(_ c: RopeCursor<SizeSummary>) { cursor = c }
+    /// Keeps `c`, a cursor over section `s`, for the next line.
+    mutating func park(_ c: RopeCursor<SizeSummary>, section s: Int) {
+      cursor = c
+      cursorSection = s
+    }
 
     /// The (cross, main) size of item `i` of section `s` of `g`, read on
     /// from where the last read ended.
@@ -110,7 +112,7 @@ public struct FlowGeometry: Placement {
     {
       var c = cursor(at: i, section: s, list)
       let size = g.neutral(c.next()!)
-      park(c)
+      park(c, section: s)
       return size
     }
   }
@@ -203,36 +205,91 @@ public struct FlowGeometry: Placement {
           ofCard: j, start: lineStart, thickness: thick, size: size,
           centered: policy.crossAlignment == .centered))
     case .single(let sizes), .variable(let sizes, _):
-      // Two passes over a cursor, its copy kept for the second: the line's
-      // width first (justification needs it), then each item. No array.
-      var ahead = scratch.cursor(at: range.lowerBound, section: s, sizes)
-      var items = ahead
+      let line = crossLayout(of: g, section: s, sizes, line: j, items: range, scratch: &scratch)
       let n = range.count
-      var total = 0.0
-      for _ in 0..<n { total += g.neutral(ahead.next()!).width }
-      let isLast = j == g.lineCount - 1
-      var x: Double
-      var gap = g.interitem
-      if policy.crossAlignment == .centered {
-        x = g.crossLead + (g.avail - total - Double(n - 1) * g.interitem) / 2
-      } else if isLast {
-        x = g.crossLead
-      } else if n == 1 {
-        x = total > g.avail ? g.crossLead : g.crossLead + (g.avail - total) / 2
-      } else {
-        x = g.crossLead
-        gap = (g.avail - total) / Double(n - 1)
+      // Items from the first whose extent can reach the span's start (one
+      // more on each side for rounding): by bisection over the exact sums
+      // in a long line, so a line of any length costs the items met.
+      var k = 0
+      if let span = crossSpan, n > 64, line.gap >= 0, span.lo.isFinite {
+        var (lo, hi) = (0, n)
+        while lo < hi {
+          let m = (lo + hi) / 2
+          let x = line.x(g.crossSum(sizes, upTo: range.lowerBound + m) - line.before, m)
+          if x < span.lo { lo = m + 1 } else { hi = m }
+        }
+        k = max(0, lo - 2)
       }
-      for k in 0..<n {
+      var sum = k == 0 ? ExactSum.zero : g.crossSum(sizes, upTo: range.lowerBound + k) - line.before
+      var items = scratch.cursor(at: range.lowerBound + k, section: s, sizes)
+      var past = 0
+      while k < n {
         let size = g.neutral(items.next()!)
+        let x = line.x(sum, k)
+        if let span = crossSpan, line.gap >= 0, x > span.hi {
+          // Beyond the span: one more (the nearest may be it), then stop.
+          past += 1
+          if past > 1 { break }
+        }
         let main = lineStart + (thick - size.height) / 2
         body(
           range.lowerBound + k,
           axes.rect(main: main, cross: x, mainExtent: size.height, crossExtent: size.width))
-        x += size.width + gap
+        sum += size.width
+        k += 1
       }
-      scratch.park(ahead)
+      scratch.park(items, section: s)
     }
+  }
+
+  /// Where a line of varied sizes puts its items across (rules 4 to 6):
+  /// item k at `x0 + (Σ cross extents before it + k · gap)`, the sum
+  /// exact, so that a walk along the line and a lookup of one item get the
+  /// same double. A short line's total is summed on the cursor; a long
+  /// one's from two descents.
+  struct LineCross {
+    /// The exact sum of the cross extents of the section's items before
+    /// the line (a long line's; zero for a short one, never bisected).
+    var before: ExactSum
+    var x0: Double
+    var gap: Double
+    @inline(__always) func x(_ sumBefore: ExactSum, _ k: Int) -> Double {
+      x0 + (sumBefore.value + Double(k) * gap)
+    }
+  }
+
+  /// Line `j`'s (holding `range`) cross arithmetic. O(log n), or O(items)
+  /// for a line of at most 64 items read on the scratch cursor.
+  func crossLayout(
+    of g: SectionGeometry, section s: Int, _ sizes: SizeList, line j: Int,
+    items range: Range<Int>, scratch: inout Scratch
+  ) -> LineCross {
+    let n = range.count
+    var before = ExactSum.zero
+    let total: Double
+    if n <= 64 {
+      // A copy of the scratch cursor: the walk reads the line again on it.
+      var ahead = scratch.cursor(at: range.lowerBound, section: s, sizes)
+      var sum = ExactSum.zero
+      for _ in 0..<n { sum += g.neutral(ahead.next()!).width }
+      total = sum.value
+    } else {
+      before = g.crossSum(sizes, upTo: range.lowerBound)
+      total = (g.crossSum(sizes, upTo: range.upperBound) - before).value
+    }
+    let isLast = j == g.lineCount - 1
+    var x0 = g.crossLead
+    var gap = g.interitem
+    if policy.crossAlignment == .centered {
+      x0 = g.crossLead + (g.avail - total - Double(n - 1) * g.interitem) / 2
+    } else if isLast {
+      x0 = g.crossLead
+    } else if n == 1 {
+      x0 = total > g.avail ? g.crossLead : g.crossLead + (g.avail - total) / 2
+    } else {
+      gap = (g.avail - total) / Double(n - 1)
+    }
+    return LineCross(before: before, x0: x0, gap: gap)
   }
 
   /// `forEachItem` for line `j`, found by index. O(items in the line), plus
@@ -267,8 +324,23 @@ public struct FlowGeometry: Placement {
         crossExtent: size.width)
     }
     var scratch = Scratch()
+    let l = g.lineInfo(j)
+    if case .variable(let sizes, _) = g.lines, l.items.count > 64 {
+      // Indexed within a long line: the walk's exact sum for this item.
+      let line = crossLayout(
+        of: g, section: path.section, sizes, line: j, items: l.items, scratch: &scratch)
+      let x = line.x(
+        g.crossSum(sizes, upTo: path.item) - line.before, path.item - l.items.lowerBound)
+      let size = g.neutral(sizes[path.item])
+      return axes.rect(
+        main: l.start + (l.thickness - size.height) / 2, cross: x, mainExtent: size.height,
+        crossExtent: size.width)
+    }
     var result = Rect.zero
-    forEachItem(section: path.section, line: j, scratch: &scratch) { i, r in
+    forEachItem(
+      of: g, section: path.section, line: j, start: l.start, thickness: l.thickness,
+      items: l.items, scratch: &scratch
+    ) { i, r in
       if i == path.item { result = r }
     }
     return result
