@@ -258,6 +258,35 @@ final class RunLengthTests: SmallRopeTestCase {
     }
   }
 
+  /// Measuring a uniform stretch item by item, from either end, fills
+  /// leaves: each new size joins the plain leaf beside the run (which
+  /// shrinks), rather than splitting the run into a leaf per item.
+  func testMeasuringARunItemByItemFillsLeaves() {
+    for fromEnd in [false, true] {
+      var list = SizeList(repeating: Section.unsetSize, count: 1000)
+      var model = [Size](repeating: Section.unsetSize, count: 1000)
+      for k in 0..<100 {
+        let i = fromEnd ? 999 - k : k
+        let size = Size(width: Double(k), height: 1)
+        list.set(i, size)
+        model[i] = size
+      }
+      XCTAssertEqual(list.array, model)
+      XCTAssertNil(list.invariantViolation())
+      var leaves = 0
+      var runs = 0
+      list.forEachLeaf(from: 0) { _, leaf, _ in
+        leaves += 1
+        runs += leaf.repeats > 0 ? 1 : 0
+        return true
+      }
+      XCTAssertEqual(runs, 1, "from the end: \(fromEnd)")
+      // Leaves of 4: 100 sizes in 25 to 50 leaves (splits leave halves),
+      // not 100.
+      XCTAssertLessThanOrEqual(leaves, 51, "from the end: \(fromEnd)")
+    }
+  }
+
   /// The headline case at full size: a hundred million uniform items with
   /// a thousand measured ones hold a few thousand leaves, not 1e8 sizes,
   /// and a rotation re-breaks the runs, not the items.

@@ -560,6 +560,43 @@ public struct Rope<S: RopeSummary>: Sendable {
       offset -= c
       k += 1
     }
+    // Replacing the first elements of a run after a plain leaf with room:
+    // the new elements join that leaf and the run shrinks, so measuring a
+    // uniform stretch item by item fills leaves instead of splitting the
+    // run into a leaf per item.
+    if offset == 0, k > 0, run == nil, node.children[k].repeats > 0,
+      node.children[k - 1].isLeaf, node.children[k - 1].repeats == 0,
+      node.children[k - 1].elements.count + inserting.count <= leafCapacity,
+      removing < node.children[k].summary.count
+    {
+      if !isKnownUniquelyReferenced(&node.children[k - 1]) {
+        node.children[k - 1] = RopeNode(copying: node.children[k - 1])
+      }
+      node.children[k - 1].elements.append(contentsOf: inserting)
+      node.children[k - 1].resummarize()
+      let added = edit(&node.children[k], at: 0, removing: removing, inserting: [])
+      node.children.insert(contentsOf: added, at: k + 1)
+      node.resummarize()
+      return splitIfNeeded(node).map { [$0] } ?? []
+    }
+    // The same at a run's end, before a plain leaf with room.
+    if run == nil, node.children[k].repeats > 0,
+      offset + removing == node.children[k].summary.count, offset > 0,
+      k + 1 < node.children.count, node.children[k + 1].isLeaf,
+      node.children[k + 1].repeats == 0,
+      node.children[k + 1].elements.count + inserting.count <= leafCapacity
+    {
+      if !isKnownUniquelyReferenced(&node.children[k + 1]) {
+        node.children[k + 1] = RopeNode(copying: node.children[k + 1])
+      }
+      node.children[k + 1].elements.insert(contentsOf: inserting, at: 0)
+      node.children[k + 1].resummarize()
+      let added =
+        removing > 0 ? edit(&node.children[k], at: offset, removing: removing, inserting: []) : []
+      node.children.insert(contentsOf: added, at: k + 1)
+      node.resummarize()
+      return splitIfNeeded(node).map { [$0] } ?? []
+    }
     let added = edit(
       &node.children[k], at: offset, removing: removing, inserting: inserting, run: run)
     if !added.isEmpty {
@@ -588,6 +625,14 @@ public struct Rope<S: RopeSummary>: Sendable {
     _ node: RopeNode<S>, at i: Int, removing: Int, inserting: ArraySlice<Element>,
     run: (cycle: [Element], count: Int)?
   ) -> [RopeNode<S>] {
+    // A run of one element trimmed at either end stays one run leaf.
+    if node.repeats > 0, node.elements.count == 1, inserting.isEmpty, run == nil,
+      i == 0 || i + removing == node.repeats, node.repeats - removing > leafCapacity
+    {
+      node.repeats -= removing
+      node.resummarize()
+      return []
+    }
     var pieces: [Piece] = []
     if node.repeats > 0 {
       let cycle = node.elements
