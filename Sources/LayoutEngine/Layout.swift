@@ -245,10 +245,23 @@ public struct Layout: Sendable {
       sections[s].items = .uniform(count: 0)
       var lo = Int.max
       var hi = 0
-      for (i, size) in updates {
-        list.set(i, size)
-        lo = min(lo, i)
-        hi = max(hi, i + 1)
+      if updates.count >= 1024 && updates.count >= list.count / 8 {
+        // Many sizes at once: one pass over the items rather than a rope
+        // edit (and its leaf's summary) per size; stretches of one size
+        // stay runs.
+        var all = list.array
+        for (i, size) in updates {
+          all[i] = size
+          lo = min(lo, i)
+          hi = max(hi, i + 1)
+        }
+        list = SizeList(compacting: all)
+      } else {
+        for (i, size) in updates {
+          list.set(i, size)
+          lo = min(lo, i)
+          hi = max(hi, i + 1)
+        }
       }
       sections[s].items = .sizes(list)
       edits[s] = ItemEdit(lo: lo, oldHi: hi, newHi: hi)

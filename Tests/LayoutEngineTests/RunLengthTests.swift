@@ -287,6 +287,35 @@ final class RunLengthTests: SmallRopeTestCase {
     }
   }
 
+  /// Two thousand sizes in one report take the one-pass path; the layout
+  /// is the one that reports of three at a time (each a rope edit) give,
+  /// and the thousand unmeasured items between them stay one run.
+  func testManySizesInOneReportLayOutAsInSmallOnes() {
+    var g = SplitMix(state: 5)
+    var flow = FlowConfiguration()
+    flow.itemSize = Size(width: 40, height: 30)
+    let items = Array(0..<1500) + Array(2500..<3000)
+    let updates = items.map { (IndexPath(section: 0, item: $0), randomSize(&g)) }
+    var bulk = Layout(
+      type: .flow(flow), sections: [.uniform(3000)], viewportSize: Size(width: 320, height: 480))
+    var small = bulk
+    bulk.setItemSizes(updates)
+    for a in stride(from: 0, to: updates.count, by: 3) {
+      small.setItemSizes(Array(updates[a..<min(a + 3, updates.count)]))
+    }
+    XCTAssertEqual(bulk.sections.map(\.sizeList.array), small.sections.map(\.sizeList.array))
+    guard case .sizes(let list) = bulk.sections[0].items else {
+      return XCTFail("the measured section stores no sizes")
+    }
+    XCTAssertEqual(list.leafElements(containing: 2000).elements.run, Section.unsetSize)
+    assertSame(bulk, "bulk", 0, &g)
+    let everything = Rect(x: -10, y: -10, width: 400, height: bulk.contentSize.height + 20)
+    let bounds = Rect(x: 0, y: 0, width: 320, height: 480)
+    XCTAssertEqual(
+      bulk.attributes(in: everything, bounds: bounds),
+      small.attributes(in: everything, bounds: bounds))
+  }
+
   /// The headline case at full size: a hundred million uniform items with
   /// a thousand measured ones hold a few thousand leaves, not 1e8 sizes,
   /// and a rotation re-breaks the runs, not the items.

@@ -163,6 +163,29 @@ public struct Rope<S: RopeSummary>: Sendable {
     }
   }
 
+  /// A rope of `elements` in which every stretch of one element (by
+  /// `S.isSame`) longer than a leaf is one run leaf, when the summary
+  /// takes a run's. O(n).
+  public init(compacting elements: [Element]) {
+    guard let first = elements.first, S.repeating(first, count: 1) != nil else {
+      self.init(elements)
+      return
+    }
+    var builder = RopeBuilder<S>()
+    var i = 0
+    while i < elements.count {
+      var j = i + 1
+      while j < elements.count && S.isSame(elements[j], elements[i]) { j += 1 }
+      if j - i > Self.leafCapacity {
+        builder.append(repeating: elements[i], count: j - i)
+      } else {
+        for k in i..<j { builder.append(elements[k]) }
+      }
+      i = j
+    }
+    self = builder.rope
+  }
+
   /// The elements a bulk-built leaf holds.
   static var leafFill: Int { Swift.max(leafCapacity * 3 / 4, 1) }
 
