@@ -434,6 +434,9 @@ final class ColumnPlacer {
   /// multiply the cost of a placement; nil with few columns, where a scan
   /// is quicker.
   let tree: UnsafeMutablePointer<Int32>?
+  /// Each node's column's top, kept beside it: a descent or a climb then
+  /// reads one node per level rather than a node and then a top.
+  let treeTop: UnsafeMutablePointer<ExactSum>?
   let leaves: Int
   let spansPlaced = LeafBuilder<SpanSummary>()
   @exclusivity(unchecked) var lastSpan: Int
@@ -466,46 +469,61 @@ final class ColumnPlacer {
       leaves = size
       tree = .allocate(capacity: 2 * size)
       tree!.initialize(repeating: Int32(n), count: 2 * size)
+      treeTop = .allocate(capacity: 2 * size)
+      treeTop!.initialize(repeating: tops[n], count: 2 * size)
       rebuildTree()
     } else {
       leaves = 0
       tree = nil
+      treeTop = nil
     }
   }
 
   /// From this many columns on, shortest-first keeps a tournament tree.
   static let treeColumns = 16
 
-  /// The lower of two columns' tops, the first on a tie.
-  @inline(__always) private func lower(_ a: Int32, _ b: Int32) -> Int32 {
-    tops[Int(b)] < tops[Int(a)] ? b : a
-  }
-
   /// Every node from the tops. O(columns).
   private func rebuildTree() {
-    guard let tree else { return }
-    for k in 0..<n { tree[leaves + k] = Int32(k) }
+    guard let tree, let treeTop else { return }
+    for k in 0..<n {
+      tree[leaves + k] = Int32(k)
+      treeTop[leaves + k] = tops[k]
+    }
     var k = leaves - 1
     while k >= 1 {
-      tree[k] = lower(tree[2 * k], tree[2 * k + 1])
+      pick(k, tree, treeTop)
       k -= 1
     }
   }
 
+  /// Node `k` from its children: the lower top, the first (the lower
+  /// column) on a tie.
+  @inline(__always) private func pick(
+    _ k: Int, _ tree: UnsafeMutablePointer<Int32>, _ treeTop: UnsafeMutablePointer<ExactSum>
+  ) {
+    let (l, r) = (2 * k, 2 * k + 1)
+    let right = treeTop[r] < treeTop[l]
+    tree[k] = right ? tree[r] : tree[l]
+    treeTop[k] = right ? treeTop[r] : treeTop[l]
+  }
+
   /// The nodes above column `col`, after its top changed. O(log columns).
   @inline(__always) private func updateTree(_ col: Int) {
-    guard let tree else { return }
+    guard let tree, let treeTop else { return }
+    treeTop[leaves + col] = tops[col]
     var k = (leaves + col) >> 1
     while k >= 1 {
-      tree[k] = lower(tree[2 * k], tree[2 * k + 1])
+      pick(k, tree, treeTop)
       k >>= 1
     }
   }
 
   deinit {
-    if let tree {
+    if let tree, let treeTop {
       tree.deinitialize(count: 2 * leaves)
       tree.deallocate()
+      treeTop.deinitialize(count: 2 * leaves)
+      treeTop.deallocate()
     }
     tops.deinitialize(count: n + 1)
     tops.deallocate()
@@ -524,11 +542,11 @@ final class ColumnPlacer {
     case .shortestFirst:
       // The first column whose top is within the tolerance of the lowest:
       // the first lowest, or an earlier one tied with it.
-      if let tree {
-        let tied = tops[Int(tree[1])] + tolerance
+      if let treeTop {
+        let tied = treeTop[1] + tolerance
         var k = 1
         while k < leaves {
-          k = tops[Int(tree[2 * k])] <= tied ? 2 * k : 2 * k + 1
+          k = treeTop[2 * k] <= tied ? 2 * k : 2 * k + 1
         }
         return k - leaves
       }
@@ -624,7 +642,9 @@ final class ColumnPlacer {
         last[col] += q * n
         tops[col] = tops[col] + pitch.times(q)
       }
-      // Every top moved by one amount: the tree's comparisons stand.
+      // Every top moved by one amount: the tree keeps its columns, and
+      // its tops are taken again.
+      rebuildTree()
       columns.append(cycling: cycle, count: q * n)
       count &+= q * n
       i += q * n
