@@ -437,8 +437,13 @@ describe('restart: the limits', () => {
     const w = wrapper(dir, 'dd bs=1 count=420 2>/dev/null | "$REAL" "$@"');
     const client = await FlowLayoutClient.spawn({ daemon: w.file, restart: true });
     await openTwo(client);
-    const pending = [client.contentSize({ session: 'one' }), client.contentSize({ session: 'two' })];
+    // The daemon is gone before the requests are sent: sent first, a
+    // quick daemon could answer them before the kill lands (it did on a
+    // machine with both cores busy), and then nothing would be replayed.
+    const died = new Promise((resolve) => client.process?.once('exit', resolve));
     client.process?.kill('SIGKILL');
+    await died;
+    const pending = [client.contentSize({ session: 'one' }), client.contentSize({ session: 'two' })];
     for (const p of pending) await assert.rejects(p, /giving up on flowlayoutd after 3 restarts in a row/);
     assert.equal(w.starts(), 4);
     assert.equal(client.restarts, 3);
