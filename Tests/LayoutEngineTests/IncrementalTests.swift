@@ -225,14 +225,8 @@ final class IncrementalTests: SmallRopeTestCase {
       default: XCTFail("line storage differs", file: file, line: line)
       }
     }
-    // Every size stored one by one: no runs, whatever the edits left.
     let flat = Layout(
-      type: incremental.type,
-      sections: incremental.sections.map { s in
-        var s = s
-        if case .sizes(let list) = s.items { s.items = .sizes(SizeList(list.array)) }
-        return s
-      },
+      type: incremental.type, sections: flat(incremental.sections),
       contentInset: incremental.contentInset, viewportSize: incremental.viewportSize)
     XCTAssertEqual(flat.contentSize, full.contentSize, file: file, line: line)
     for (a, b) in zip(flat.geometry.sections, full.geometry.sections) {

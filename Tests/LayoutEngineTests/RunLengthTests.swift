@@ -72,15 +72,6 @@ final class RunLengthTests: SmallRopeTestCase {
       height: Double(Int.random(in: 1...90, using: &g)) / 7)
   }
 
-  /// `layout`'s sections with every size stored one by one.
-  func flat(_ sections: [Section]) -> [Section] {
-    sections.map { s in
-      var s = s
-      if case .sizes(let list) = s.items { s.items = .sizes(SizeList(list.array)) }
-      return s
-    }
-  }
-
   func runs(_ sections: [Section]) -> Int {
     var n = 0
     for case .sizes(let list) in sections.map(\.items) {

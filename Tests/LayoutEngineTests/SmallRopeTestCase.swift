@@ -19,4 +19,14 @@ class SmallRopeTestCase: XCTestCase {
     RopeLimits.leafCapacity = saved.leaf
     RopeLimits.fanout = saved.fanout
   }
+
+  /// `sections` with every size stored one by one: no runs, whatever the
+  /// edits left.
+  func flat(_ sections: [Section]) -> [Section] {
+    sections.map { s in
+      var s = s
+      if case .sizes(let list) = s.items { s.items = .sizes(SizeList(list.array)) }
+      return s
+    }
+  }
 }

@@ -583,45 +583,26 @@ public struct Rope<S: RopeSummary>: Sendable {
       offset -= c
       k += 1
     }
-    // Replacing the first elements of a run after a plain leaf with room:
-    // the new elements join that leaf and the run shrinks, so measuring a
-    // uniform stretch item by item fills leaves instead of splitting the
-    // run into a leaf per item.
-    if offset == 0, k > 0, run == nil, node.children[k].repeats > 0,
-      node.children[k - 1].isLeaf, node.children[k - 1].repeats == 0,
-      node.children[k - 1].elements.count + inserting.count <= leafCapacity,
-      removing < node.children[k].summary.count
+    // Replacing elements at a run's start (or end) beside a plain leaf
+    // with room: the new elements join that leaf and the run shrinks, so
+    // measuring a uniform stretch item by item fills leaves instead of
+    // splitting the run into a leaf per item.
+    let added: [RopeNode<S>]
+    if run == nil,
+      let side = roomBeside(node, k, offset: offset, removing: removing, adding: inserting.count)
     {
-      if !isKnownUniquelyReferenced(&node.children[k - 1]) {
-        node.children[k - 1] = RopeNode(copying: node.children[k - 1])
+      if !isKnownUniquelyReferenced(&node.children[side]) {
+        node.children[side] = RopeNode(copying: node.children[side])
       }
-      node.children[k - 1].elements.append(contentsOf: inserting)
-      node.children[k - 1].resummarize()
-      let added = edit(&node.children[k], at: 0, removing: removing, inserting: [])
-      node.children.insert(contentsOf: added, at: k + 1)
-      node.resummarize()
-      return splitIfNeeded(node).map { [$0] } ?? []
-    }
-    // The same at a run's end, before a plain leaf with room.
-    if run == nil, node.children[k].repeats > 0,
-      offset + removing == node.children[k].summary.count, offset > 0,
-      k + 1 < node.children.count, node.children[k + 1].isLeaf,
-      node.children[k + 1].repeats == 0,
-      node.children[k + 1].elements.count + inserting.count <= leafCapacity
-    {
-      if !isKnownUniquelyReferenced(&node.children[k + 1]) {
-        node.children[k + 1] = RopeNode(copying: node.children[k + 1])
-      }
-      node.children[k + 1].elements.insert(contentsOf: inserting, at: 0)
-      node.children[k + 1].resummarize()
-      let added =
+      node.children[side].elements.insert(
+        contentsOf: inserting, at: side < k ? node.children[side].elements.count : 0)
+      node.children[side].resummarize()
+      added =
         removing > 0 ? edit(&node.children[k], at: offset, removing: removing, inserting: []) : []
-      node.children.insert(contentsOf: added, at: k + 1)
-      node.resummarize()
-      return splitIfNeeded(node).map { [$0] } ?? []
+    } else {
+      added = edit(
+        &node.children[k], at: offset, removing: removing, inserting: inserting, run: run)
     }
-    let added = edit(
-      &node.children[k], at: offset, removing: removing, inserting: inserting, run: run)
     if !added.isEmpty {
       node.children.insert(contentsOf: added, at: k + 1)
     } else if node.children[k].summary.count == 0 && node.children.count > 1 {
@@ -629,6 +610,30 @@ public struct Rope<S: RopeSummary>: Sendable {
     }
     node.resummarize()
     return splitIfNeeded(node).map { [$0] } ?? []
+  }
+
+  /// The plain leaf beside run child `k` that can take `adding` elements
+  /// replacing `removing` at `offset`: the leaf before it when they are
+  /// the run's first, the leaf after when they are its last, the run left
+  /// non-empty either way; nil otherwise.
+  private static func roomBeside(
+    _ node: RopeNode<S>, _ k: Int, offset: Int, removing: Int, adding: Int
+  ) -> Int? {
+    let child = node.children[k]
+    guard child.repeats > 0 else { return nil }
+    let n = child.summary.count
+    let side: Int
+    if offset == 0 && removing < n {
+      side = k - 1
+    } else if offset > 0 && offset + removing == n {
+      side = k + 1
+    } else {
+      return nil
+    }
+    guard side >= 0 && side < node.children.count else { return nil }
+    let leaf = node.children[side]
+    return leaf.isLeaf && leaf.repeats == 0 && leaf.elements.count + adding <= leafCapacity
+      ? side : nil
   }
 
   /// A stretch of a leaf being rebuilt: elements, or `count` elements of

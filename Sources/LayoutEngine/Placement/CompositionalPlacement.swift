@@ -150,8 +150,8 @@ struct CompositionalSection: Sendable {
     var frames: [Rect] = []
     /// prefix[j]: Σ extents of measured groups 0..<j (count + 1 entries).
     var prefix: [ExactSum] = [.zero]
-    /// Every group is measured: group k is entry k.
-    var dense = false
+    /// Every group is measured (none listed): group k is entry k.
+    var dense: Bool { groups.isEmpty }
     /// The largest frame width or height (a row effect's reach).
     var largestExtent = 0.0
 
@@ -388,8 +388,7 @@ public struct CompositionalGeometry: Placement {
         }
       }
       let measuredCount = dense ? g.groupCount : holding.count
-      m.dense = measuredCount == g.groupCount
-      if !m.dense { m.groups = holding }
+      if measuredCount < g.groupCount { m.groups = holding }
       m.sizes.reserveCapacity(measuredCount)
       m.frames.reserveCapacity(measuredCount * P)
       m.prefix.reserveCapacity(measuredCount + 1)

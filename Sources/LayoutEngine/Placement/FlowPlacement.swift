@@ -205,7 +205,9 @@ public struct FlowGeometry: Placement {
           ofCard: j, start: lineStart, thickness: thick, size: size,
           centered: policy.crossAlignment == .centered))
     case .single(let sizes), .variable(let sizes, _):
-      let line = crossLayout(of: g, section: s, sizes, line: j, items: range, scratch: &scratch)
+      // One cursor for the line: a copy of it sums a short line's extents.
+      var items = scratch.cursor(at: range.lowerBound, section: s, sizes)
+      let line = crossLayout(of: g, sizes, line: j, items: range, from: items)
       let n = range.count
       // Items from the first whose extent can reach the span's start (one
       // more on each side for rounding): by bisection over the exact sums
@@ -220,8 +222,11 @@ public struct FlowGeometry: Placement {
         }
         k = max(0, lo - 2)
       }
-      var sum = k == 0 ? ExactSum.zero : g.crossSum(sizes, upTo: range.lowerBound + k) - line.before
-      var items = scratch.cursor(at: range.lowerBound + k, section: s, sizes)
+      var sum = ExactSum.zero
+      if k > 0 {
+        sum = g.crossSum(sizes, upTo: range.lowerBound + k) - line.before
+        items = RopeCursor(sizes, at: range.lowerBound + k)
+      }
       var past = 0
       while k < n {
         let size = g.neutral(items.next()!)
@@ -259,17 +264,17 @@ public struct FlowGeometry: Placement {
   }
 
   /// Line `j`'s (holding `range`) cross arithmetic. O(log n), or O(items)
-  /// for a line of at most 64 items read on the scratch cursor.
+  /// for a line of at most 64 items, read on a copy of `cursor` (at the
+  /// line's first item) when given.
   func crossLayout(
-    of g: SectionGeometry, section s: Int, _ sizes: SizeList, line j: Int,
-    items range: Range<Int>, scratch: inout Scratch
+    of g: SectionGeometry, _ sizes: SizeList, line j: Int, items range: Range<Int>,
+    from cursor: RopeCursor<SizeSummary>? = nil
   ) -> LineCross {
     let n = range.count
     var before = ExactSum.zero
     let total: Double
     if n <= 64 {
-      // A copy of the scratch cursor: the walk reads the line again on it.
-      var ahead = scratch.cursor(at: range.lowerBound, section: s, sizes)
+      var ahead = cursor ?? RopeCursor(sizes, at: range.lowerBound)
       var sum = ExactSum.zero
       for _ in 0..<n { sum += g.neutral(ahead.next()!).width }
       total = sum.value
@@ -327,8 +332,7 @@ public struct FlowGeometry: Placement {
     let l = g.lineInfo(j)
     if case .variable(let sizes, _) = g.lines, l.items.count > 64 {
       // Indexed within a long line: the walk's exact sum for this item.
-      let line = crossLayout(
-        of: g, section: path.section, sizes, line: j, items: l.items, scratch: &scratch)
+      let line = crossLayout(of: g, sizes, line: j, items: l.items)
       let x = line.x(
         g.crossSum(sizes, upTo: path.item) - line.before, path.item - l.items.lowerBound)
       let size = g.neutral(sizes[path.item])

@@ -683,16 +683,16 @@ extension ColumnSection {
     if keep == nil || survivors == nil {
       // No old columns to keep: uniform stretches are placed as runs.
       forEachRun(items, from: 0) { i, raw, k in
-        if k == 1 {
-          placer.place(i, raw, column: nil)
-        } else {
+        if k > 1 {
           placer.placeRun(from: i, count: k, raw)
+        } else {
+          placer.place(i, raw, column: nil)
         }
         return true
       }
     } else {
-      forEachSize(items, from: 0) { i, raw in
-        placer.place(i, raw, column: oldColumn(i))
+      forEachRun(items, from: 0) { i, raw, k in
+        for j in i..<(i + k) { placer.place(j, raw, column: oldColumn(j)) }
         return true
       }
     }
@@ -811,25 +811,6 @@ extension ColumnSection {
         let a = max(from - first, 0)
         if let v = elements.run { return body(first + a, v, elements.count - a) }
         for k in a..<elements.count where !body(first + k, elements.stored[k], 1) {
-          return false
-        }
-        return true
-      }
-    }
-  }
-
-  /// Calls `body` with each item's index and stored size from `from` on,
-  /// until it returns false.
-  private func forEachSize(
-    _ items: Section.Items, from: Int, _ body: (Int, Size) -> Bool
-  ) {
-    switch items {
-    case .uniform(let n):
-      for i in from..<max(from, n) where !body(i, Section.unsetSize) { return }
-    case .sizes(let sizes):
-      guard from < sizes.count else { return }
-      sizes.forEachLeaf(from: from) { _, elements, first in
-        for k in max(from - first, 0)..<elements.count where !body(first + k, elements[k]) {
           return false
         }
         return true
