@@ -13,18 +13,36 @@ import CJansson
 /// must be a finite number >= 0`.
 public struct Fields {
   public let value: JSONValue
-  /// The path, built when an error needs it: a member object's is its
-  /// parent's and its key, joined only then (a frame's `params.bounds` and
-  /// `params.contentOffset` cost no String).
+  /// The path, built when an error needs it: `base`, then `[index]` for an
+  /// array's element, then `.member`, joined only then (a frame's
+  /// `params.bounds`, or `sizes[7].size` of a bulk request's millionth
+  /// entry, costs no String).
   private let base: String
+  private let index: Int
   private let member: String?
-  public var path: String { member.map { base + "." + $0 } ?? base }
+  public var path: String {
+    var p = base
+    if index >= 0 { p += "[" + String(index) + "]" }
+    if let member { p += "." + member }
+    return p
+  }
 
   /// Wraps `value`, which must be an object. O(1).
   public init(_ value: JSONValue, path: String) throws(RPCError) {
     guard value.isObject else { throw .invalidParams(path, "must be an object") }
     self.value = value
     self.base = path
+    self.index = -1
+    self.member = nil
+  }
+
+  /// Wraps element `index` of the array at `path`, which must be an
+  /// object. O(1): the path is joined only for an error.
+  public init(_ value: JSONValue, element index: Int, of path: String) throws(RPCError) {
+    guard value.isObject else { throw .invalidParams("\(path)[\(index)]", "must be an object") }
+    self.value = value
+    self.base = path
+    self.index = index
     self.member = nil
   }
 
@@ -33,7 +51,13 @@ public struct Fields {
   init(_ value: JSONValue, in parent: Fields, key: String) throws(RPCError) {
     guard value.isObject else { throw .invalidParams(parent.path(key), "must be an object") }
     self.value = value
-    self.base = parent.member == nil ? parent.base : parent.path
+    if parent.member == nil {
+      self.base = parent.base
+      self.index = parent.index
+    } else {
+      self.base = parent.path
+      self.index = -1
+    }
     self.member = key
   }
 

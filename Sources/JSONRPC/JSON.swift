@@ -8,28 +8,21 @@ import CJansson
   import Darwin
 #endif
 
-/// A parsed JSON document, owned by jansson. Values borrowed from it
-/// (`JSONValue`) are valid while the document is alive.
+/// A parsed JSON document. Values borrowed from it (`JSONValue`) are valid
+/// while the document is alive. Its tree lives in memory of its parse (see
+/// `ParseRegion`), released at once when it dies: no walk of jansson's over
+/// every value. Nothing outside the document holds a reference to one, and
+/// nothing adds to a parsed tree.
 public final class JSONDocument {
   public let root: JSONValue
+  private let memory: ParseRegion.Memory
 
-  /// The parse region's chunk holding part of the tree (−1: none).
-  private let chunk: Int
-  /// Whether the whole tree lies in the chunk: then giving the chunk back
-  /// frees it, with no walk of jansson's over every value (nothing outside
-  /// the document holds a reference to one).
-  private let inChunk: Bool
-
-  private init(root: UnsafeMutablePointer<json_t>, chunk: Int, inChunk: Bool) {
+  private init(root: UnsafeMutablePointer<json_t>, memory: ParseRegion.Memory) {
     self.root = JSONValue(raw: root)
-    self.chunk = chunk
-    self.inChunk = inChunk
+    self.memory = memory
   }
 
-  deinit {
-    if !inChunk { cj_decref(root.raw) }
-    ParseRegion.release(chunk)
-  }
+  deinit { ParseRegion.release(memory) }
 
   /// Why a body could not be parsed.
   public struct ParseFailure: Error, Sendable {
@@ -43,16 +36,16 @@ public final class JSONDocument {
   public static func parse(_ bytes: UnsafeRawBufferPointer) throws(ParseFailure) -> JSONDocument {
     var error = json_error_t()
     let flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY
-    let chunk = ParseRegion.begin()
-    defer { ParseRegion.end() }
-    guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-      let root = json_loadb(base, bytes.count, Int(flags), &error)
-    else {
-      ParseRegion.release(chunk)
+    ParseRegion.begin()
+    let root = bytes.baseAddress.flatMap {
+      json_loadb($0.assumingMemoryBound(to: CChar.self), bytes.count, Int(flags), &error)
+    }
+    let memory = ParseRegion.end()
+    guard let root else {
+      ParseRegion.release(memory)
       throw ParseFailure(message: describe(error, empty: bytes.isEmpty))
     }
-    return JSONDocument(
-      root: root, chunk: chunk, inChunk: chunk >= 0 && !ParseRegion.spilled)
+    return JSONDocument(root: root, memory: memory)
   }
 
   public static func parse(_ bytes: ArraySlice<UInt8>) throws(ParseFailure) -> JSONDocument {
@@ -82,48 +75,118 @@ public final class JSONDocument {
   }
 }
 
-/// Where jansson's allocations go while it parses: one of 256 chunks of
-/// 8 KiB, allocated once (2 MiB in all) and reused. A parse takes a free
-/// chunk and hands out its blocks in order; they are never freed one by
-/// one, and the chunk is free again when the document parsed into it dies
-/// (or at once, when the parse fails). A parse that needs more than its
-/// chunk (a bulk request), or that finds every chunk taken (256 messages
-/// read ahead), gets the rest from malloc, as before. So a scroll frame's
-/// parse (about 40 values, keys and tables) costs no malloc or free, and
-/// memory stays bounded. Values created outside a parse always come from
-/// malloc. Single-threaded, like the server loop that parses.
+/// Where jansson's allocations go while it parses. A parse takes one of 256
+/// chunks of 8 KiB, allocated once (2 MiB in all) and reused, and hands out
+/// its blocks in order: a scroll frame's parse (about 40 values, keys and
+/// tables) costs no malloc or free. A parse that outgrows its chunk (a bulk
+/// request), or finds every chunk taken (256 messages read ahead), goes on
+/// in blocks of its own, from 1 MiB doubling to 16 MiB, handed out the same
+/// way; an allocation over 64 KiB (a long string, a large array's table)
+/// comes from malloc and is listed. Nothing of a parse is freed one by one
+/// but those large ones: the document frees its chunk, blocks and large
+/// allocations when it dies, in O(blocks + large) instead of jansson's walk
+/// over every value (its malloc and free were half a bulk parse's time).
+/// Temporaries jansson frees during the parse (a key's text, a table
+/// outgrown) stay in their block until then: at most about the tree's own
+/// size. Values created outside a parse come from malloc. Single-threaded,
+/// like the server loop that parses.
 enum ParseRegion {
   static let chunkSize = 8 << 10
   static let chunkCount = 256
-  @exclusivity(unchecked) nonisolated(unsafe) static var base: UnsafeMutableRawPointer? = nil
-  /// Chunks not in use, as a stack of indices.
-  @exclusivity(unchecked) nonisolated(unsafe) static var free: [Int] = []
-  /// The chunk of the parse under way (−1: none: malloc), and its use.
-  @exclusivity(unchecked) nonisolated(unsafe) static var current = -1
-  @exclusivity(unchecked) nonisolated(unsafe) static var used = 0
-  /// Whether the parse under way took memory from malloc too.
-  @exclusivity(unchecked) nonisolated(unsafe) static var spilled = false
+  static let firstBlock = 1 << 20
+  static let lastBlock = 16 << 20
+  static let large = 64 << 10
 
-  /// Installs the allocator (once) and gives the parse a chunk, if one is
-  /// free; returns it (−1 for none). O(1).
-  static func begin() -> Int {
-    if base == nil {
-      base = UnsafeMutableRawPointer.allocate(byteCount: chunkSize * chunkCount, alignment: 16)
-      free = Array((0..<chunkCount).reversed())
-      json_set_alloc_funcs(regionMalloc, regionFree)
-    }
-    current = free.popLast() ?? -1
-    used = 0
-    spilled = false
-    return current
+  /// What one parse holds. Empty (nothing allocated) for a parse that fits
+  /// its chunk.
+  struct Memory {
+    var chunk = -1
+    var blocks: [UnsafeMutableRawPointer] = []
+    var large: Set<UnsafeMutableRawPointer> = []
   }
 
-  /// Ends the parse: later allocations come from malloc. O(1).
-  static func end() { current = -1 }
+  @exclusivity(unchecked) nonisolated(unsafe) static var base: UnsafeMutableRawPointer? = nil
+  /// Chunks not in use, as a stack of indices.
+  @exclusivity(unchecked) nonisolated(unsafe) static var freeChunks: [Int] = []
+  /// Whether a parse is under way, and what it holds so far.
+  @exclusivity(unchecked) nonisolated(unsafe) static var parsing = false
+  @exclusivity(unchecked) nonisolated(unsafe) static var memory = Memory()
+  /// The free bytes of the chunk or block being handed out.
+  @exclusivity(unchecked) nonisolated(unsafe) static var next: UnsafeMutableRawPointer? = nil
+  @exclusivity(unchecked) nonisolated(unsafe) static var limit: UnsafeMutableRawPointer? = nil
+  /// The last block's start (nil: none yet) and the next block's size.
+  @exclusivity(unchecked) nonisolated(unsafe) static var blockStart: UnsafeMutableRawPointer? =
+    nil
+  @exclusivity(unchecked) nonisolated(unsafe) static var blockSize = firstBlock
 
-  /// Gives a chunk back. O(1).
-  static func release(_ chunk: Int) {
-    if chunk >= 0 { free.append(chunk) }
+  /// Installs the allocator (once) and starts a parse in a free chunk, if
+  /// there is one. O(1).
+  static func begin() {
+    if base == nil {
+      base = UnsafeMutableRawPointer.allocate(byteCount: chunkSize * chunkCount, alignment: 16)
+      freeChunks = Array((0..<chunkCount).reversed())
+      json_set_alloc_funcs(regionMalloc, regionFree)
+    }
+    parsing = true
+    memory = Memory()
+    memory.chunk = freeChunks.popLast() ?? -1
+    if memory.chunk >= 0, let base {
+      next = base + memory.chunk * chunkSize
+      limit = next! + chunkSize
+    } else {
+      next = nil
+      limit = nil
+    }
+    blockStart = nil
+    blockSize = firstBlock
+  }
+
+  /// Ends the parse and hands over what it holds: later allocations come
+  /// from malloc. O(1).
+  static func end() -> Memory {
+    parsing = false
+    next = nil
+    limit = nil
+    blockStart = nil
+    defer { memory = Memory() }
+    return memory
+  }
+
+  /// Frees what a parse held. O(blocks + large allocations).
+  static func release(_ m: Memory) {
+    if m.chunk >= 0 { freeChunks.append(m.chunk) }
+    for p in m.blocks { p.deallocate() }
+    for p in m.large { free(p) }
+  }
+
+  /// `n` bytes of the parse under way: from its chunk or block, or a new
+  /// block, or (over `large`) malloc. Amortised O(1).
+  static func allocate(_ n: Int) -> UnsafeMutableRawPointer? {
+    let size = (n + 15) & ~15
+    if let p = next, let e = limit, size <= e - p {
+      next = p + size
+      return p
+    }
+    if size > large {
+      guard let p = malloc(n) else { return nil }
+      memory.large.insert(p)
+      return p
+    }
+    let block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 16)
+    memory.blocks.append(block)
+    blockStart = block
+    next = block + size
+    limit = block + blockSize
+    blockSize = min(blockSize * 2, lastBlock)
+    return block
+  }
+
+  /// jansson frees `p` during the parse: only a large allocation is
+  /// given back now. O(1) for the chunk and the current block.
+  static func release(during p: UnsafeMutableRawPointer) {
+    if let s = blockStart, p >= s, let e = limit, p < e { return }
+    if contains(p) { return }
+    if memory.large.remove(p) != nil { free(p) }
   }
 
   static func contains(_ p: UnsafeMutableRawPointer) -> Bool {
@@ -133,21 +196,16 @@ enum ParseRegion {
 }
 
 private let regionMalloc: @convention(c) (Int) -> UnsafeMutableRawPointer? = { n in
-  if ParseRegion.current >= 0, let base = ParseRegion.base {
-    let size = (n + 15) & ~15
-    if ParseRegion.used + size <= ParseRegion.chunkSize {
-      let p = base + ParseRegion.current * ParseRegion.chunkSize + ParseRegion.used
-      ParseRegion.used += size
-      return p
-    }
-    ParseRegion.spilled = true
-  }
-  return malloc(n)
+  ParseRegion.parsing ? ParseRegion.allocate(n) : malloc(n)
 }
 
 private let regionFree: @convention(c) (UnsafeMutableRawPointer?) -> Void = { p in
-  guard let p, !ParseRegion.contains(p) else { return }
-  free(p)
+  guard let p else { return }
+  if ParseRegion.parsing {
+    ParseRegion.release(during: p)
+  } else if !ParseRegion.contains(p) {
+    free(p)
+  }
 }
 
 /// A borrowed view of one jansson value.

@@ -172,6 +172,20 @@ func readItemSize(_ f: Fields, format: SectionFormat) throws(RPCError) -> Size {
   return try f.optionalBool("fullSpan") == true ? size.fullSpan : size
 }
 
+/// A bulk request's `{section, item, size: {width, height}}` entry, read
+/// without Fields when it is plainly valid: exactly those members, integers
+/// >= 0 and a plain size in range. nil sends the entry down the checked
+/// path, which names what is wrong (or reads what else it holds). O(1).
+@inline(__always)
+func plainSizedPath(_ v: JSONValue) -> (IndexPath, Size)? {
+  guard v.isObject, v.memberCount == 3, let s = v["section"]?.integer, let i = v["item"]?.integer,
+    s >= 0, i >= 0, let size = v["size"], size.isObject, size.memberCount == 2,
+    let w = size["width"]?.number, let h = size["height"]?.number,
+    w >= 0, h >= 0, w <= maxCoordinate, h <= maxCoordinate
+  else { return nil }
+  return (IndexPath(section: Int(s), item: Int(i)), Size(width: w, height: h))
+}
+
 /// An optional item size object at `key`.
 func optionalItemSize(_ f: Fields, _ key: String, format: SectionFormat) throws(RPCError) -> Size? {
   guard f.optional(key) != nil else { return nil }
@@ -290,7 +304,7 @@ func readSections(_ f: Fields, limits: Limits, cap: ItemCap, format: SectionForm
   var total = 0
   var values = 0
   for i in 0..<array.count {
-    let section = try Fields(array[i], path: "\(path)[\(i)]")
+    let section = try Fields(array[i], element: i, of: path)
     let n = try declaredCount(section)
     total = total.addingReportingOverflow(n).partialValue
     if total > cap.max || total < 0 { throw limitError(path, cap, count: total) }
@@ -300,7 +314,7 @@ func readSections(_ f: Fields, limits: Limits, cap: ItemCap, format: SectionForm
   var sections: [Section] = []
   sections.reserveCapacity(array.count)
   for i in 0..<array.count {
-    var section = try readSection(try Fields(array[i], path: "\(path)[\(i)]"), format: format)
+    var section = try readSection(try Fields(array[i], element: i, of: path), format: format)
     // Sections sent with copies of one layout hold one (resolved once).
     if let last = sections.last { section.shareSectionLayout(with: last) }
     sections.append(section)
@@ -314,13 +328,21 @@ private func readPath(_ f: Fields) throws(RPCError) -> IndexPath {
   )
 }
 
-/// Calls `body` with each element of the optional array `key` as Fields.
+/// Calls `body` with each element of the optional array `key` as Fields;
+/// with `plain`, an element that `plainSizedPath` reads goes to it instead.
 private func forEachObject(
-  _ f: Fields, _ key: String, _ body: (Fields) throws(RPCError) -> Void
+  _ f: Fields, _ key: String, plain: ((IndexPath, Size) -> Void)? = nil,
+  _ body: (Fields) throws(RPCError) -> Void
 ) throws(RPCError) {
   guard f.optional(key) != nil else { return }
   let (array, path) = try f.array(key)
-  for i in 0..<array.count { try body(try Fields(array[i], path: "\(path)[\(i)]")) }
+  for i in 0..<array.count {
+    if let plain, let (at, size) = plainSizedPath(array[i]) {
+      plain(at, size)
+      continue
+    }
+    try body(try Fields(array[i], element: i, of: path))
+  }
 }
 
 private func forEachInt(_ f: Fields, _ key: String, _ body: (Int) -> Void) throws(RPCError) {
@@ -501,7 +523,9 @@ func readBatchUpdate(_ f: Fields, format: SectionFormat) throws(RPCError) -> Bat
     try p.rejectUnknown(["section", "item"])
     u.deleteItems.append(try readPath(p))
   }
-  try forEachObject(f, "insertItems") { (p) throws(RPCError) in
+  if let inserts = f.optional("insertItems") { u.insertItems.reserveCapacity(inserts.count) }
+  try forEachObject(f, "insertItems", plain: { u.insertItems.append(($0, Item(size: $1))) }) {
+    (p) throws(RPCError) in
     try p.rejectUnknown(["section", "item", "size", "id"])
     var item = Item(size: try optionalItemSize(p, "size", format: format))
     if let id = p.optional("id") { item.id = try readItemID(id, path: p.path("id")) }
@@ -516,11 +540,13 @@ func readBatchUpdate(_ f: Fields, format: SectionFormat) throws(RPCError) -> Bat
     u.moveItems.append(
       (try readPath(from), try readPath(to), try optionalItemSize(m, "size", format: format)))
   }
-  try forEachObject(f, "reloadItems") { (p) throws(RPCError) in
+  try forEachObject(f, "reloadItems", plain: { u.reloadItems.append(($0, $1)) }) {
+    (p) throws(RPCError) in
     try p.rejectUnknown(["section", "item", "size"])
     u.reloadItems.append((try readPath(p), try optionalItemSize(p, "size", format: format)))
   }
-  try forEachObject(f, "reconfigureItems") { (p) throws(RPCError) in
+  try forEachObject(f, "reconfigureItems", plain: { u.reconfigureItems.append(($0, $1)) }) {
+    (p) throws(RPCError) in
     try p.rejectUnknown(["section", "item", "size"])
     u.reconfigureItems.append((try readPath(p), try optionalItemSize(p, "size", format: format)))
   }

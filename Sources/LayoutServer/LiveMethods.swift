@@ -243,8 +243,15 @@ extension LayoutServer {
     }
     var sizes: [(IndexPath, Size)] = []
     sizes.reserveCapacity(array.count)
+    let sections = old.layout.sections
     for i in 0..<array.count {
-      let f = try Fields(array[i], path: "\(path)[\(i)]")
+      if let (at, size) = plainSizedPath(array[i]), at.section < sections.count,
+        at.item < sections[at.section].count
+      {
+        sizes.append((at, size))
+        continue
+      }
+      let f = try Fields(array[i], element: i, of: path)
       try f.rejectUnknown(["section", "item", "id", "size"])
       let at = try indexPath(f, old)
       let size = try readItemSize(try f.object("size"), format: SectionFormat(old.layout.type))

@@ -56,7 +56,7 @@ extension LayoutServer {
     var objects: [JSONValue] = []
     objects.reserveCapacity(array.count)
     for i in 0..<array.count {
-      let s = try Fields(array[i], path: "\(path)[\(i)]")
+      let s = try Fields(array[i], element: i, of: path)
       let (items, _) = try s.array("items")
       total += items.count
       if total > cap.max { throw limitError(path, cap, count: total) }
@@ -70,7 +70,7 @@ extension LayoutServer {
     var sections: [SnapshotSection] = []
     sections.reserveCapacity(array.count)
     for i in 0..<array.count {
-      let s = try Fields(array[i], path: "\(path)[\(i)]")
+      let s = try Fields(array[i], element: i, of: path)
       let fields = try readSectionFields(s, extra: ["id", "items"], format: format)
       guard let idValue = s.optional("id") else {
         throw .invalidParams(s.path("id"), "is required: a snapshot's sections have ids")
@@ -144,7 +144,7 @@ private func readSnapshotItems(_ f: Fields, _ key: String, _ format: SectionForm
       items.append(SnapshotItem(id: try readItemID(v, path: "\(path)[\(k)]")))
       continue
     }
-    let o = try Fields(v, path: "\(path)[\(k)]")
+    let o = try Fields(v, element: k, of: path)
     try o.rejectUnknown(["id", "size"])
     guard let id = o.optional("id") else { throw .invalidParams(o.path("id"), "is required") }
     items.append(

@@ -247,4 +247,64 @@ final class JSONDocumentTests: XCTestCase {
       XCTAssertEqual((e as? RPCError)?.field, "params.big")
     }
   }
+
+  func testAnElementsPathIsJoinedForItsErrorsOnly() throws {
+    let doc = try JSONDocument.parse(#"{"sizes":[{},{"size":{"width":-1},"item":"x"}]}"#)
+    let array = try XCTUnwrap(doc.root["sizes"])
+    let entry = try Fields(array[1], element: 1, of: "params.sizes")
+    XCTAssertEqual(entry.path, "params.sizes[1]")
+    let size = try entry.object("size")
+    XCTAssertEqual(size.path, "params.sizes[1].size")
+    XCTAssertThrowsError(try size.number("width", min: 0)) { e in
+      XCTAssertEqual((e as? RPCError)?.field, "params.sizes[1].size.width")
+    }
+    XCTAssertThrowsError(try entry.integer("item", in: 0...9)) { e in
+      XCTAssertEqual((e as? RPCError)?.field, "params.sizes[1].item")
+    }
+    XCTAssertThrowsError(try Fields(array[1]["item"]!, element: 4, of: "params.ids")) { e in
+      XCTAssertEqual((e as? RPCError)?.message, "params.ids[4] must be an object")
+    }
+  }
+
+  /// A bulk document outgrows its 8 KiB chunk: its tree goes on in blocks
+  /// of its own, and a string or table over 64 KiB comes from malloc.
+  /// Every value reads back, the chunks all return, and a failed parse of
+  /// the same size leaves nothing held.
+  func testABulkDocumentLivesInBlocksAndLargeAllocations() throws {
+    _ = try JSONDocument.parse("[]")  // the region is set up on first use
+    let free = ParseRegion.freeChunks.count
+    XCTAssertEqual(free, ParseRegion.chunkCount)
+    let long = String(repeating: "ab", count: 100_000)
+    var text = #"{"long":""# + long + #"","items":["#
+    for i in 0..<50_000 {
+      if i > 0 { text += "," }
+      text += #"{"section":0,"item":\#(i),"size":{"width":\#(i % 97),"height":2.5}}"#
+    }
+    text += "]}"
+    do {
+      let doc = try JSONDocument.parse(text)
+      let items = try XCTUnwrap(doc.root["items"])
+      XCTAssertEqual(items.count, 50_000)
+      XCTAssertEqual(doc.root["long"]?.stringLength, 200_000)
+      XCTAssertEqual(doc.root["long"]?.string, long)
+      for i in [0, 1, 4_095, 31_337, 49_999] {
+        XCTAssertEqual(items[i]["item"]?.integer, Int64(i))
+        XCTAssertEqual(items[i]["size"]?["width"]?.number, Double(i % 97))
+        XCTAssertEqual(items[i]["size"]?["height"]?.number, 2.5)
+      }
+      XCTAssertEqual(ParseRegion.freeChunks.count, free - 1)
+      // A small document parsed meanwhile has a chunk of its own.
+      let small = try JSONDocument.parse(#"{"a":[1,2,3]}"#)
+      XCTAssertEqual(small.root["a"]?[2].integer, 3)
+      XCTAssertEqual(ParseRegion.freeChunks.count, free - 2)
+    }
+    XCTAssertEqual(ParseRegion.freeChunks.count, free)
+    XCTAssertFalse(ParseRegion.parsing)
+    XCTAssertThrowsError(try JSONDocument.parse(text + "x")) { e in
+      XCTAssertTrue(
+        (e as? JSONDocument.ParseFailure)?.message.hasPrefix("end of file expected") ?? false,
+        "\(e)")
+    }
+    XCTAssertEqual(ParseRegion.freeChunks.count, free)
+  }
 }

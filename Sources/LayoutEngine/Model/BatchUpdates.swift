@@ -63,6 +63,17 @@ struct ItemShuffle: Sendable {
   var removedOld: [Int] = []
   var addedNew: [Int] = []
 
+  /// Whether new index `i` was inserted or moved in. O(log ops).
+  func isAdded(_ i: Int) -> Bool {
+    var lo = 0
+    var hi = addedNew.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if addedNew[mid] < i { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < addedNew.count && addedNew[lo] == i
+  }
+
   /// The old index of the survivor at new index `i` (which is not added).
   func oldIndex(ofNew i: Int) -> Int {
     var rank = i
@@ -127,8 +138,9 @@ public struct BatchResult: Sendable {
   var sectionTarget: [Int?]
   /// For each new section continuing an old one: how its items moved.
   var shuffles: [ItemShuffle]
-  /// Moves and inserts, by new path: where the item came from (nil: inserted).
-  var arrivals: [IndexPath: IndexPath?]
+  /// Moves by new path: where the item came from. (An inserted item is
+  /// added in its section's shuffle, and not here.)
+  var arrivals: [IndexPath: IndexPath]
   /// Moves by old path, to their new path.
   var departures: [IndexPath: IndexPath]
   /// For each new section continuing an old one: the span of its items
@@ -142,6 +154,7 @@ public struct BatchResult: Sendable {
   public func oldPath(of path: IndexPath) -> IndexPath? {
     guard let oldSection = sectionSource[path.section] else { return nil }
     if let arrival = arrivals[path] { return arrival }
+    if shuffles[path.section].isAdded(path.item) { return nil }
     return IndexPath(
       section: oldSection, item: shuffles[path.section].oldIndex(ofNew: path.item))
   }
@@ -151,7 +164,7 @@ public struct BatchResult: Sendable {
   /// nil otherwise. O(ops in its section).
   public func survivor(section: Int, item: Int) -> Int? {
     guard section < sectionSource.count, sectionSource[section] != nil,
-      arrivals[IndexPath(section: section, item: item)] == nil
+      !shuffles[section].isAdded(item)
     else { return nil }
     return shuffles[section].oldIndex(ofNew: item)
   }
@@ -187,6 +200,18 @@ extension Section {
     if case .sizes(let s) = items, s[i] != Section.unsetSize { it.size = s[i] }
     it.id = ids?[i] ?? nil
     return it
+  }
+}
+
+/// Where an item arriving at a new index comes from, and the item.
+private enum Arrival {
+  case insert(Item)
+  case move(IndexPath, Item)
+
+  var item: Item {
+    switch self {
+    case .insert(let item), .move(_, let item): return item
+    }
   }
 }
 
@@ -312,8 +337,8 @@ extension BatchUpdate {
         throw BatchUpdateError("attempt to reconfigure the same index path twice \(describe(p))")
       }
     }
-    var departures = [IndexPath: IndexPath]()
-    var arrivals = [IndexPath: IndexPath?]()
+    var departures = [IndexPath: IndexPath](minimumCapacity: moveItems.count)
+    var arrivals = [IndexPath: IndexPath](minimumCapacity: moveItems.count)
     // The sizes moved items take: the move's, else a reconfigure's.
     var movedSizes = [IndexPath: Size]()
     for (from, to, size) in moveItems {
@@ -371,8 +396,10 @@ extension BatchUpdate {
         throw BatchUpdateError("attempt to update section \(index) twice")
       }
     }
-    var inserts = [IndexPath: Item]()
-    for (p, item) in insertItems {
+    // Inserts by new section, as (item, index in insertItems): no hash per
+    // insert, so that a million inserted items cost a sort check.
+    var insertsBySection = [Int: [(item: Int, k: Int)]]()
+    for (k, (p, _)) in insertItems.enumerated() {
       guard p.section >= 0 && p.section < newCount, p.item >= 0 else {
         throw BatchUpdateError(
           "attempt to insert item \(p.item) into section \(p.section), but there are only \(newCount) sections after the update"
@@ -383,20 +410,32 @@ extension BatchUpdate {
           "attempt to insert item \(p.item) into section \(p.section), which is itself being inserted"
         )
       }
-      guard arrivals[p] == nil else {
-        throw BatchUpdateError(
-          "attempt to insert an item at index path \(describe(p)), which is already taken")
+      guard arrivals.isEmpty || arrivals[p] == nil else { throw insertTaken(p) }
+      insertsBySection[p.section, default: []].append((p.item, k))
+    }
+    // Two inserts at one path: adjacent once sorted.
+    for (s, list) in insertsBySection {
+      let sorted = ascending(list)
+      for i in sorted.indices.dropFirst() where sorted[i - 1].item == sorted[i].item {
+        throw insertTaken(IndexPath(section: s, item: sorted[i].item))
       }
-      arrivals[p] = .some(nil)
-      inserts[p] = item
+      insertsBySection[s] = sorted
     }
 
-    // Per section: counts, validation, and the new items.
+    // Per section: counts, validation, and the new items. Gathered in the
+    // request's order, which is usually ascending already: a sort is then
+    // one check instead of O(k log k).
     var removedBySection = [Int: [Int]]()  // old section → old items leaving
-    for p in deletes { removedBySection[p.section, default: []].append(p.item) }
-    for p in departures.keys { removedBySection[p.section, default: []].append(p.item) }
-    var addedBySection = [Int: [Int]]()  // new section → new items arriving
-    for p in arrivals.keys { addedBySection[p.section, default: []].append(p.item) }
+    var deletedBySection = [Int: Int]()
+    for p in deleteItems {
+      removedBySection[p.section, default: []].append(p.item)
+      deletedBySection[p.section, default: 0] += 1
+    }
+    for m in moveItems { removedBySection[m.from.section, default: []].append(m.from.item) }
+    var movesIn = [Int: [(item: Int, k: Int)]]()  // new section → move destinations
+    for (k, m) in moveItems.enumerated() {
+      movesIn[m.to.section, default: []].append((m.to.item, k))
+    }
     var result: [Section] = []
     result.reserveCapacity(newCount)
     var shuffles = [ItemShuffle](repeating: ItemShuffle(), count: newCount)
@@ -413,10 +452,33 @@ extension BatchUpdate {
         continue
       }
       let before = old[o]
-      let removed = (removedBySection[o] ?? []).sorted()
-      let added = (addedBySection[s] ?? []).sorted()
-      let deletedHere = removed.filter { deletes.contains(IndexPath(section: o, item: $0)) }.count
-      let insertedHere = added.filter { inserts[IndexPath(section: s, item: $0)] != nil }.count
+      let removed = ascending(removedBySection[o] ?? [])
+      // The new items arriving, ascending: inserts and move destinations
+      // merged, each with where it comes from.
+      let ins = insertsBySection[s] ?? []
+      let mvs = ascending(movesIn[s] ?? [])
+      var added: [Int] = []
+      var arriving: [Arrival] = []
+      added.reserveCapacity(ins.count + mvs.count)
+      arriving.reserveCapacity(ins.count + mvs.count)
+      var a = 0
+      var b = 0
+      while a < ins.count || b < mvs.count {
+        if b == mvs.count || (a < ins.count && ins[a].item < mvs[b].item) {
+          added.append(ins[a].item)
+          arriving.append(.insert(insertItems[ins[a].k].item))
+          a += 1
+        } else {
+          let from = moveItems[mvs[b].k].from
+          var item = old[from.section].item(from.item)
+          if let size = movedSizes[from] { item.size = size }
+          added.append(mvs[b].item)
+          arriving.append(.move(from, item))
+          b += 1
+        }
+      }
+      let deletedHere = deletedBySection[o] ?? 0
+      let insertedHere = ins.count
       let movedOutHere = removed.count - deletedHere
       let movedInHere = added.count - insertedHere
       let count = before.count - removed.count + added.count
@@ -427,13 +489,13 @@ extension BatchUpdate {
       }
       if let last = added.last, last >= count {
         let p = IndexPath(section: s, item: last)
-        if inserts[p] != nil {
+        guard case .move(let from, _) = arriving.last! else {
           throw BatchUpdateError(
             "attempt to insert item \(last) into section \(s), but there are only \(count) items in section \(s) after the update"
           )
         }
         throw BatchUpdateError(
-          "attempt to move index path \(describe(arrivals[p]!!)) to index path \(describe(p)), but there are only \(count) items in section \(s) after the update"
+          "attempt to move index path \(describe(from)) to index path \(describe(p)), but there are only \(count) items in section \(s) after the update"
         )
       }
       shuffles[s] = ItemShuffle(removedOld: removed, addedNew: added)
@@ -447,13 +509,7 @@ extension BatchUpdate {
         before.ids == nil
         && { if case .uniform = before.items { return true } else { return false } }()
         && sectionReloads.isEmpty
-        && added.allSatisfy { a in
-          let p = IndexPath(section: s, item: a)
-          if let item = inserts[p] { return item.id == nil && item.size == nil }
-          let from = arrivals[p]!!
-          let moved = old[from.section].item(from.item)
-          return moved.id == nil && moved.size == nil && movedSizes[from] == nil
-        }
+        && arriving.allSatisfy { $0.item.id == nil && $0.item.size == nil }
       if staysUniform {
         var section = before
         section.items = .uniform(count: count)
@@ -465,14 +521,7 @@ extension BatchUpdate {
       // deletes and move sources in descending order, then inserts and
       // move destinations in ascending order. O(ops · log n), plus O(n)
       // when a uniform section first gets sizes or ids of their own.
-      let incoming = added.map { a -> Item in
-        let p = IndexPath(section: s, item: a)
-        if let item = inserts[p] { return item }
-        let from = arrivals[p]!!
-        var item = old[from.section].item(from.item)
-        if let size = movedSizes[from] { item.size = size }
-        return item
-      }
+      let incoming = arriving.map(\.item)
       var section = before
       // Sizes stay uniform (O(1)) while none is brought; only ids change.
       let uniformSizes =
@@ -495,9 +544,21 @@ extension BatchUpdate {
         sizes?.remove(at: r)
         ids?.remove(at: r)
       }
-      for (a, item) in zip(added, incoming) {
-        sizes?.insert(item.size ?? Section.unsetSize, at: a)
-        ids?.insert(item.id, at: a)
+      // Ascending new indices: a stretch of consecutive ones goes in as one
+      // insert (a million appended items are one rope edit, not a million).
+      var k = 0
+      while k < added.count {
+        var end = k + 1
+        while end < added.count && added[end] == added[end - 1] + 1 { end += 1 }
+        if end - k == 1 {
+          sizes?.insert(incoming[k].size ?? Section.unsetSize, at: added[k])
+          ids?.insert(incoming[k].id, at: added[k])
+        } else {
+          let run = incoming[k..<end]
+          sizes?.insert(contentsOf: run.map { $0.size ?? Section.unsetSize }, at: added[k])
+          ids?.insert(contentsOf: run.map(\.id), at: added[k])
+        }
+        k = end
       }
       section.items = sizes.map { .sizes($0) } ?? .uniform(count: count)
       section.ids = ids
@@ -520,6 +581,24 @@ extension BatchUpdate {
     return BatchResult(
       sections: result, sectionSource: source, sectionTarget: target, shuffles: shuffles,
       arrivals: arrivals, departures: departures, edits: edits, deletedItems: Set(deleteItems))
+  }
+
+  /// `list` in ascending order: as it is when already so (one pass).
+  private func ascending(_ list: [Int]) -> [Int] {
+    for i in list.indices.dropFirst() where list[i - 1] > list[i] { return list.sorted() }
+    return list
+  }
+
+  private func ascending(_ list: [(item: Int, k: Int)]) -> [(item: Int, k: Int)] {
+    for i in list.indices.dropFirst() where list[i - 1].item > list[i].item {
+      return list.sorted { $0.item < $1.item }
+    }
+    return list
+  }
+
+  private func insertTaken(_ p: IndexPath) -> BatchUpdateError {
+    BatchUpdateError(
+      "attempt to insert an item at index path \(describe(p)), which is already taken")
   }
 
   private func checkOld(_ p: IndexPath, _ old: [Section], verb: String) throws(BatchUpdateError) {

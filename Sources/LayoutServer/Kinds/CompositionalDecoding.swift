@@ -75,7 +75,7 @@ func readSectionLayout(_ f: Fields) throws(RPCError) -> SectionLayout {
   if f.optional("boundarySupplementaryItems") != nil {
     let (array, path) = try f.array("boundarySupplementaryItems")
     for i in 0..<array.count {
-      let b = try Fields(array[i], path: "\(path)[\(i)]")
+      let b = try Fields(array[i], element: i, of: path)
       try b.rejectUnknown(["kind", "size", "pinToVisibleBounds"])
       guard let kind = try b.optionalChoice("kind", ["header", "footer"]) else {
         throw .invalidParams(b.path("kind"), "is required")
@@ -93,7 +93,7 @@ func readSectionLayout(_ f: Fields) throws(RPCError) -> SectionLayout {
   if f.optional("decorationItems") != nil {
     let (array, path) = try f.array("decorationItems")
     for i in 0..<array.count {
-      let d = try Fields(array[i], path: "\(path)[\(i)]")
+      let d = try Fields(array[i], element: i, of: path)
       try d.rejectUnknown(["kind", "contentInsets"])
       guard try d.optionalChoice("kind", ["background"]) != nil else {
         throw .invalidParams(d.path("kind"), "is required")
@@ -199,7 +199,7 @@ private func readGroup(_ f: Fields, depth: Int) throws(RPCError) -> LayoutGroup 
   }
   var subitems: [LayoutItem] = []
   for i in 0..<array.count {
-    subitems.append(try readLayoutItem(try Fields(array[i], path: "\(path)[\(i)]"), depth: depth))
+    subitems.append(try readLayoutItem(try Fields(array[i], element: i, of: path), depth: depth))
   }
   var g = LayoutGroup(
     direction: LayoutGroup.Direction(rawValue: direction)!, size: size, subitems: subitems)

@@ -834,3 +834,74 @@ def test_delete_and_insert_at_the_item_limit(spawn):
         1004,
     )
     assert err["data"] == {"field": "params.updates"}
+
+
+# -- bulk entries: read on a fast path, checked the same ------------------------
+
+
+PLAIN = {"section": 0, "item": 0, "size": {"width": 40, "height": 40}}
+
+
+@pytest.mark.parametrize(
+    "entries,field,tail",
+    [
+        (
+            [PLAIN, {**PLAIN, "item": 1}, {"section": 0, "item": 2, "size": {"width": 1, "height": -3}}],
+            "params.updates.insertItems[2].size.height",
+            "must be a finite number >= 0",
+        ),
+        ([PLAIN, {**PLAIN, "item": 1, "extra": 1}], "params.updates.insertItems[1].extra", "is not a known field"),
+        ([PLAIN, {**PLAIN, "item": 1.5}], "params.updates.insertItems[1].item", "must be an integer"),
+    ],
+)
+def test_a_bad_entry_after_plain_ones_is_named(server, entries, field, tail):
+    live = Live(server, E)
+    err = live.expect_unchanged_after("layout/performBatchUpdates", {"updates": {"insertItems": entries}}, -32602)
+    assert err == {"code": -32602, "message": f"{field} {tail}", "data": {"field": field}}
+
+
+def test_inserts_in_any_order_match_a_fresh_open(server):
+    # Inserts listed in descending order (not the usual ascending one) land
+    # where their paths say; the result equals a session opened with the
+    # final items, each keeping its own size (null: the uniform one).
+    base = {
+        "layout": {"type": "flow", "itemSize": {"width": 100, "height": 50}},
+        "bounds": {"x": 0, "y": 0, "width": 320, "height": 400},
+    }
+    live = Live(server, {**base, "session": "desc", "sections": [{"itemCount": 3}]})
+    r = live.batch(
+        {
+            "insertItems": [
+                {"section": 0, "item": 4},
+                {"section": 0, "item": 3, "size": {"width": 60, "height": 20}},
+                {"section": 0, "item": 0, "size": {"width": 40, "height": 40}},
+            ]
+        }
+    )
+    assert sorted((a["section"], a["item"]) for a in r["appearing"]) == [(0, 0), (0, 3), (0, 4)]
+    sizes = [{"width": 40, "height": 40}, None, None, {"width": 60, "height": 20}, None, None]
+    twin = Live(server, {**base, "session": "twin", "sections": [{"itemSizes": sizes}]})
+    cells = live.whole()
+    assert len(cells) == 6
+    assert (cells[0]["frame"]["width"], cells[0]["frame"]["height"]) == (40, 40)
+    assert (cells[3]["frame"]["width"], cells[3]["frame"]["height"]) == (60, 20)
+    assert cells == twin.whole()
+    err = live.expect_unchanged_after(
+        "layout/performBatchUpdates",
+        {"updates": {"insertItems": [{"section": 0, "item": 4}, {"section": 0, "item": 1}, {"section": 0, "item": 4}]}},
+        1003,
+    )
+    assert err["message"] == "attempt to insert an item at index path {length = 2, path = 0 - 4}, which is already taken"
+
+
+def test_set_item_sizes_names_a_bad_entry_after_plain_ones(server):
+    live = Live(server, E)
+    good = [{"section": 0, "item": i, "size": {"width": 10 + i, "height": 20}} for i in range(3)]
+    for bad, field in [
+        ({"section": 0, "item": 3, "size": {"width": 1, "height": -1}}, "params.sizes[3].size.height"),
+        ({"section": 0, "item": 7, "size": {"width": 1, "height": 1}}, "params.sizes[3].item"),
+        ({"section": 5, "item": 0, "size": {"width": 1, "height": 1}}, "params.sizes[3].section"),
+        ({"section": 0, "item": 3, "size": {"width": 1, "height": 1}, "x": 0}, "params.sizes[3].x"),
+    ]:
+        err = live.expect_unchanged_after("layout/setItemSizes", {"sizes": good + [bad]}, -32602)
+        assert err["data"] == {"field": field}, (bad, err)
