@@ -109,7 +109,12 @@ public struct FrameReader {
               "invalid frame header: Content-Length \(length) exceeds the maximum of \(maxBodyBytes) bytes"
             ))
         }
-        guard buffer.count - blockEnd >= length else { return nil }
+        guard buffer.count - blockEnd >= length else {
+          // Room for the whole body at once: a bulk request's megabytes are
+          // not copied again at every doubling as they stream in.
+          if buffer.capacity < blockEnd + length { buffer.reserveCapacity(blockEnd + length) }
+          return nil
+        }
         let body = buffer[blockEnd..<(blockEnd + length)]
         start = blockEnd + length
         recovering = false

@@ -15,14 +15,17 @@ import CJansson
 /// nothing adds to a parsed tree.
 public final class JSONDocument {
   public let root: JSONValue
-  private let memory: ParseRegion.Memory
+  /// The parse region's chunk (−1: none) and what the parse spilled into.
+  private let chunk: Int
+  private let spill: ParseRegion.Spill?
 
-  private init(root: UnsafeMutablePointer<json_t>, memory: ParseRegion.Memory) {
+  private init(root: UnsafeMutablePointer<json_t>, chunk: Int, spill: ParseRegion.Spill?) {
     self.root = JSONValue(raw: root)
-    self.memory = memory
+    self.chunk = chunk
+    self.spill = spill
   }
 
-  deinit { ParseRegion.release(memory) }
+  deinit { ParseRegion.release(chunk: chunk, spill: spill) }
 
   /// Why a body could not be parsed.
   public struct ParseFailure: Error, Sendable {
@@ -40,12 +43,12 @@ public final class JSONDocument {
     let root = bytes.baseAddress.flatMap {
       json_loadb($0.assumingMemoryBound(to: CChar.self), bytes.count, Int(flags), &error)
     }
-    let memory = ParseRegion.end()
+    let (chunk, spill) = ParseRegion.end()
     guard let root else {
-      ParseRegion.release(memory)
+      ParseRegion.release(chunk: chunk, spill: spill)
       throw ParseFailure(message: describe(error, empty: bytes.isEmpty))
     }
-    return JSONDocument(root: root, memory: memory)
+    return JSONDocument(root: root, chunk: chunk, spill: spill)
   }
 
   public static func parse(_ bytes: ArraySlice<UInt8>) throws(ParseFailure) -> JSONDocument {
@@ -97,10 +100,9 @@ enum ParseRegion {
   static let lastBlock = 16 << 20
   static let large = 64 << 10
 
-  /// What one parse holds. Empty (nothing allocated) for a parse that fits
-  /// its chunk.
-  struct Memory {
-    var chunk = -1
+  /// What a parse spilled beyond its chunk: its blocks and its large
+  /// allocations. nil (nothing allocated) for a parse that fits its chunk.
+  struct Spill {
     var blocks: [UnsafeMutableRawPointer] = []
     var large: Set<UnsafeMutableRawPointer> = []
   }
@@ -108,15 +110,20 @@ enum ParseRegion {
   @exclusivity(unchecked) nonisolated(unsafe) static var base: UnsafeMutableRawPointer? = nil
   /// Chunks not in use, as a stack of indices.
   @exclusivity(unchecked) nonisolated(unsafe) static var freeChunks: [Int] = []
-  /// Whether a parse is under way, and what it holds so far.
+  /// Whether a parse is under way, its chunk, and what it spilled so far.
   @exclusivity(unchecked) nonisolated(unsafe) static var parsing = false
-  @exclusivity(unchecked) nonisolated(unsafe) static var memory = Memory()
-  /// The free bytes of the chunk or block being handed out.
-  @exclusivity(unchecked) nonisolated(unsafe) static var next: UnsafeMutableRawPointer? = nil
-  @exclusivity(unchecked) nonisolated(unsafe) static var limit: UnsafeMutableRawPointer? = nil
-  /// The last block's start (nil: none yet) and the next block's size.
-  @exclusivity(unchecked) nonisolated(unsafe) static var blockStart: UnsafeMutableRawPointer? =
-    nil
+  @exclusivity(unchecked) nonisolated(unsafe) static var chunk = -1
+  @exclusivity(unchecked) nonisolated(unsafe) static var spill: Spill? = nil
+  /// The free bytes of the chunk or block being handed out: `room` bytes
+  /// from `next` (0 outside a parse, so that malloc takes over).
+  @exclusivity(unchecked) nonisolated(unsafe) static var next = UnsafeMutableRawPointer(
+    bitPattern: 16)!
+  @exclusivity(unchecked) nonisolated(unsafe) static var room = 0
+  /// The current block's bounds (empty while the chunk is handed out), and
+  /// the next block's size.
+  @exclusivity(unchecked) nonisolated(unsafe) static var blockStart = UnsafeMutableRawPointer(
+    bitPattern: 16)!
+  @exclusivity(unchecked) nonisolated(unsafe) static var blockEnd = blockStart
   @exclusivity(unchecked) nonisolated(unsafe) static var blockSize = firstBlock
 
   /// Installs the allocator (once) and starts a parse in a free chunk, if
@@ -128,65 +135,58 @@ enum ParseRegion {
       json_set_alloc_funcs(regionMalloc, regionFree)
     }
     parsing = true
-    memory = Memory()
-    memory.chunk = freeChunks.popLast() ?? -1
-    if memory.chunk >= 0, let base {
-      next = base + memory.chunk * chunkSize
-      limit = next! + chunkSize
-    } else {
-      next = nil
-      limit = nil
+    chunk = freeChunks.popLast() ?? -1
+    if chunk >= 0, let base {
+      next = base + chunk * chunkSize
+      room = chunkSize
     }
-    blockStart = nil
-    blockSize = firstBlock
   }
 
   /// Ends the parse and hands over what it holds: later allocations come
   /// from malloc. O(1).
-  static func end() -> Memory {
+  static func end() -> (chunk: Int, spill: Spill?) {
     parsing = false
-    next = nil
-    limit = nil
-    blockStart = nil
-    defer { memory = Memory() }
-    return memory
+    room = 0
+    guard spill != nil else { return (chunk, nil) }
+    blockEnd = blockStart
+    blockSize = firstBlock
+    defer { spill = nil }
+    return (chunk, spill)
   }
 
   /// Frees what a parse held. O(blocks + large allocations).
-  static func release(_ m: Memory) {
-    if m.chunk >= 0 { freeChunks.append(m.chunk) }
-    for p in m.blocks { p.deallocate() }
-    for p in m.large { free(p) }
+  static func release(chunk: Int, spill: Spill?) {
+    if chunk >= 0 { freeChunks.append(chunk) }
+    guard let spill else { return }
+    for p in spill.blocks { p.deallocate() }
+    for p in spill.large { free(p) }
   }
 
-  /// `n` bytes of the parse under way: from its chunk or block, or a new
-  /// block, or (over `large`) malloc. Amortised O(1).
+  /// `n` bytes of the parse under way that its chunk or block cannot
+  /// hold: a new block, or (over `large`) malloc. O(1) amortised.
   static func allocate(_ n: Int) -> UnsafeMutableRawPointer? {
-    let size = (n + 15) & ~15
-    if let p = next, let e = limit, size <= e - p {
-      next = p + size
-      return p
-    }
-    if size > large {
+    if spill == nil { spill = Spill() }
+    if n > large {
       guard let p = malloc(n) else { return nil }
-      memory.large.insert(p)
+      spill!.large.insert(p)
       return p
     }
+    let size = (n + 15) & ~15
     let block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: 16)
-    memory.blocks.append(block)
+    spill!.blocks.append(block)
     blockStart = block
+    blockEnd = block + blockSize
     next = block + size
-    limit = block + blockSize
+    room = blockSize - size
     blockSize = min(blockSize * 2, lastBlock)
     return block
   }
 
   /// jansson frees `p` during the parse: only a large allocation is
-  /// given back now. O(1) for the chunk and the current block.
+  /// given back now; the rest stays in its block until the document dies.
   static func release(during p: UnsafeMutableRawPointer) {
-    if let s = blockStart, p >= s, let e = limit, p < e { return }
-    if contains(p) { return }
-    if memory.large.remove(p) != nil { free(p) }
+    if p >= blockStart && p < blockEnd { return }
+    if spill?.large.remove(p) != nil { free(p) }
   }
 
   static func contains(_ p: UnsafeMutableRawPointer) -> Bool {
@@ -195,15 +195,24 @@ enum ParseRegion {
   }
 }
 
+// The common case inline: a small parse's values come from its chunk in a
+// few instructions (a scroll frame makes about 40 of them).
 private let regionMalloc: @convention(c) (Int) -> UnsafeMutableRawPointer? = { n in
-  ParseRegion.parsing ? ParseRegion.allocate(n) : malloc(n)
+  let size = (n + 15) & ~15
+  if size <= ParseRegion.room {
+    let p = ParseRegion.next
+    ParseRegion.next = p + size
+    ParseRegion.room &-= size
+    return p
+  }
+  return ParseRegion.parsing ? ParseRegion.allocate(n) : malloc(n)
 }
 
 private let regionFree: @convention(c) (UnsafeMutableRawPointer?) -> Void = { p in
-  guard let p else { return }
+  guard let p, !ParseRegion.contains(p) else { return }
   if ParseRegion.parsing {
     ParseRegion.release(during: p)
-  } else if !ParseRegion.contains(p) {
+  } else {
     free(p)
   }
 }
