@@ -16,6 +16,12 @@ public struct Limits: Sendable {
   public var maxSections = 1_000_000
   public var maxSessionIdBytes = 256
   public var maxMessageBytes = 64 << 20
+  /// The largest answer of elements (a rect's attributes, or a viewport's
+  /// or a change's delta). Writing 8 MiB of attributes (about 42,000) takes
+  /// about 25 ms: a small request that asks for more would hold the loop,
+  /// and every other session, for longer than issue #28 allows (50 ms).
+  /// Larger pictures are read in pages (attributesInRect's `limit`).
+  public var maxAnswerBytes = 8 << 20
   /// Copies of a looping carousel's content one query may examine.
   public var maxLapsPerQuery = 100_000
   /// Item sizes and ids one request may carry. Unlimited by default: the
@@ -134,6 +140,8 @@ public final class LayoutServer: RPCHandler {
     w.int(limits.maxSessionIdBytes)
     w.key("maxMessageBytes")
     w.int(limits.maxMessageBytes)
+    w.key("maxAnswerBytes")
+    w.int(limits.maxAnswerBytes)
     w.key("maxLapsPerQuery")
     w.int(limits.maxLapsPerQuery)
     w.key("maxItemValuesPerRequest")
@@ -349,7 +357,7 @@ public final class LayoutServer: RPCHandler {
 
   /// What a viewport `bounds` (whose visible rect is `rect`) meets must be
   /// answerable: no more copies of looping content than `maxLapsPerQuery`,
-  /// no answer over `maxMessageBytes`. O(log n) per section met.
+  /// no answer over `maxAnswerBytes`. O(log n) per section met.
   func checkViewport(_ layout: Layout, _ rect: Rect, _ bounds: Rect, field: String)
     throws(RPCError)
   {
@@ -373,7 +381,7 @@ public final class LayoutServer: RPCHandler {
   /// shortest (`{"kind":"cell","section":0,…,"zIndex":0},`).
   static let minElementBytes = 154
 
-  /// An answer that would exceed `maxMessageBytes` is refused before it is
+  /// An answer that would exceed `maxAnswerBytes` is refused before it is
   /// built: `rect` (with the viewport `bounds`) meets up to
   /// `elementCountBound` elements, counted from the placement's index, and
   /// that many at their shortest would not fit. O(log n) per section met.
@@ -382,11 +390,11 @@ public final class LayoutServer: RPCHandler {
   ) throws(RPCError) {
     let n = min(layout.elementCountBound(in: rect, bounds: bounds), limit ?? .max)
     let (bytes, overflow) = n.multipliedReportingOverflow(by: Self.minElementBytes)
-    guard overflow || bytes > limits.maxMessageBytes else { return }
+    guard overflow || bytes > limits.maxAnswerBytes else { return }
     throw RPCError(
       code: ErrorCode.limitExceeded,
       message:
-        "\(field) meets up to \(n) elements: an answer of at least \(overflow ? "9e18" : String(bytes)) bytes, more than maxMessageBytes (\(limits.maxMessageBytes)); ask for a smaller rect",
+        "\(field) meets up to \(n) elements: an answer of at least \(overflow ? "9e18" : String(bytes)) bytes, more than maxAnswerBytes (\(limits.maxAnswerBytes)); ask for a smaller rect",
       field: field)
   }
 
@@ -455,7 +463,7 @@ public final class LayoutServer: RPCHandler {
     // Room for the answer at once (about 200 bytes an element), so that it
     // is not copied as it grows.
     let bound = min(session.layout.elementCountBound(in: rect, bounds: session.bounds), cap)
-    w.reserve(min(bound, limits.maxMessageBytes / Self.minElementBytes) * 200)
+    w.reserve(min(bound, limits.maxAnswerBytes / Self.minElementBytes) * 200)
     w.beginObject()
     w.key("attributes")
     w.beginArray()
@@ -475,7 +483,7 @@ public final class LayoutServer: RPCHandler {
       last = a
       // The count is a lower bound of the size: elements longer than their
       // shortest can still take the answer over, which is refused too.
-      over = w.byteCount - start > limits.maxMessageBytes
+      over = w.byteCount - start > limits.maxAnswerBytes
       return !over
     }
     w.endArray()
@@ -488,7 +496,7 @@ public final class LayoutServer: RPCHandler {
       throw RPCError(
         code: ErrorCode.limitExceeded,
         message:
-          "\(p.path("rect")) meets at least \(count) elements: an answer of more than \(limits.maxMessageBytes) bytes (maxMessageBytes); ask for a smaller rect",
+          "\(p.path("rect")) meets at least \(count) elements: an answer of more than \(limits.maxAnswerBytes) bytes (maxAnswerBytes); ask for a smaller rect",
         field: p.path("rect"))
     }
   }

@@ -61,6 +61,7 @@ func runOne(_ data: UnsafeRawBufferPointer) {
   limits.maxItemsPerSession = 100_000
   limits.maxSessions = 16
   limits.maxMessageBytes = 1 << 20
+  limits.maxAnswerBytes = 1 << 20
   let server = Server(
     handler: LayoutServer(limits: limits), input: -1, output: -1, maxMessageBytes: 1 << 20)
   _ = prelude.withUnsafeBytes { server.feed($0) }

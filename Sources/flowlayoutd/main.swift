@@ -18,6 +18,8 @@ let usage = """
   options:
     --log FILE               append diagnostics to FILE (default: stderr)
     --max-message-bytes N    largest accepted message body (default 67108864)
+    --max-answer-bytes N     largest answer of elements: a rect's attributes,
+                             a viewport's or a change's delta (default 8388608)
     --max-sessions N         sessions open at once (default 1000)
     --max-items N            items per session (default 100000000)
     --max-waterfall-items N  items per waterfall session (default 10000000)
@@ -69,6 +71,7 @@ while let arg = args.popFirst() {
     guard let p = args.popFirst() else { fail("--log needs a file path") }
     logPath = p
   case "--max-message-bytes": limits.maxMessageBytes = positiveInt(arg, args.popFirst())
+  case "--max-answer-bytes": limits.maxAnswerBytes = positiveInt(arg, args.popFirst())
   case "--max-sessions": limits.maxSessions = positiveInt(arg, args.popFirst())
   case "--max-items": limits.maxItemsPerSession = positiveInt(arg, args.popFirst())
   case "--max-waterfall-items": limits.maxRecordedItems = positiveInt(arg, args.popFirst())

@@ -1,6 +1,7 @@
-"""Bounded answers (issue #18): an answer that would exceed
-maxMessageBytes is refused with 1004 before it is built, counted from the
-placement's index, and nothing changes."""
+"""Bounded answers (issues #18 and #28): an answer that would exceed
+maxAnswerBytes (8 MiB by default: about 25 ms of writing, within the 50 ms
+a small request may hold the loop) is refused with 1004 before it is
+built, counted from the placement's index, and nothing changes."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def test_a_rect_over_ten_million_cells_is_refused_at_once(server):
     """37 cells of 10×10 a line across 375 (10 apart: (375 + 10) / 20 = 19
     … with the default 10-point spacing, 19 a line): 10,000,000 cells in
     526,316 lines. The whole rect meets every one: at 154 bytes each at the
-    least, over 64 MiB."""
+    least, over 8 MiB."""
     server.call("layout/open", {"session": "big", "layout": {"type": "flow", "itemSize": {"width": 10, "height": 10}},
                                 "bounds": rect(0, 0, 375, 600), "sections": [{"itemCount": 10_000_000}]})
     size = server.call("layout/contentSize", {"session": "big"})["contentSize"]
@@ -37,7 +38,7 @@ def test_a_rect_over_ten_million_cells_is_refused_at_once(server):
     assert e["data"] == {"field": "params.rect"}
     assert e["message"] == (
         "params.rect meets up to 10000002 elements: an answer of at least 1540000308 bytes, "
-        "more than maxMessageBytes (67108864); ask for a smaller rect")
+        "more than maxAnswerBytes (8388608); ask for a smaller rect")
     assert rss_kib(server.proc.pid) - before < 4096
     # A viewport is answered as ever.
     got = server.call("layout/attributesInRect", {"session": "big", "rect": rect(0, 1000, 375, 600)})
@@ -66,9 +67,9 @@ def test_a_huge_viewport_is_refused_and_the_session_stays(server):
 
 def test_a_change_that_would_fill_a_large_viewport_is_refused(spawn):
     """A viewport that was fine with few items cannot be filled by an
-    append whose answer would not fit: under --max-message-bytes 100000 a
+    append whose answer would not fit: under --max-answer-bytes 100000 a
     viewport of 2,000 cells answers about 160 KB."""
-    d = spawn("--max-message-bytes", "100000")
+    d = spawn("--max-answer-bytes", "100000")
     d.initialize()
     d.call("layout/open", {"session": "s", "layout": {"type": "flow", "itemSize": {"width": 10, "height": 10}},
                            "bounds": rect(0, 0, 375, 2400), "sections": [{"itemCount": 10}]})
@@ -90,7 +91,7 @@ def test_answers_longer_than_their_shortest_are_refused_too(spawn):
     (500 × 154 = 77 KB), but with their transforms they take about 250 KB:
     the answer is refused as soon as what is written passes the limit, and
     nothing was changed."""
-    d = spawn("--max-message-bytes", "100000")
+    d = spawn("--max-answer-bytes", "100000")
     d.initialize()
     d.call("layout/open", {"session": "cf", "layout": {"type": "coverFlow", "itemSize": {"width": 100, "height": 100},
                                                        "scale": {"factor": 0.3}},
@@ -104,7 +105,7 @@ def test_answers_longer_than_their_shortest_are_refused_too(spawn):
     assert 100_000 // 500 < n < 500
     assert e["message"] == (
         f"params.rect meets at least {n} elements: an answer of more than 100000 bytes "
-        "(maxMessageBytes); ask for a smaller rect")
+        "(maxAnswerBytes); ask for a smaller rect")
     d.ping()
 
 

@@ -32,9 +32,12 @@ def walk(d, session: str, r: dict, limit: int):
         after = page["next"]
 
 
-def test_a_large_flow_pages_through_every_element_once_in_order(server):
+def test_a_large_flow_pages_through_every_element_once_in_order(spawn):
     """200,000 cells of 10×10 in two sections with headers: 20 pages of
-    10,000, concatenated equal to the whole answer."""
+    10,000, concatenated equal to the whole answer (about 40 MB, which the
+    default maxAnswerBytes of 8 MiB refuses: this daemon allows 64 MiB)."""
+    server = spawn("--max-answer-bytes", str(64 << 20))
+    server.initialize()
     server.call("layout/open", {"session": "big", "layout": {
         "type": "flow", "itemSize": {"width": 10, "height": 10}, "headerReferenceSize": {"width": 0, "height": 30}},
         "bounds": rect(0, 0, 375, 600), "sections": [{"itemCount": 150_000}, {"itemCount": 50_000}]})

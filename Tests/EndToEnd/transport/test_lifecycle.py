@@ -41,7 +41,7 @@ def test_notification_before_initialize_dropped(daemon):
 def test_initialize_result(spawn):
     d = spawn(
         "--max-sessions", "7", "--max-items", "1234", "--max-message-bytes", "99999",
-        "--max-item-values-per-request", "321", "--max-total-items", "5000",
+        "--max-answer-bytes", "88888", "--max-item-values-per-request", "321", "--max-total-items", "5000",
     )
     result = d.call("initialize", {"processId": None, "capabilities": {}, "clientInfo": {"name": "pytest"}})
     assert result["serverInfo"]["name"] == "flowlayoutd"
@@ -111,6 +111,7 @@ def test_initialize_result(spawn):
         "maxSections": 1000000,
         "maxSessionIdBytes": 256,
         "maxMessageBytes": 99999,
+        "maxAnswerBytes": 88888,
         "maxLapsPerQuery": 100000,
         "maxItemValuesPerRequest": 321,
         "maxWaterfallItems": 1234,
@@ -124,6 +125,8 @@ def test_initialize_defaults(daemon):
     assert limits["maxSessions"] == 1000
     assert limits["maxItemsPerSession"] == 100000000
     assert limits["maxMessageBytes"] == 64 * 1024 * 1024
+    # Answers of elements are smaller: writing 8 MiB takes about 25 ms.
+    assert limits["maxAnswerBytes"] == 8 * 1024 * 1024
     # No limit on the values one request carries (the message size bounds
     # it); a daemon-wide item budget instead.
     assert limits["maxItemValuesPerRequest"] is None

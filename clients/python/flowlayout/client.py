@@ -883,9 +883,9 @@ class Client:
         """Every element whose frame overlaps ``rect``, in document order;
         with ``limit``, at most that many, just after ``after`` (an
         :class:`ElementKey`), and the page's ``next`` is the key to pass as
-        ``after`` for the rest (None when nothing remains). An answer too
-        large for the daemon's message limit is error 1004: page through it
-        (:meth:`iter_attributes_in_rect`)."""
+        ``after`` for the rest (None when nothing remains). An answer over
+        the daemon's answer limit (``maxAnswerBytes``, 8 MiB by default) is
+        error 1004: page through it (:meth:`iter_attributes_in_rect`)."""
         params: JSONDict = {"session": session, "rect": rect_json(rect)}
         if limit is not None:
             params["limit"] = limit
