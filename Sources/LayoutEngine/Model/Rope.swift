@@ -904,54 +904,71 @@ struct RopeBuilder<S: RopeSummary> {
 
 /// `RopeBuilder` for the hottest loops (a waterfall's placing): the leaf
 /// being filled is a raw buffer, so an append checks nothing but whether
-/// the leaf is full. O(1) amortised per element.
+/// the leaf is full. It builds one rope per lane (a waterfall's columns):
+/// the lanes' leaves being filled lie in one buffer and their counts in
+/// another, so that appending to one of a thousand lanes reads no object
+/// of its own (a builder per lane cost a cache miss per item). O(1)
+/// amortised per element.
 final class LeafBuilder<S: RopeSummary> {
-  @exclusivity(unchecked) private var leaves: [RopeNode<S>] = []
+  @exclusivity(unchecked) private var leaves: [[RopeNode<S>]]
+  /// Lane k's leaf being filled starts at pending + k · fill.
   private let pending: UnsafeMutablePointer<S.Element>
-  @exclusivity(unchecked) private var pendingCount = 0
+  private let counts: UnsafeMutablePointer<Int>
   private let fill = Rope<S>.leafFill
+  let lanes: Int
 
-  init() { pending = .allocate(capacity: Rope<S>.leafFill) }
+  init(lanes: Int = 1) {
+    self.lanes = lanes
+    leaves = Array(repeating: [], count: lanes)
+    pending = .allocate(capacity: lanes * Rope<S>.leafFill)
+    counts = .allocate(capacity: lanes)
+    counts.initialize(repeating: 0, count: lanes)
+  }
 
   deinit {
-    pending.deinitialize(count: pendingCount)
+    for k in 0..<lanes { (pending + k * fill).deinitialize(count: counts[k]) }
     pending.deallocate()
+    counts.deallocate()
   }
 
-  @inline(__always) func append(_ element: S.Element) {
-    (pending + pendingCount).initialize(to: element)
-    pendingCount &+= 1
-    if pendingCount == fill { flush() }
+  @inline(__always) func append(_ element: S.Element, lane k: Int = 0) {
+    let c = counts[k]
+    (pending + (k &* fill &+ c)).initialize(to: element)
+    counts[k] = c &+ 1
+    if c &+ 1 == fill { flush(k) }
   }
 
-  private func flush() {
-    leaves.append(
-      RopeNode(elements: Array(UnsafeBufferPointer(start: pending, count: pendingCount))))
-    pending.deinitialize(count: pendingCount)
-    pendingCount = 0
+  private func flush(_ k: Int) {
+    let start = pending + k * fill
+    leaves[k].append(RopeNode(elements: Array(UnsafeBufferPointer(start: start, count: counts[k]))))
+    start.deinitialize(count: counts[k])
+    counts[k] = 0
   }
 
-  /// Appends `count` elements cycling through `cycle`: one run leaf when
-  /// they outgrow a leaf and S takes the cycle's summary, else one by one.
-  /// O(cycle) then, else O(count).
-  func append(cycling cycle: [S.Element], count: Int) {
+  /// Appends `count` elements cycling through `cycle` to lane `k`: one run
+  /// leaf when they outgrow a leaf and S takes the cycle's summary, else
+  /// one by one. O(cycle) then, else O(count).
+  func append(cycling cycle: [S.Element], count: Int, lane k: Int = 0) {
     guard count > Rope<S>.leafCapacity, S.repeating(cycle: cycle[...], count: 1) != nil else {
-      for k in 0..<count { append(cycle[k % cycle.count]) }
+      for j in 0..<count { append(cycle[j % cycle.count], lane: k) }
       return
     }
-    if pendingCount > 0 { flush() }
-    leaves.append(RopeNode(cycle: cycle, count: count))
+    if counts[k] > 0 { flush(k) }
+    leaves[k].append(RopeNode(cycle: cycle, count: count))
   }
 
-  /// The rope of everything appended. O(leaves).
-  var rope: Rope<S> {
-    var all = leaves
-    if pendingCount > 0 {
+  /// The rope of everything appended to lane `k`. O(leaves).
+  func rope(lane k: Int = 0) -> Rope<S> {
+    var all = leaves[k]
+    if counts[k] > 0 {
       all.append(
-        RopeNode(elements: Array(UnsafeBufferPointer(start: pending, count: pendingCount))))
+        RopeNode(elements: Array(UnsafeBufferPointer(start: pending + k * fill, count: counts[k]))))
     }
     return Rope(leaves: all)
   }
+
+  /// The rope of everything appended (one lane). O(leaves).
+  var rope: Rope<S> { rope(lane: 0) }
 }
 
 /// Reads a rope forward from an index, a leaf at a time: O(log n) per

@@ -425,7 +425,7 @@ final class ColumnPlacer {
   /// entries placed, built into leaves as they come (no array of them all).
   let tops: UnsafeMutablePointer<ExactSum>
   let last: UnsafeMutablePointer<Int>
-  let placed: [LeafBuilder<ColumnSummary>]
+  let placed: LeafBuilder<ColumnSummary>
   /// A tournament over the columns for shortest-first with many columns:
   /// node k holds the column of the lowest top in its range (the first of
   /// equals), leaves from `leaves`, n (a top no column reaches) past the
@@ -461,7 +461,7 @@ final class ColumnPlacer {
     (tops + n).initialize(to: ExactSum(hi: Int64.max, lo: 0))
     last = .allocate(capacity: n)
     for k in 0..<n { (last + k).initialize(to: g.below(k, i).before.index - 1) }
-    placed = (0..<n).map { _ in LeafBuilder() }
+    placed = LeafBuilder(lanes: n)
     lastSpan = g.spans.split { $0.index > i }.before.index - 1
     if p.renderDirection == .shortestFirst && n >= Self.treeColumns {
       var size = 1
@@ -508,6 +508,7 @@ final class ColumnPlacer {
   }
 
   /// The nodes above column `col`, after its top changed. O(log columns).
+  /// The nodes above column `col`, after its top changed. O(log columns).
   @inline(__always) private func updateTree(_ col: Int) {
     guard let tree, let treeTop else { return }
     treeTop[leaves + col] = tops[col]
@@ -542,9 +543,22 @@ final class ColumnPlacer {
     case .shortestFirst:
       // The first column whose top is within the tolerance of the lowest:
       // the first lowest, or an earlier one tied with it.
-      if let treeTop {
+      if let tree, let treeTop {
+        // The root's column is the first lowest. An earlier column within
+        // the tolerance lies in a left sibling of its path: those are read
+        // at once (no chain of dependent loads, as a descent from the root
+        // would be), and the highest that qualifies holds the first such
+        // column, found by a descent (rare: ties within 1e-9 of a width).
+        let w = Int(tree[1])
         let tied = treeTop[1] + tolerance
-        var k = 1
+        var found = 0
+        var k = leaves + w
+        while k > 1 {
+          if k & 1 == 1 && treeTop[k - 1] <= tied { found = k - 1 }
+          k >>= 1
+        }
+        guard found > 0 else { return w }
+        k = found
         while k < leaves {
           k = treeTop[2 * k] <= tied ? 2 * k : 2 * k + 1
         }
@@ -600,7 +614,8 @@ final class ColumnPlacer {
       return -1
     }
     let col = column ?? rule(i)
-    placed[col].append(ColumnEntry(gap: Int32(truncatingIfNeeded: i - last[col]), pitch: pitch))
+    placed.append(
+      ColumnEntry(gap: Int32(truncatingIfNeeded: i - last[col]), pitch: pitch), lane: col)
     last[col] = i
     columns.append(Int32(truncatingIfNeeded: col))
     tops[col] = tops[col] + pitch
@@ -638,7 +653,7 @@ final class ColumnPlacer {
       let q = (end - i) / n
       let entry = ColumnEntry(gap: Int32(truncatingIfNeeded: n), pitch: pitch)
       for col in 0..<n {
-        placed[col].append(cycling: [entry], count: q)
+        placed.append(cycling: [entry], count: q, lane: col)
         last[col] += q * n
         tops[col] = tops[col] + pitch.times(q)
       }
@@ -829,14 +844,14 @@ extension ColumnSection {
     let delta = lo + placer.count - oldEnd
     if lo == 0 && oldEnd >= order.count {
       order = placer.columns.rope
-      for c in 0..<p.columnCount { lanes[c] = placer.placed[c].rope }
+      for c in 0..<p.columnCount { lanes[c] = placer.placed.rope(lane: c) }
       spans = placer.spansPlaced.rope
       return
     }
     order = Self.replacing(order, lo, min(oldEnd, order.count), with: placer.columns.rope)
     for c in 0..<p.columnCount {
       lanes[c] = Self.spliced(
-        lanes[c], lo, oldEnd, delta, placer.placed[c].rope, last: placer.last[c]
+        lanes[c], lo, oldEnd, delta, placer.placed.rope(lane: c), last: placer.last[c]
       ) { $0.gap = $1 }
     }
     spans = Self.spliced(
