@@ -554,7 +554,9 @@ final class ColumnPlacer {
         var found = 0
         var k = leaves + w
         while k > 1 {
-          if k & 1 == 1 && treeTop[k - 1] <= tied { found = k - 1 }
+          // The top test first: it is almost always false (a branch that
+          // is learnt), where the side test alternates at random.
+          if treeTop[k - 1] <= tied && k & 1 == 1 { found = k - 1 }
           k >>= 1
         }
         guard found > 0 else { return w }
