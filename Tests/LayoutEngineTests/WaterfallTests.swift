@@ -63,6 +63,23 @@ final class WaterfallTests: XCTestCase {
     XCTAssertEqual(columns(l), [0, 1, 0, 0])
   }
 
+  func testManyColumnsGiveTiesWithinTheToleranceToTheEarlierColumn() {
+    // 20 columns of width 10 (W = 20 · 10 + 19 · 10 = 390): the placer keeps
+    // a tournament tree. The first 20 items take a column each; then column
+    // 3 holds 0.1 + 0.2 (a hair above 0.3) and column 7 holds 0.3, the
+    // lowest: within the tolerance of it, column 3 comes first and wins,
+    // as the two-column case does (and then column 7, once 3 has grown).
+    var heights = [Double](repeating: 5, count: 20)
+    heights[3] = 0.1
+    heights[7] = 0.3
+    let raw = (heights + [0.2, 1, 1]).map { Size(width: 10, height: $0) }
+    let l = layout(width: 390, [.sizes(raw)]) {
+      $0.columnCount = 20
+      $0.minimumInteritemSpacing = 0
+    }
+    XCTAssertEqual(columns(l), (0..<20).map { Int32($0) } + [3, 3, 7])
+  }
+
   func testManyColumnsPickTheFirstLowestColumnAsAScanDoes() {
     // 40 columns of width 10 (W = 40 · 10 + 39 · 10 = 790): with 16 or
     // more the placer keeps a tournament tree. Integer heights keep the
