@@ -83,7 +83,7 @@ public final class JSONDocument {
 /// its blocks in order: a scroll frame's parse (about 40 values, keys and
 /// tables) costs no malloc or free. A parse that outgrows its chunk (a bulk
 /// request), or finds every chunk taken (256 messages read ahead), goes on
-/// in blocks of its own, from 1 MiB doubling to 16 MiB, handed out the same
+/// in blocks of its own, from 64 KiB doubling to 16 MiB, handed out the same
 /// way; an allocation over 64 KiB (a long string, a large array's table)
 /// comes from malloc and is listed. Nothing of a parse is freed one by one
 /// but those large ones: the document frees its chunk, blocks and large
@@ -96,7 +96,7 @@ public final class JSONDocument {
 enum ParseRegion {
   static let chunkSize = 8 << 10
   static let chunkCount = 256
-  static let firstBlock = 1 << 20
+  static let firstBlock = 64 << 10
   static let lastBlock = 16 << 20
   static let large = 64 << 10
 

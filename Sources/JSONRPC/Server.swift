@@ -120,6 +120,8 @@ public final class Server {
       flush()
       if let code = exitCode { return code }
       if outputBroken { return 1 }
+      // Frames read but not parsed yet come before any new input.
+      if parseBuffered() { continue }
       if eof { return state == .shuttingDown ? 0 : 1 }
       readInput(blocking: true)
     }
@@ -165,6 +167,7 @@ public final class Server {
     guard exitCode == nil else { return exitCode }
     ingest(bytes)
     processQueued()
+    while exitCode == nil && parseBuffered() { processQueued() }
     return exitCode
   }
 
@@ -215,7 +218,18 @@ public final class Server {
   /// Frames and parses input, queueing every complete message. O(bytes).
   private func ingest(_ bytes: UnsafeRawBufferPointer) {
     reader.append(bytes)
-    while let event = reader.next() {
+    parseBuffered()
+  }
+
+  /// Parses the frames the reader holds while the queue has room (the
+  /// read-ahead bound): a read of a thousand small frames leaves the rest
+  /// in the reader until the queue drains, so that the documents alive at
+  /// once stay within the parse region's chunks. Returns whether it queued
+  /// anything. O(bytes parsed).
+  @discardableResult
+  private func parseBuffered() -> Bool {
+    let before = queue.count
+    while queue.count - queueHead < readAheadMessages, let event = reader.next() {
       switch event {
       case .error(let e):
         logger?.log("framing: \(e.message)")
@@ -231,6 +245,7 @@ public final class Server {
         }
       }
     }
+    return queue.count > before
   }
 
   /// A `$/cancelRequest` marks its id now, so the request (queued ahead of
@@ -256,6 +271,10 @@ public final class Server {
 
   /// Reads ahead without blocking, within bounds, to see cancellations.
   private func readAhead() {
+    // Frames already read come first: while the reader holds a complete
+    // one, nothing more is read (the queue's room says so once they are
+    // parsed), so the reader holds at most one read beyond the bounds.
+    parseBuffered()
     guard input >= 0, !eof, queue.count - queueHead < readAheadMessages,
       queuedBytes < readAheadBytes
     else {

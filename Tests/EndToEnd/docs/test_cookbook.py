@@ -90,3 +90,13 @@ def test_the_performance_page_is_the_bench_report():
     protocol = (REPO / "protocol.md").read_text(encoding="utf-8")
     assert protocol == run.protocol_with_worst_cases(protocol, results), (
         "protocol.md's worst cases are stale: python3 bench/run.py --report")
+
+
+def test_the_development_page_shows_the_daemons_own_help():
+    """docs/development.md quotes `flowlayoutd --help` whole: the flags and
+    their defaults as the daemon prints them."""
+    page = (REPO / "docs" / "development.md").read_text(encoding="utf-8")
+    shown = re.search(r"```\n\$ \.build/debug/flowlayoutd --help\n(.*?)```", page, re.S)
+    assert shown, "docs/development.md lost its --help block"
+    printed = subprocess.run([DAEMON, "--help"], capture_output=True, text=True, timeout=60).stdout
+    assert shown.group(1) == printed
