@@ -228,6 +228,8 @@ public final class Server {
   /// anything. O(bytes parsed).
   @discardableResult
   private func parseBuffered() -> Bool {
+    // Nothing held (every scroll frame's case): no header search.
+    guard reader.bufferedCount > 0 else { return false }
     let before = queue.count
     while queue.count - queueHead < readAheadMessages, let event = reader.next() {
       switch event {
