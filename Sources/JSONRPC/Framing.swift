@@ -88,6 +88,13 @@ public struct FrameReader {
         if let e = drop("bytes before a header were skipped") { return e }
         continue
       }
+      // A header block over the limit is refused the same whether it came
+      // in many reads (caught above, before its blank line) or in one.
+      if end - start > maxHeaderBytes {
+        start = blockEnd
+        if let e = drop("header block longer than \(maxHeaderBytes) bytes") { return e }
+        continue
+      }
       switch parseHeaders(from: start, to: end) {
       case .failure(let problem, let brokenAt):
         // A header cut short by a bare CR or LF ended there: the next frame

@@ -125,6 +125,20 @@ final class FrameReaderTests: XCTestCase {
     r.append(Array("\r\n\r\n".utf8) + frame("{}"))
     XCTAssertEqual(drain(&r).last, .message(ArraySlice("{}".utf8)))
   }
+
+  /// The same flood read at once, blank line included (a large read): the
+  /// same one error, and the next frame is answered.
+  func testAHeaderFloodInOneReadIsRefusedTheSame() {
+    var r = FrameReader(maxHeaderBytes: 1024)
+    r.append(
+      Array(repeating: UInt8(ascii: "x"), count: 100_000) + Array("\r\n\r\n".utf8) + frame("{}"))
+    let events = drain(&r)
+    XCTAssertEqual(
+      events.first, .error(.parseError("invalid frame header: header block longer than 1024 bytes"))
+    )
+    XCTAssertEqual(events.count, 2)
+    XCTAssertEqual(events.last, .message(ArraySlice("{}".utf8)))
+  }
 }
 
 final class JSONWriterTests: XCTestCase {
