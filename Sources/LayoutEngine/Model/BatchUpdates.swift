@@ -415,7 +415,7 @@ extension BatchUpdate {
     }
     // Two inserts at one path: adjacent once sorted.
     for (s, list) in insertsBySection {
-      let sorted = ascending(list)
+      let sorted = ascending(list, by: \.item)
       for i in sorted.indices.dropFirst() where sorted[i - 1].item == sorted[i].item {
         throw insertTaken(IndexPath(section: s, item: sorted[i].item))
       }
@@ -452,11 +452,11 @@ extension BatchUpdate {
         continue
       }
       let before = old[o]
-      let removed = ascending(removedBySection[o] ?? [])
+      let removed = ascending(removedBySection[o] ?? [], by: { $0 })
       // The new items arriving, ascending: inserts and move destinations
       // merged, each with where it comes from.
       let ins = insertsBySection[s] ?? []
-      let mvs = ascending(movesIn[s] ?? [])
+      let mvs = ascending(movesIn[s] ?? [], by: \.item)
       var added: [Int] = []
       var arriving: [Arrival] = []
       added.reserveCapacity(ins.count + mvs.count)
@@ -583,15 +583,11 @@ extension BatchUpdate {
       arrivals: arrivals, departures: departures, edits: edits, deletedItems: Set(deleteItems))
   }
 
-  /// `list` in ascending order: as it is when already so (one pass).
-  private func ascending(_ list: [Int]) -> [Int] {
-    for i in list.indices.dropFirst() where list[i - 1] > list[i] { return list.sorted() }
-    return list
-  }
-
-  private func ascending(_ list: [(item: Int, k: Int)]) -> [(item: Int, k: Int)] {
-    for i in list.indices.dropFirst() where list[i - 1].item > list[i].item {
-      return list.sorted { $0.item < $1.item }
+  /// `list` in ascending order of `key`: as it is when already so (one
+  /// pass), so that a request's usual ascending order costs no sort.
+  private func ascending<T>(_ list: [T], by key: (T) -> Int) -> [T] {
+    for i in list.indices.dropFirst() where key(list[i - 1]) > key(list[i]) {
+      return list.sorted { key($0) < key($1) }
     }
     return list
   }
