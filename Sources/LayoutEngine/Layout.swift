@@ -183,15 +183,66 @@ public struct Layout: Sendable {
   /// insert or delete in a single row re-breaks one line); O(n) when a
   /// section changes between uniform and varied sizes, or is inserted.
   public mutating func apply(_ result: BatchResult) {
+    apply(result, horizon: nil)
+  }
+
+  /// `apply(result)`, placing only what a query of `rect` seen through
+  /// `bounds` needs final: a placement whose edits move everything after
+  /// them (a packed waterfall's columns) leaves what starts past the
+  /// rect provisional, for `place(covering:)` to finish. Every query
+  /// meeting only covered rects (`covers`) answers as after `apply`,
+  /// bit for bit. O(sections + log n + items re-placed up to the rect).
+  public mutating func apply(_ result: BatchResult, covering rect: Rect, bounds: Rect) {
+    apply(result, horizon: horizon(rect, bounds))
+  }
+
+  private mutating func apply(_ result: BatchResult, horizon: Double?) {
     let reuse = result.sectionSource.enumerated().map { s, o in
       o.map { (old: $0, edit: result.edits[s]) }
     }
     sections = result.sections
     let old = placement
     relayout(
-      continuity: Continuity(sections: reuse, survivors: result.survivors(section:)),
+      continuity: Continuity(
+        sections: reuse, survivors: result.survivors(section:), horizon: horizon),
       rowOffsets: [:])
     traits.kind.didApply(result, before: old, to: &self)
+  }
+
+  /// Whether every element a query of `rect` seen through `bounds` meets
+  /// is final (see `apply(_:covering:bounds:)`). O(1).
+  public func covers(_ rect: Rect, bounds: Rect) -> Bool {
+    horizon(rect, bounds) < placement.placedThrough
+  }
+
+  /// Whether every item is final. O(1).
+  public var isFullyPlaced: Bool { placement.placedThrough == .infinity }
+
+  /// Whether item `path`'s frame is final. O(log n).
+  public func isPlaced(_ path: IndexPath) -> Bool {
+    axes.main(placement.frameForItem(path).origin) < placement.placedThrough
+  }
+
+  /// Places what a bounded apply left provisional, as far as a query of
+  /// `rect` seen through `bounds` needs (nil: everything). O(items placed).
+  public mutating func place(covering rect: Rect?, bounds: Rect? = nil) {
+    guard let rect else {
+      if !isFullyPlaced { relayout(continuity: .identity(sections: sections.count)) }
+      return
+    }
+    let h = horizon(rect, bounds ?? rect)
+    guard h >= placement.placedThrough else { return }
+    var c = Continuity.identity(sections: sections.count)
+    c.horizon = h
+    relayout(continuity: c)
+  }
+
+  /// Where along the scroll axis, in the left-to-right space, a query of
+  /// `rect` through `bounds` stops looking: the end of the kind's widened
+  /// search rect. O(1).
+  private func horizon(_ rect: Rect, _ bounds: Rect) -> Double {
+    let r = traits.kind.searchRect(toLTR(rect), bounds: toLTR(bounds), in: self)
+    return axes.spans(r).mainHi
   }
 
   /// Appends `count` items to the end of section `s`, the bulk path:

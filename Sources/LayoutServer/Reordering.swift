@@ -72,7 +72,8 @@ extension LayoutServer {
       w.key("target")
       w.indexPath(m.target)
       w.key("autoscroll")
-      w.point(m.autoscroll(bounds: session.bounds, options: session.reordering))
+      w.point(
+        m.autoscroll(bounds: session.bounds, data: session.layout, options: session.reordering))
     }
   }
 

@@ -140,10 +140,16 @@ struct Session {
   /// never sent again. O(log n + k) for k visible elements.
   mutating func refresh() -> Delta {
     // The centred card from the same walk where the layout can.
-    // During a movement the picture shows its preview.
-    var (visible, centered) =
-      movementBox?.value.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
-      ?? layout.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
+    // During a movement the picture shows its preview (placed, where a
+    // move left it provisional, as far as the picture reaches).
+    var visible: [LayoutAttributes]
+    var centered: Card?
+    if var m = movement {
+      (visible, centered) = m.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
+      movement = m
+    } else {
+      (visible, centered) = layout.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
+    }
     // Placements list a rect's elements in document order; a sort of the
     // few that are not keeps the merge below exact.
     if !visible.isSorted { visible.sort { $0.key < $1.key } }

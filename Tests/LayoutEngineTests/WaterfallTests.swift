@@ -616,3 +616,131 @@ extension IncrementalTests {
     XCTAssertEqual(l.attributes(in: r, bounds: r, after: nil, limit: 1).attributes, whole)
   }
 }
+
+/// Bounded relayout (`Layout.apply(_:covering:bounds:)`): a packed
+/// waterfall places only as far as a rect needs, and what it leaves
+/// provisional is placed later exactly as a full recompute places it.
+extension IncrementalTests {
+  func testABoundedMovePlacesOnlyUpToTheRectAndCompletesAsAFullRecompute() throws {
+    var c = WaterfallConfiguration()
+    c.columnCount = 3
+    // 3,000 items of heights 40, 55, 70, 85, …: no two columns resync.
+    let sizes = (0..<3000).map { Size(width: 100, height: Double(40 + 15 * ($0 % 7))) }
+    let data = Layout(
+      type: .waterfall(c), sections: [.sizes(sizes)], viewportSize: Size(width: 320, height: 480))
+    var u = BatchUpdate()
+    u.moveItems = [(IndexPath(section: 0, item: 3), IndexPath(section: 0, item: 4), nil)]
+    let r = try u.apply(to: data.sections, uniformSize: data.type.uniformItemSize)
+    var full = data
+    full.apply(r)
+    let screen = Rect(x: 0, y: 0, width: 320, height: 480)
+    var bounded = data
+    bounded.apply(r, covering: screen, bounds: screen)
+    guard case .waterfall(let g) = bounded.placement, let rest = g.sections[0].provisional
+    else { return XCTFail("the move re-placed the whole section") }
+    // Placing stops at the first check (items 5, 21, 37, …) where every
+    // column's top is past the rect's end: columns 100 wide, so items
+    // 40 to 130 high, and 10 apart. At item 5 the tops are 160, 160, 80;
+    // at item 21, 725, 655 and 615.
+    XCTAssertEqual(rest.item, 21)
+    XCTAssertEqual(rest.main, 615)
+    XCTAssertEqual(bounded.placement.placedThrough, rest.main)
+    XCTAssertFalse(bounded.isFullyPlaced)
+    XCTAssertTrue(bounded.covers(screen, bounds: screen))
+    XCTAssertFalse(bounded.covers(Rect(x: 0, y: 400, width: 320, height: 480), bounds: screen))
+    XCTAssertEqual(
+      bounded.attributes(in: screen, bounds: screen), full.attributes(in: screen, bounds: screen))
+    // The move changed the columns of items past the rect: they differ
+    // until placed.
+    let everything = Rect(x: -1, y: -1, width: 400, height: 1e6)
+    XCTAssertNotEqual(
+      bounded.attributes(in: everything, bounds: screen),
+      full.attributes(in: everything, bounds: screen))
+    // A rect further down places as far as it needs; then all of it.
+    let lower = Rect(x: 0, y: 5000, width: 320, height: 480)
+    bounded.place(covering: lower, bounds: lower)
+    XCTAssertTrue(bounded.covers(lower, bounds: lower))
+    XCTAssertFalse(bounded.isFullyPlaced)
+    XCTAssertEqual(
+      bounded.attributes(in: lower, bounds: lower), full.attributes(in: lower, bounds: lower))
+    bounded.place(covering: nil)
+    XCTAssertTrue(bounded.isFullyPlaced)
+    XCTAssertEqual(bounded.contentSize, full.contentSize)
+    XCTAssertEqual(
+      bounded.attributes(in: everything, bounds: screen),
+      full.attributes(in: everything, bounds: screen))
+  }
+
+  func testBoundedBatchesOverProvisionalRestsMatchAFullRecompute() throws {
+    var g = SplitMix(state: 41)
+    var checked = 0
+    var provisional = 0
+    for _ in 0..<40 {
+      let c = randomWaterfall(&g, placement: .packed)
+      let sections = (0..<Int.random(in: 1...3, using: &g)).map { _ -> Section in
+        let n = Int.random(in: 0...120, using: &g)
+        return Int.random(in: 0..<5, using: &g) == 0
+          ? .uniform(n) : .sizes((0..<n).map { _ in randomWaterfallSize(&g) })
+      }
+      var full = Layout(
+        type: .waterfall(c), sections: sections, viewportSize: Size(width: 320, height: 480))
+      var bounded = full
+      for _ in 0..<30 {
+        // A window somewhere along the content, as a viewport would be.
+        let extent = max(full.mainExtent, 1)
+        let at = Double.random(in: -100...extent, using: &g)
+        let window =
+          full.scrollDirection == .vertical
+          ? Rect(x: 0, y: at, width: 320, height: Double.random(in: 0...400, using: &g))
+          : Rect(x: at, y: 0, width: Double.random(in: 0...400, using: &g), height: 480)
+        let op = Int.random(in: 0..<8, using: &g)
+        switch op {
+        case 0:
+          // An edit that places everything: whatever was provisional too.
+          let s = Int.random(in: 0..<full.sections.count, using: &g)
+          let k = Int.random(in: 1...5, using: &g)
+          let sizes = (0..<k).map { _ in randomWaterfallSize(&g) }
+          full.appendItems(section: s, count: k, sizes: sizes, ids: nil)
+          bounded.appendItems(section: s, count: k, sizes: sizes, ids: nil)
+        case 1:
+          bounded.place(covering: window, bounds: window)
+        default:
+          let u = randomBatch(full, &g)
+          guard let r = try? u.apply(to: full.sections, uniformSize: full.type.uniformItemSize)
+          else { continue }
+          full.apply(r)
+          bounded.apply(r, covering: window, bounds: window)
+        }
+        XCTAssertEqual(bounded.sections.map(\.count), full.sections.map(\.count))
+        XCTAssertTrue(bounded.isFullyPlaced || bounded.covers(window, bounds: window), "\(op)")
+        if !bounded.isFullyPlaced { provisional += 1 }
+        if bounded.covers(window, bounds: window) {
+          XCTAssertEqual(
+            bounded.attributes(in: window, bounds: window),
+            full.attributes(in: window, bounds: window))
+          // Every item starting before the horizon is final.
+          for s in 0..<full.sections.count {
+            for i in 0..<full.sections[s].count {
+              let p = IndexPath(section: s, item: i)
+              if bounded.isPlaced(p) {
+                XCTAssertEqual(bounded.placement.frameForItem(p), full.placement.frameForItem(p))
+              }
+            }
+          }
+          checked += 1
+        }
+        // Completed, it is the full recompute, bit for bit.
+        var done = bounded
+        done.place(covering: nil)
+        XCTAssertTrue(done.isFullyPlaced)
+        XCTAssertEqual(done.contentSize, full.contentSize)
+        let everything = Rect(x: -10, y: -10, width: 1e7, height: 1e7)
+        let b = Rect(origin: .zero, size: full.viewportSize)
+        XCTAssertEqual(
+          done.attributes(in: everything, bounds: b), full.attributes(in: everything, bounds: b))
+      }
+    }
+    XCTAssertGreaterThan(checked, 900)
+    XCTAssertGreaterThan(provisional, 300)
+  }
+}

@@ -74,6 +74,14 @@ public struct Rect: Equatable, Hashable, Sendable {
   public func contains(_ p: Point) -> Bool {
     p.x >= x && p.x <= x + width && p.y >= y && p.y <= y + height
   }
+  /// The smallest rectangle holding both (CGRectUnion, for rectangles of
+  /// any size, empty ones included). O(1).
+  public func union(_ other: Rect) -> Rect {
+    let lx = min(x, other.x)
+    let ly = min(y, other.y)
+    return Rect(
+      x: lx, y: ly, width: max(maxX, other.maxX) - lx, height: max(maxY, other.maxY) - ly)
+  }
 }
 
 /// Edge insets (UIEdgeInsets).

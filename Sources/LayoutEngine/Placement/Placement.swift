@@ -49,10 +49,16 @@ public protocol Placement: Sendable {
   /// global index), when the placement defines it exactly (a carousel's
   /// g · pitch); nil: the item's centre less half the viewport. O(1).
   func restOffset(global g: Int) -> Double?
+  /// Along the scroll axis, where the placement stops being final: every
+  /// element starting before it sits where a full recompute puts it; what
+  /// starts at or past it a bounded relayout (`Continuity.horizon`) left
+  /// provisional. Infinity when everything is placed. O(1).
+  var placedThrough: Double { get }
 }
 
 extension Placement {
   public func restOffset(global g: Int) -> Double? { nil }
+  public var placedThrough: Double { .infinity }
 }
 
 /// The placements the engine has. An enum rather than an existential so
@@ -146,6 +152,10 @@ public enum AnyPlacement: Placement {
     if case .slots(let c) = self { return c.restOffset(global: g) }
     return nil
   }
+  public var placedThrough: Double {
+    if case .waterfall(let g) = self { return g.placedThrough }
+    return .infinity
+  }
   public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
     switch self {
     case .flow(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
@@ -167,6 +177,12 @@ public struct Continuity {
   /// item was, when it stayed in its section in order), or nil when the
   /// section is new.
   public var survivors: (_ section: Int) -> SurvivorWalk?
+  /// Along the scroll axis (the left-to-right space): what must be final
+  /// after the relayout. A placement whose edit moves everything after it
+  /// (a packed waterfall's columns) may stop placing once the rest starts
+  /// past it, leaving that rest provisional (`placedThrough`); a later
+  /// relayout places it. nil: everything, provisional rests included.
+  public var horizon: Double? = nil
 
   /// Every section and item continues itself (a rotation, a new spacing,
   /// measured sizes): `edits` per section, nil where none changed.

@@ -198,6 +198,13 @@ struct ColumnSection: Sendable {
   var spans = Rope<SpanSummary>()
   /// The reach of the last segment (the one no full-span item closes).
   var tailReach = ExactSum.zero
+  /// Where a bounded relayout stopped (`Continuity.horizon`): the first
+  /// item not placed by the rule, and the columns' lowest top (local)
+  /// there. The items from it on sit in their old columns, stacked on
+  /// the new tops: every one starts at or past `main`, where the rule
+  /// would put it too, so everything before `main` is final. nil when
+  /// every item is placed.
+  var provisional: (item: Int, main: Double)? = nil
 
   init(p: Parameters) {
     self.p = p
@@ -532,6 +539,13 @@ final class ColumnPlacer {
     last.deallocate()
   }
 
+  /// The lowest column top. O(columns).
+  var lowestTop: ExactSum {
+    var low = tops[0]
+    for k in 1..<n where tops[k] < low { low = tops[k] }
+    return low
+  }
+
   /// The columns' tops, as an array. O(columns).
   var topsArray: [ExactSum] { Array(UnsafeBufferPointer(start: tops, count: n)) }
 
@@ -727,15 +741,21 @@ extension ColumnSection {
 
   /// The items that changed (`edit`) placed again over `old` (same
   /// parameters): from the first changed item until the columns'
-  /// profile resynchronises (see `nextResyncCheck`), or for `stable` (with `survivors`) only the changed span,
-  /// survivors in their columns. O(columns · log n + items re-placed).
+  /// profile resynchronises (see `nextResyncCheck`), or for `stable` (with
+  /// `survivors`) only the changed span, survivors in their columns. With
+  /// `horizon` (local), placing may also stop once every column's top lies
+  /// past it, the rest left provisional. A provisional rest of `old` is
+  /// placed from its first item, to the end or the horizon.
+  /// O(columns · log n + items re-placed).
   mutating func relayout(
     from old: ColumnSection, edit: ItemEdit, _ items: Section.Items,
-    _ c: WaterfallConfiguration, axes: Axes, survivors: SurvivorWalk?
+    _ c: WaterfallConfiguration, axes: Axes, survivors: SurvivorWalk?, horizon: Double? = nil
   ) {
     self = old
     let total = count(of: items)
-    let lo = min(edit.lo, old.count, total)
+    // Old items from `rest` on were provisional: placing starts no later.
+    let rest = old.provisional?.item ?? Int.max
+    let lo = min(edit.lo, old.count, total, rest)
     let newHi = min(max(edit.newHi, lo), total)
     let delta = edit.newHi - edit.oldHi
     let placer = ColumnPlacer(old, c, axes: axes, at: lo)
@@ -743,7 +763,10 @@ extension ColumnSection {
     // The index rules give later items other columns unless the count
     // changed by whole rows.
     let canResync = p.renderDirection == .shortestFirst || delta % p.columnCount == 0
+    // Survivors keep their columns: only the changed span is placed.
+    let bound = survivors == nil ? horizon.map { ExactSum($0) } : nil
     var end = total
+    var stopped = false
     var check = newHi
     // A local function rather than a closure, so that the loops below
     // inline it.
@@ -752,9 +775,19 @@ extension ColumnSection {
         if survivors != nil { return false }
         // Past the change every item is an old one, placed by the same
         // rule: once every column has moved by one amount, the rest
-        // would land exactly where it is, moved by that amount.
-        if canResync && resynchronised(placer.topsArray, old.tops(at: i - delta).tops) {
+        // would land exactly where it is, moved by that amount. (Not a
+        // provisional rest: it would land where the rule puts it only
+        // once placed.)
+        if canResync && rest == Int.max
+          && resynchronised(placer.topsArray, old.tops(at: i - delta).tops)
+        {
           end = i
+          return false
+        }
+        // Past the horizon: nothing after it starts before it.
+        if let bound, placer.lowestTop > bound {
+          end = i
+          stopped = true
           return false
         }
         check = newHi + Self.nextResyncCheck(after: i - newHi)
@@ -789,6 +822,7 @@ extension ColumnSection {
     }
     if survivors != nil { end = newHi }
     if end == total { tailReach = placer.reach }
+    let lowest = placer.lowestTop.value
     splice(placer, from: lo, oldEnd: end - delta)
     // The segment the placing ended in keeps old items after `end`, or
     // was placed to the end.
@@ -797,6 +831,7 @@ extension ColumnSection {
       let r = reach(of: k)
       if k < spans.count { spans.set(k, with: r) } else { tailReach = r }
     }
+    provisional = stopped ? (end, lowest) : nil
   }
 
   /// True when every column moved by the same amount.

@@ -14,13 +14,19 @@ public struct WaterfallGeometry: Placement {
   var sections: [ColumnSection]
   public private(set) var elementSpan: (lo: Double, hi: Double) = (0, 0)
   public private(set) var contentSize: Size = .zero
+  /// Where the placement stops being final (see `Placement`): the first
+  /// section a bounded relayout left a provisional rest in, at its
+  /// columns' lowest top there.
+  public private(set) var placedThrough = Double.infinity
 
   /// Lays out every section (rules 1 to 8 of protocol.md's waterfall).
   /// With `previous` and `continuity`, a section continuing an old one
   /// with the same parameters keeps the old items before its first edit
   /// (all of them without one) and places only the rest; a `stable`
-  /// layout keeps each surviving item's column. O(sections + items
-  /// placed).
+  /// layout keeps each surviving item's column. With the continuity's
+  /// `horizon`, a packed section stops placing once every column's top
+  /// lies past it, and its rest stays provisional until a relayout asks
+  /// for more. O(sections + items placed).
   public init(
     configuration c: WaterfallConfiguration, sections specs: [Section], crossExtent W: Double,
     previous: WaterfallGeometry? = nil, continuity: Continuity? = nil
@@ -32,6 +38,7 @@ public struct WaterfallGeometry: Placement {
     sections.reserveCapacity(specs.count)
     var m = 0.0
     var span = (lo: 0.0, hi: 0.0)
+    var through = Double.infinity
     for (index, spec) in specs.enumerated() {
       var old: (ColumnSection, ItemEdit?)? = nil
       var survivor: SurvivorWalk? = nil
@@ -41,8 +48,11 @@ public struct WaterfallGeometry: Placement {
         old = (previous.sections[r.old], r.edit)
         if c.placement == .stable { survivor = continuity.survivors(index) }
       }
-      var g = Self.section(spec, c, axes: axes, W: W, old: old, survivor: survivor)
+      var g = Self.section(
+        spec, c, axes: axes, W: W, old: old, survivor: survivor,
+        horizon: continuity?.horizon.map { $0 - m })
       g.start = m
+      if let p = g.provisional { through = min(through, m + p.main) }
       m += g.end
       // Negative insets can put elements outside [start, end].
       span.lo = min(span.lo, g.start + min(0, g.header?.main ?? 0, g.p.itemsStart))
@@ -50,6 +60,7 @@ public struct WaterfallGeometry: Placement {
       sections.append(g)
     }
     self.sections = sections
+    placedThrough = through
     let main = max(m, c.minimumContentHeight, 0)
     span.hi = max(span.hi, main)
     elementSpan = span
@@ -58,10 +69,11 @@ public struct WaterfallGeometry: Placement {
       ? Size(width: W, height: main) : Size(width: main, height: W)
   }
 
-  /// One section in its own coordinates. O(items placed).
+  /// One section in its own coordinates; `horizon` (local) bounds what a
+  /// relayout must place. O(items placed).
   static func section(
     _ spec: Section, _ c: WaterfallConfiguration, axes: Axes, W: Double,
-    old: (ColumnSection, ItemEdit?)?, survivor: SurvivorWalk?
+    old: (ColumnSection, ItemEdit?)?, survivor: SurvivorWalk?, horizon: Double?
   ) -> ColumnSection {
     let o = spec.columns ?? ColumnOverrides()
     let n = max(1, o.columnCount ?? c.columnCount)
@@ -90,7 +102,14 @@ public struct WaterfallGeometry: Placement {
     var g = ColumnSection(p: p)
     if let (o, edit) = old, o.p == p {
       if let edit {
-        g.relayout(from: o, edit: edit, spec.items, c, axes: axes, survivors: survivor)
+        g.relayout(
+          from: o, edit: edit, spec.items, c, axes: axes, survivors: survivor, horizon: horizon)
+      } else if let rest = o.provisional, horizon.map({ rest.main <= $0 }) ?? true {
+        // A provisional rest reaching into what must be final: placed
+        // from its first item, as an edit of nothing there.
+        let at = ItemEdit(lo: rest.item, oldHi: rest.item, newHi: rest.item)
+        g.relayout(
+          from: o, edit: at, spec.items, c, axes: axes, survivors: survivor, horizon: horizon)
       } else {
         g = o
       }

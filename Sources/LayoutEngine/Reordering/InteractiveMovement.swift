@@ -10,6 +10,12 @@
 // travel with the item, as a batch move carries them: sizes belong to
 // items, not to index paths. Each preview is a layout of real data, so its
 // frames are bit for bit those of a session holding that data.
+//
+// A preview is placed only as far as the movement looks (the viewport,
+// the finger, the search for a slot): where a move re-places everything
+// after it (a packed waterfall's columns), the rest is placed when a
+// query first reaches it (`Layout.apply(_:covering:bounds:)`), so a frame
+// costs the items between the target and what is seen, not the section.
 
 /// How a movement picks its target, and how a client should autoscroll:
 /// fields of the `layout` object on every type.
@@ -46,6 +52,9 @@ public struct InteractiveMovement: Sendable {
   public private(set) var target: IndexPath
   /// Where the client last put the item's centre, in content coordinates.
   public private(set) var position: Point
+  /// What the last update looked at: the finger and the viewport. The
+  /// moves it places keep this final; queries elsewhere place more.
+  private var focus: Rect
   /// The data with the item at `target`.
   public private(set) var preview: Layout
   /// The moving item's attributes when the movement began: it keeps its
@@ -74,6 +83,7 @@ public struct InteractiveMovement: Sendable {
     self.origin = origin
     self.target = origin
     self.position = a.center
+    self.focus = bounds
     self.preview = layout
     self.grabbed = a
     self.targetLap = a.lap
@@ -110,10 +120,12 @@ public struct InteractiveMovement: Sendable {
   /// The elements the client sees in `rect`: the preview's, named by their
   /// items' data paths, without the item at the target (every copy of it
   /// in a loop), with the moving item at the position on top; and the
-  /// centred card, by its data path. Not sorted. O(log n + k).
-  public func attributesAndCenteredCard(in rect: Rect, bounds: Rect)
+  /// centred card, by its data path. Not sorted. O(log n + k), plus the
+  /// placing of what the preview had left provisional in `rect`.
+  public mutating func attributesAndCenteredCard(in rect: Rect, bounds: Rect)
     -> (attributes: [LayoutAttributes], centered: Card?)
   {
+    look(at: rect, bounds: bounds)
     let (list, centred) = preview.attributesAndCenteredCard(in: rect, bounds: bounds)
     var out: [LayoutAttributes] = []
     out.reserveCapacity(list.count + 1)
@@ -142,16 +154,26 @@ public struct InteractiveMovement: Sendable {
     position p: Point, bounds: Rect, data: Layout, options: ReorderOptions
   ) -> Bool {
     position = p
+    // The finger and the viewport are looked at.
+    focus = Rect(x: p.x, y: p.y, width: 0, height: 0).union(bounds)
+    look(at: focus, bounds: bounds)
     let next: (path: IndexPath, lap: Int?)?
     switch options.targeting {
     case .uikit: next = uikitTarget(data, options, bounds)
     case .nearest: next = nearestTarget(data, options, bounds)
     }
     guard let next, next.path != target else { return false }
-    preview = Self.moving(preview, from: target, to: next.path)
+    preview = Self.moving(preview, from: target, to: next.path, covering: focus)
     target = next.path
     targetLap = next.lap
     return true
+  }
+
+  /// Makes the preview (and the data without the item) final in `rect`.
+  /// O(items placed).
+  private mutating func look(at rect: Rect, bounds: Rect) {
+    preview.place(covering: rect, bounds: bounds)
+    removed?.place(covering: rect, bounds: bounds)
   }
 
   /// Whether the item may land in section `s`.
@@ -181,15 +203,14 @@ public struct InteractiveMovement: Sendable {
   private mutating func nearestTarget(_ data: Layout, _ options: ReorderOptions, _ bounds: Rect)
     -> (path: IndexPath, lap: Int?)?
   {
-    if removed == nil { removed = Self.removing(data, origin) }
-    let without = removed!
+    if removed == nil { removed = Self.removing(data, origin, covering: focus) }
     // The finger counts where the viewport is: a position dragged past an
     // edge targets the slots at that edge (and the search stays near what
     // is on screen, whatever the position).
     let at = Point(
       x: min(max(position.x, bounds.minX), bounds.maxX),
       y: min(max(position.y, bounds.minY), bounds.maxY))
-    let size = without.contentSize
+    let size = data.contentSize
     let limit = max(size.width, size.height) + max(bounds.width, bounds.height)
     var radius = max(grabbed.size.width, grabbed.size.height, 1)
     var best: (distance: Double, path: IndexPath, lap: Int?)? = nil
@@ -199,6 +220,8 @@ public struct InteractiveMovement: Sendable {
     }
     while true {
       let square = Rect(x: at.x - radius, y: at.y - radius, width: 2 * radius, height: 2 * radius)
+      look(at: square, bounds: bounds)
+      let without = removed!
       // A section's end is a slot where its last item (or, when it has
       // none, one of its supplementaries) is near: the few nearest.
       var ends: [(distance: Double, key: SlotKey)] = []
@@ -220,7 +243,7 @@ public struct InteractiveMovement: Sendable {
       }
       var seen = Set<SlotKey>()
       for (_, key) in ends where seen.insert(key).inserted && seen.count <= 4 {
-        guard let c = endSlot(key, data, bounds) else { continue }
+        guard let c = endSlot(key, data, bounds, covering: square) else { continue }
         let end = IndexPath(section: key.section, item: without.sections[key.section].count)
         consider(distance(c, at), end, key.lap)
       }
@@ -231,10 +254,12 @@ public struct InteractiveMovement: Sendable {
     guard let best, best.path != target else { return nil }
     // The current target's slot: an item's centre or a section's end.
     let current: Point?
-    if target.item < without.sections[target.section].count {
-      current = without.attributesForItem(target, lap: targetLap, bounds: bounds)?.seenCenter
+    if target.item < removed!.sections[target.section].count {
+      if !removed!.isPlaced(target) { removed!.place(covering: nil) }
+      current = removed!.attributesForItem(target, lap: targetLap, bounds: bounds)?.seenCenter
     } else {
-      current = endSlot(SlotKey(section: target.section, lap: targetLap), data, bounds)
+      current = endSlot(
+        SlotKey(section: target.section, lap: targetLap), data, bounds, covering: focus)
     }
     if let current, distance(current, at) - best.distance < options.hysteresis {
       return nil
@@ -244,7 +269,9 @@ public struct InteractiveMovement: Sendable {
 
   /// The centre the moving item would have at the end of section
   /// `key.section` (its copy `key.lap`), computed once per movement.
-  private mutating func endSlot(_ key: SlotKey, _ data: Layout, _ bounds: Rect) -> Point? {
+  private mutating func endSlot(
+    _ key: SlotKey, _ data: Layout, _ bounds: Rect, covering rect: Rect
+  ) -> Point? {
     if let c = endSlots[key] { return c }
     guard let without = removed else { return nil }
     let end = IndexPath(section: key.section, item: without.sections[key.section].count)
@@ -253,7 +280,7 @@ public struct InteractiveMovement: Sendable {
     guard let r = try? u.apply(to: without.sections, uniformSize: without.type.uniformItemSize)
     else { return nil }
     var with = without
-    with.apply(r)
+    with.apply(r, covering: rect, bounds: bounds)
     guard let c = with.attributesForItem(end, lap: key.lap, bounds: bounds)?.seenCenter else {
       return nil
     }
@@ -262,28 +289,32 @@ public struct InteractiveMovement: Sendable {
   }
 
   /// `layout` with the item at `from` moved to `to` (a path after the
-  /// move). One batch move: O(log n + the lines between re-broken).
-  static func moving(_ layout: Layout, from: IndexPath, to: IndexPath) -> Layout {
+  /// move), final in `rect`. One batch move: O(log n + the lines between
+  /// re-broken, or the items re-placed up to the rect).
+  static func moving(_ layout: Layout, from: IndexPath, to: IndexPath, covering rect: Rect)
+    -> Layout
+  {
     guard from != to else { return layout }
     var u = BatchUpdate()
     u.moveItems = [(from, to, nil)]
-    return applying(u, to: layout)
+    return applying(u, to: layout, covering: rect)
   }
 
-  /// `layout` without the item at `path`. O(log n + lines re-broken).
-  static func removing(_ layout: Layout, _ path: IndexPath) -> Layout {
+  /// `layout` without the item at `path`, final in `rect`. O(log n +
+  /// lines re-broken, or the items re-placed up to the rect).
+  static func removing(_ layout: Layout, _ path: IndexPath, covering rect: Rect) -> Layout {
     var u = BatchUpdate()
     u.deleteItems = [path]
-    return applying(u, to: layout)
+    return applying(u, to: layout, covering: rect)
   }
 
-  private static func applying(_ u: BatchUpdate, to layout: Layout) -> Layout {
+  private static func applying(_ u: BatchUpdate, to layout: Layout, covering rect: Rect) -> Layout {
     // Built from valid paths, so UIKit's checks pass; were one to fail,
     // the layout stays as it was rather than trap.
     guard let r = try? u.apply(to: layout.sections, uniformSize: layout.type.uniformItemSize)
     else { return layout }
     var l = layout
-    l.apply(r)
+    l.apply(r, covering: rect, bounds: rect)
     return l
   }
 
@@ -292,11 +323,13 @@ public struct InteractiveMovement: Sendable {
   /// zero outside `autoscrollEdge`, growing linearly to
   /// `autoscrollMaxSpeed` at the edge, zero where the content cannot
   /// scroll further that way. Over an orthogonal row, the row's own axis
-  /// counts too. O(log n + k) for k elements under the position.
-  public func autoscroll(bounds: Rect, options: ReorderOptions) -> Point {
+  /// counts too. The content is the data's (`data`): its size is the
+  /// one the client scrolls over. O(log n + k) for k elements under the
+  /// position.
+  public func autoscroll(bounds: Rect, data: Layout, options: ReorderOptions) -> Point {
     let edge = options.autoscrollEdge
     guard edge > 0 else { return Point(x: 0, y: 0) }
-    let range = preview.offsetRange
+    let range = data.offsetRange
     let vertical = preview.scrollDirection == .vertical
     func speed(
       _ at: Double, _ lo: Double, _ hi: Double, _ offset: Double, _ min: Double,
