@@ -638,12 +638,12 @@ extension IncrementalTests {
     bounded.apply(r, covering: screen, bounds: screen)
     guard case .waterfall(let g) = bounded.placement, let rest = g.sections[0].provisional
     else { return XCTFail("the move re-placed the whole section") }
-    // Placing stops at the first check (items 5, 21, 37, …) where every
-    // column's top is past the rect's end: columns 100 wide, so items
-    // 40 to 130 high, and 10 apart. At item 5 the tops are 160, 160, 80;
-    // at item 21, 725, 655 and 615.
-    XCTAssertEqual(rest.item, 21)
-    XCTAssertEqual(rest.main, 615)
+    // Placing stops at the first item past the move before which every
+    // column's top is past the rect's end: columns 100 wide, so items 40
+    // to 130 high, and 10 apart. Before item 16 the tops are 490, 450 and
+    // 505; item 16 (70 high) goes to the second: 490, 530, 505.
+    XCTAssertEqual(rest.item, 17)
+    XCTAssertEqual(rest.main, 490)
     XCTAssertEqual(bounded.placement.placedThrough, rest.main)
     XCTAssertFalse(bounded.isFullyPlaced)
     XCTAssertTrue(bounded.covers(screen, bounds: screen))

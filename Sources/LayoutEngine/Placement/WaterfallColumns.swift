@@ -31,9 +31,10 @@ struct ColumnEntry: Sendable {
 }
 
 struct ColumnSummary: RopeSummary {
-  /// Fewer, larger leaves (512): a relayout builds and frees them by the
-  /// thousand, and a lookup sums at most a leaf.
-  static var leafScale: Int { 8 }
+  /// Leaves of 64: every lookup (a frame's walk, an edit's splice) sums
+  /// entries one by one up to its place in a leaf, so larger leaves cost
+  /// each query more than their fewer allocations save a relayout.
+  static var leafScale: Int { 1 }
   var count = 0
   /// The sum of the gaps: the last entry's item index + 1.
   var index = 0
@@ -539,8 +540,9 @@ final class ColumnPlacer {
     last.deallocate()
   }
 
-  /// The lowest column top. O(columns).
+  /// The lowest column top. O(1) with a tournament, else O(columns).
   var lowestTop: ExactSum {
+    if let treeTop { return treeTop[1] }
     var low = tops[0]
     for k in 1..<n where tops[k] < low { low = tops[k] }
     return low
@@ -784,13 +786,14 @@ extension ColumnSection {
           end = i
           return false
         }
-        // Past the horizon: nothing after it starts before it.
-        if let bound, placer.lowestTop > bound {
-          end = i
-          stopped = true
-          return false
-        }
         check = newHi + Self.nextResyncCheck(after: i - newHi)
+      }
+      // Past the horizon (every top beyond it: nothing after starts
+      // before it), item by item, as a lowest top costs little.
+      if let bound, i >= newHi, placer.lowestTop > bound {
+        end = i
+        stopped = true
+        return false
       }
       var column: Int? = nil
       if let s = walk?.oldIndex(ofNew: i), i < newHi, s < old.count {

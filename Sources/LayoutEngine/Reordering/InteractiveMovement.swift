@@ -163,7 +163,9 @@ public struct InteractiveMovement: Sendable {
     case .nearest: next = nearestTarget(data, options, bounds)
     }
     guard let next, next.path != target else { return false }
-    preview = Self.moving(preview, from: target, to: next.path, covering: focus)
+    // In place: once a move has copied the nodes it edits, the next
+    // edits of the same neighbourhood find them unshared.
+    Self.move(&preview, from: target, to: next.path, covering: ahead(focus))
     target = next.path
     targetLap = next.lap
     return true
@@ -172,8 +174,28 @@ public struct InteractiveMovement: Sendable {
   /// Makes the preview (and the data without the item) final in `rect`.
   /// O(items placed).
   private mutating func look(at rect: Rect, bounds: Rect) {
-    preview.place(covering: rect, bounds: bounds)
-    removed?.place(covering: rect, bounds: bounds)
+    if !preview.covers(rect, bounds: bounds) {
+      preview.place(covering: ahead(rect), bounds: bounds)
+    }
+    if removed != nil, !removed!.covers(rect, bounds: bounds) {
+      removed!.place(covering: ahead(rect), bounds: bounds)
+    }
+  }
+
+  /// `rect` grown by a viewport's extent each way along the scroll axis:
+  /// what is placed when something must be, so that a finger and a
+  /// viewport moving on find it placed for a while (a relayout per
+  /// viewport travelled, not per frame). O(1).
+  private func ahead(_ rect: Rect) -> Rect {
+    var r = rect
+    if preview.scrollDirection == .vertical {
+      r.y -= preview.viewportSize.height
+      r.height += 2 * preview.viewportSize.height
+    } else {
+      r.x -= preview.viewportSize.width
+      r.width += 2 * preview.viewportSize.width
+    }
+    return r
   }
 
   /// Whether the item may land in section `s`.
@@ -203,7 +225,7 @@ public struct InteractiveMovement: Sendable {
   private mutating func nearestTarget(_ data: Layout, _ options: ReorderOptions, _ bounds: Rect)
     -> (path: IndexPath, lap: Int?)?
   {
-    if removed == nil { removed = Self.removing(data, origin, covering: focus) }
+    if removed == nil { removed = Self.removing(data, origin, covering: ahead(focus)) }
     // The finger counts where the viewport is: a position dragged past an
     // edge targets the slots at that edge (and the search stays near what
     // is on screen, whatever the position).
@@ -291,13 +313,11 @@ public struct InteractiveMovement: Sendable {
   /// `layout` with the item at `from` moved to `to` (a path after the
   /// move), final in `rect`. One batch move: O(log n + the lines between
   /// re-broken, or the items re-placed up to the rect).
-  static func moving(_ layout: Layout, from: IndexPath, to: IndexPath, covering rect: Rect)
-    -> Layout
-  {
-    guard from != to else { return layout }
+  static func move(_ layout: inout Layout, from: IndexPath, to: IndexPath, covering rect: Rect) {
+    guard from != to else { return }
     var u = BatchUpdate()
     u.moveItems = [(from, to, nil)]
-    return applying(u, to: layout, covering: rect)
+    apply(u, to: &layout, covering: rect)
   }
 
   /// `layout` without the item at `path`, final in `rect`. O(log n +
@@ -305,17 +325,17 @@ public struct InteractiveMovement: Sendable {
   static func removing(_ layout: Layout, _ path: IndexPath, covering rect: Rect) -> Layout {
     var u = BatchUpdate()
     u.deleteItems = [path]
-    return applying(u, to: layout, covering: rect)
+    var l = layout
+    apply(u, to: &l, covering: rect)
+    return l
   }
 
-  private static func applying(_ u: BatchUpdate, to layout: Layout, covering rect: Rect) -> Layout {
+  private static func apply(_ u: BatchUpdate, to layout: inout Layout, covering rect: Rect) {
     // Built from valid paths, so UIKit's checks pass; were one to fail,
     // the layout stays as it was rather than trap.
     guard let r = try? u.apply(to: layout.sections, uniformSize: layout.type.uniformItemSize)
-    else { return layout }
-    var l = layout
-    l.apply(r, covering: rect, bounds: rect)
-    return l
+    else { return }
+    layout.apply(r, covering: rect, bounds: rect)
   }
 
   /// The velocity (points per ms) at which a client should scroll while
