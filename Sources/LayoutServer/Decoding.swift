@@ -166,7 +166,10 @@ struct SectionFormat: Sendable {
 /// Reads an item's size object: `{width, height}`, and `fullSpan` where
 /// the format has it.
 func readItemSize(_ f: Fields, format: SectionFormat) throws(RPCError) -> Size {
-  guard format.fullSpan else { return try f.asSize() }
+  guard format.fullSpan else {
+    try f.rejectUnknown(["width", "height"])
+    return try f.asSize()
+  }
   try f.rejectUnknown(["width", "height", "fullSpan"])
   let size = try f.asSize()
   return try f.optionalBool("fullSpan") == true ? size.fullSpan : size
@@ -206,9 +209,7 @@ private func readSize(_ v: JSONValue, format: SectionFormat, path: () -> String)
   }
   // null: an item without a size of its own (not measured yet).
   if v.isNull { return Section.unsetSize }
-  let f = try Fields(v, path: path())
-  if !format.fullSpan { try f.rejectUnknown(["width", "height"]) }
-  return try readItemSize(f, format: format)
+  return try readItemSize(try Fields(v, path: path()), format: format)
 }
 
 /// The error for a session whose `count` items exceed its cap.

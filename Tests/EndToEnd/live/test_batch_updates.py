@@ -905,3 +905,34 @@ def test_set_item_sizes_names_a_bad_entry_after_plain_ones(server):
     ]:
         err = live.expect_unchanged_after("layout/setItemSizes", {"sizes": good + [bad]}, -32602)
         assert err["data"] == {"field": field}, (bad, err)
+
+
+@pytest.mark.parametrize("layout", ["flow", "waterfall", "compositional"])
+@pytest.mark.parametrize("method, params, field", [
+    ("layout/performBatchUpdates",
+     {"updates": {"insertItems": [{"section": 0, "item": 1, "size": {"width": 40, "height": 40, "depth": 3}}]}},
+     "params.updates.insertItems[0].size.depth"),
+    ("layout/performBatchUpdates",
+     {"updates": {"reloadItems": [{"section": 0, "item": 1, "size": {"width": 40, "height": 40, "depth": 3}}]}},
+     "params.updates.reloadItems[0].size.depth"),
+    ("layout/performBatchUpdates",
+     {"updates": {"moveItems": [{"from": {"section": 0, "item": 0}, "to": {"section": 0, "item": 2},
+                                 "size": {"width": 40, "height": 40, "depth": 3}}]}},
+     "params.updates.moveItems[0].size.depth"),
+    ("layout/setItemSizes",
+     {"sizes": [{"section": 0, "item": 1, "size": {"width": 40, "height": 40, "depth": 3}}]},
+     "params.sizes[0].size.depth"),
+])
+def test_an_item_size_with_an_unknown_field_is_refused_on_every_path(server, layout, method, params, field):
+    """An item's size takes `width` and `height` (and, in a waterfall,
+    `fullSpan`) wherever it arrives: anything else is -32602 naming it, and
+    nothing changes."""
+    server.call("layout/open", {"session": "u", "layout": {"type": layout},
+                                "bounds": {"x": 0, "y": 0, "width": 320, "height": 400},
+                                "sections": [{"itemSizes": [{"width": 50, "height": 50}] * 4}]})
+    whole = {"session": "u", "rect": {"x": 0, "y": 0, "width": 320, "height": 1000}}
+    before = server.call("layout/attributesInRect", whole)
+    e = server.error(method, {"session": "u", **params}, code=-32602)
+    assert e["data"] == {"field": field}
+    assert e["message"].endswith("is not a known field"), e["message"]
+    assert server.call("layout/attributesInRect", whole) == before

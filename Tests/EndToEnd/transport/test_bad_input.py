@@ -648,6 +648,7 @@ def test_params_wrong_type_every_field(walker, method, base, path, bad):
             "values.non-finite-size",
             "values.waterfall-column-count",
             "values.full-span-outside-waterfall",
+            "values.item-size-unknown-field",
             "values.carousel-style",
             "values.carousel-visible-items",
             "values.carousel-fade-range",
