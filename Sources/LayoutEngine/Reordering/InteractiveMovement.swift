@@ -154,8 +154,12 @@ public struct InteractiveMovement: Sendable {
     position p: Point, bounds: Rect, data: Layout, options: ReorderOptions
   ) -> Bool {
     position = p
-    // The finger and the viewport are looked at.
-    focus = Rect(x: p.x, y: p.y, width: 0, height: 0).union(bounds)
+    // What is looked at: the viewport, and the item under the finger for
+    // UIKit's rule (nearest targeting takes the finger inside the
+    // viewport).
+    focus =
+      options.targeting == .uikit
+      ? Rect(x: p.x, y: p.y, width: 0, height: 0).union(bounds) : bounds
     look(at: focus, bounds: bounds)
     let next: (path: IndexPath, lap: Int?)?
     switch options.targeting {
@@ -373,7 +377,11 @@ public struct InteractiveMovement: Sendable {
       v.x = speed(position.x, bounds.minX, bounds.maxX, bounds.x, range.min.x, range.max.x)
     }
     // A row under the finger scrolls along the cross axis on its own.
-    let s = preview.cardAtPoint(position, bounds: bounds)?.path.section ?? target.section
+    let probe = Rect(x: position.x, y: position.y, width: 0, height: 0)
+    let under =
+      preview.covers(probe, bounds: bounds)
+      ? preview.cardAtPoint(position, bounds: bounds)?.path.section : nil
+    let s = under ?? target.section
     if let row = preview.rowRange(section: s) {
       let offset = preview.rowOffsets[s] ?? 0
       if vertical {
