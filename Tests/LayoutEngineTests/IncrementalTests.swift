@@ -42,7 +42,20 @@ final class IncrementalTests: SmallRopeTestCase {
       for _ in 0..<150 {
         let before = rope
         let beforeModel = model
-        switch Int.random(in: 0..<5, using: &g) {
+        switch Int.random(in: 0..<6, using: &g) {
+        case 5 where !model.isEmpty:
+          // A stretch replaced: in one leaf by one edit, else by a removal
+          // and an insert (a run or a long rope coming in).
+          let a = Int.random(in: 0..<model.count, using: &g)
+          let b = min(model.count, a + Int.random(in: 1...6, using: &g))
+          let k = Int.random(in: 0...8, using: &g)
+          let new =
+            Bool.random(using: &g)
+            ? (0..<k).map { _ in randomSize(&g) }
+            : Array(repeating: randomSize(&g), count: k * 3)
+          let other = new.count > 12 ? SizeList(repeating: new[0], count: new.count) : SizeList(new)
+          rope.replaceSubrange(a..<b, with: other)
+          model.replaceSubrange(a..<b, with: new)
         case 4:
           // Runs spliced in: some long enough to stay runs, some joining
           // a neighbour of the same size.

@@ -531,6 +531,31 @@ public struct Rope<S: RopeSummary>: Sendable {
 
   public mutating func remove(at i: Int) { removeSubrange(i..<(i + 1)) }
 
+  /// Replaces the elements of `range` with `other`'s. When the range lies
+  /// in one plain leaf and `other` is one plain leaf of at most a bulk
+  /// leaf's fill (an edit's usual case: a few items re-placed), that is
+  /// one edit down one path; otherwise a removal and an insert.
+  /// - Complexity: O(log n + leafCapacity) in the first case; otherwise
+  ///   those of `removeSubrange` and `insert(contentsOf:at:)`.
+  public mutating func replaceSubrange(_ range: Range<Int>, with other: Rope) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "Rope range out of range")
+    if !range.isEmpty, other.root.isLeaf, other.root.repeats == 0,
+      other.count <= Self.leafFill
+    {
+      let (leaf, offset) = leafElements(containing: range.lowerBound)
+      if leaf.repeats == 0 && offset + range.count <= leaf.count {
+        graft(
+          Self.edit(
+            &root, at: range.lowerBound, removing: range.count,
+            inserting: other.root.elements[...]))
+        while !root.isLeaf && root.children.count == 1 { root = root.children[0] }
+        return
+      }
+    }
+    removeSubrange(range)
+    insert(contentsOf: other, at: range.lowerBound)
+  }
+
   /// Nodes an edit returned to go after the root: a new root above them.
   private mutating func graft(_ siblings: [RopeNode<S>]) {
     if !siblings.isEmpty { root = RopeNode(children: [root] + siblings) }

@@ -929,8 +929,11 @@ extension ColumnSection {
   ) -> Rope<S> {
     if lo == 0 && hi >= rope.count { return new }
     var rope = rope
-    if lo < hi { rope.removeSubrange(lo..<hi) }
-    if !new.isEmpty { rope.insert(contentsOf: new, at: lo) }
+    if lo < hi {
+      rope.replaceSubrange(lo..<hi, with: new)
+    } else if !new.isEmpty {
+      rope.insert(contentsOf: new, at: lo)
+    }
     return rope
   }
 }
