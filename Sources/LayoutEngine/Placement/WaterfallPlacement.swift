@@ -270,7 +270,20 @@ public struct WaterfallGeometry: Placement {
     let pc = axes.cross(point)
     guard sections.contains(where: { $0.count > 0 }) else { return nil }
     let extent = max(1, axes.main(contentSize), abs(pm))
+    // The first window wide enough, most often, to hold a centre within
+    // half its width: twice the mean pitch of the columns of the section
+    // at the point (from its lanes' summaries, O(columns)), so that a
+    // frame's centred card takes one window, not two. Any start gives
+    // the same answer.
     var radius = 64.0
+    let at = sections[max(0, min(firstSection(endingAfter: pm), sections.count - 1))]
+    var pitch = 0.0
+    var placed = 0
+    for lane in at.lanes {
+      pitch += lane.summary.pitch.value
+      placed += lane.count
+    }
+    if placed > 0 { radius = max(radius, 2 * pitch / Double(placed)) }
     while true {
       var best: (dist: Double, path: IndexPath)? = nil
       let lo = pm - radius
