@@ -242,7 +242,10 @@ struct ColumnSection: Sendable {
   /// Lane `c`'s entries for items before `i`: how many, and their summary.
   /// O(log n).
   @inline(__always) func below(_ c: Int, _ i: Int) -> (position: Int, before: ColumnSummary) {
-    lanes[c].split { $0.index > i }
+    // Before item 0 there is nothing (a segment's first item is 0 unless
+    // a full-span item comes before): no descent.
+    if i <= 0 { return (0, .zero) }
+    return lanes[c].split { $0.index > i }
   }
 
   /// The largest column advance within segment `k`. O(columns · log n).
@@ -433,6 +436,8 @@ final class ColumnPlacer {
   /// entries placed, built into leaves as they come (no array of them all).
   let tops: UnsafeMutablePointer<ExactSum>
   let last: UnsafeMutablePointer<Int>
+  /// Per lane, the position of its first entry at or after item `at`.
+  let start: UnsafeMutablePointer<Int>
   let placed: LeafBuilder<ColumnSummary>
   /// A tournament over the columns for shortest-first with many columns:
   /// node k holds the column of the lowest top in its range (the first of
@@ -448,6 +453,8 @@ final class ColumnPlacer {
   let leaves: Int
   let spansPlaced = LeafBuilder<SpanSummary>()
   @exclusivity(unchecked) var lastSpan: Int
+  /// The position of the first full-span entry at or after item `at`.
+  let spanStart: Int
   let columns = LeafBuilder<OrderSummary>()
   @exclusivity(unchecked) var count = 0
 
@@ -460,17 +467,29 @@ final class ColumnPlacer {
     // Shift-invariant: the same ties whatever the columns' common offset,
     // so that a resynchronised profile places the rest as before.
     tolerance = ExactSum(1e-9 * max(1, g.p.columnWidth))
-    let (t, _, s0) = g.tops(at: i)
+    // Each lane's entries before item `i`, looked up once: they give the
+    // column's top (as `tops(at:)` does), its last item, and where the
+    // splice starts.
+    let segment = g.segment(of: i)
+    let s0 = g.segmentStart(segment)
+    let f = g.segmentFirst(segment)
     segmentStart = s0
     // One more: the tree's padding leaves name column n, a top no column
     // reaches, so that comparing never branches on a missing column.
     tops = .allocate(capacity: n + 1)
-    tops.initialize(from: t, count: n)
     (tops + n).initialize(to: ExactSum(hi: Int64.max, lo: 0))
     last = .allocate(capacity: n)
-    for k in 0..<n { (last + k).initialize(to: g.below(k, i).before.index - 1) }
+    start = .allocate(capacity: n)
+    for c in 0..<n {
+      let b = g.below(c, i)
+      (tops + c).initialize(to: s0 + b.before.pitch - g.below(c, f).before.pitch)
+      (last + c).initialize(to: b.before.index - 1)
+      (start + c).initialize(to: b.position)
+    }
     placed = LeafBuilder(lanes: n)
-    lastSpan = g.spans.split { $0.index > i }.before.index - 1
+    let spans = g.spans.split { $0.index > i }
+    lastSpan = spans.before.index - 1
+    spanStart = spans.position
     if p.renderDirection == .shortestFirst && n >= Self.treeColumns {
       var size = 1
       while size < n { size <<= 1 }
@@ -538,6 +557,8 @@ final class ColumnPlacer {
     tops.deallocate()
     last.deinitialize(count: n)
     last.deallocate()
+    start.deinitialize(count: n)
+    start.deallocate()
   }
 
   /// The lowest column top. O(1) with a tournament, else O(columns).
@@ -891,22 +912,24 @@ extension ColumnSection {
     order = Self.replacing(order, lo, min(oldEnd, order.count), with: placer.columns.rope)
     for c in 0..<p.columnCount {
       lanes[c] = Self.spliced(
-        lanes[c], lo, oldEnd, delta, placer.placed.rope(lane: c), last: placer.last[c]
+        lanes[c], from: placer.start[c], oldEnd, delta, placer.placed.rope(lane: c),
+        last: placer.last[c]
       ) { $0.gap = $1 }
     }
     spans = Self.spliced(
-      spans, lo, oldEnd, delta, placer.spansPlaced.rope, last: placer.lastSpan
+      spans, from: placer.spanStart, oldEnd, delta, placer.spansPlaced.rope,
+      last: placer.lastSpan
     ) { $0.gap = $1 }
   }
 
-  /// A lane with its entries for old items lo..<oldEnd replaced by `new`
+  /// A lane with its entries for old items from its entry `a` (the first
+  /// at or after the placing's first item) to `oldEnd` replaced by `new`
   /// (whose last item is `last`), and the first later entry's gap counted
   /// from it.
   private static func spliced<S: IndexedSummary>(
-    _ lane: Rope<S>, _ lo: Int, _ oldEnd: Int, _ delta: Int, _ new: Rope<S>, last: Int,
+    _ lane: Rope<S>, from a: Int, _ oldEnd: Int, _ delta: Int, _ new: Rope<S>, last: Int,
     setGap: (inout S.Element, Int32) -> Void
   ) -> Rope<S> {
-    let a = lane.split { $0.index > lo }.position
     let (b, through) = lane.split { $0.index > oldEnd }
     var entries = new
     var removeEnd = b
