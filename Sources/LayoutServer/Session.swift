@@ -145,8 +145,10 @@ struct Session {
     var visible: [LayoutAttributes]
     var centered: Card?
     if var m = movement {
+      let placing = !m.preview.covers(visibleRect, bounds: bounds)
       (visible, centered) = m.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
-      movement = m
+      // A new box only when the walk placed more of the preview.
+      if placing { movement = m }
     } else {
       (visible, centered) = layout.attributesAndCenteredCard(in: visibleRect, bounds: bounds)
     }

@@ -436,6 +436,16 @@ extension IncrementalTests {
     return s != Section.unsetSize && Int.random(in: 0..<10, using: &g) == 0 ? s.fullSpan : s
   }
 
+  /// 1 to 3 sections of up to `items` items, one in `uniformOdds` uniform,
+  /// the others of random waterfall sizes.
+  func randomWaterfallSections(_ g: inout SplitMix, items: Int, uniformOdds: Int) -> [Section] {
+    (0..<Int.random(in: 1...3, using: &g)).map { _ -> Section in
+      let n = Int.random(in: 0...items, using: &g)
+      return Int.random(in: 0..<uniformOdds, using: &g) == 0
+        ? .uniform(n) : .sizes((0..<n).map { _ in randomWaterfallSize(&g) })
+    }
+  }
+
   /// Runs random edits on a waterfall layout, calling `check` after each
   /// with the layout before and after and the batch result when there was one.
   /// Returns how many edits were applied, and how many of them were batches.
@@ -448,11 +458,7 @@ extension IncrementalTests {
     var batches = 0
     for _ in 0..<rounds {
       let c = randomWaterfall(&g, placement: placement)
-      let sections = (0..<Int.random(in: 1...3, using: &g)).map { _ -> Section in
-        let n = Int.random(in: 0...60, using: &g)
-        return Int.random(in: 0..<4, using: &g) == 0
-          ? .uniform(n) : .sizes((0..<n).map { _ in randomWaterfallSize(&g) })
-      }
+      let sections = randomWaterfallSections(&g, items: 60, uniformOdds: 4)
       var layout = Layout(
         type: .waterfall(c), sections: sections, viewportSize: Size(width: 320, height: 480))
       for _ in 0..<30 {
@@ -677,11 +683,7 @@ extension IncrementalTests {
     var provisional = 0
     for _ in 0..<40 {
       let c = randomWaterfall(&g, placement: .packed)
-      let sections = (0..<Int.random(in: 1...3, using: &g)).map { _ -> Section in
-        let n = Int.random(in: 0...120, using: &g)
-        return Int.random(in: 0..<5, using: &g) == 0
-          ? .uniform(n) : .sizes((0..<n).map { _ in randomWaterfallSize(&g) })
-      }
+      let sections = randomWaterfallSections(&g, items: 120, uniformOdds: 5)
       var full = Layout(
         type: .waterfall(c), sections: sections, viewportSize: Size(width: 320, height: 480))
       var bounded = full

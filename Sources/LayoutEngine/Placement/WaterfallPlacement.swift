@@ -101,15 +101,15 @@ public struct WaterfallGeometry: Placement {
       pixelScale: c.pixelScale, placement: c.placement)
     var g = ColumnSection(p: p)
     if let (o, edit) = old, o.p == p {
-      if let edit {
-        g.relayout(
-          from: o, edit: edit, spec.items, c, axes: axes, survivors: survivor, horizon: horizon)
-      } else if let rest = o.provisional, horizon.map({ rest.main <= $0 }) ?? true {
+      var change = edit
+      if change == nil, let rest = o.provisional, horizon.map({ rest.main <= $0 }) ?? true {
         // A provisional rest reaching into what must be final: placed
         // from its first item, as an edit of nothing there.
-        let at = ItemEdit(lo: rest.item, oldHi: rest.item, newHi: rest.item)
+        change = ItemEdit(lo: rest.item, oldHi: rest.item, newHi: rest.item)
+      }
+      if let change {
         g.relayout(
-          from: o, edit: at, spec.items, c, axes: axes, survivors: survivor, horizon: horizon)
+          from: o, edit: change, spec.items, c, axes: axes, survivors: survivor, horizon: horizon)
       } else {
         g = o
       }

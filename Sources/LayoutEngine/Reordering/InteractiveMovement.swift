@@ -52,9 +52,6 @@ public struct InteractiveMovement: Sendable {
   public private(set) var target: IndexPath
   /// Where the client last put the item's centre, in content coordinates.
   public private(set) var position: Point
-  /// What the last update looked at: the finger and the viewport. The
-  /// moves it places keep this final; queries elsewhere place more.
-  private var focus: Rect
   /// The data with the item at `target`.
   public private(set) var preview: Layout
   /// The moving item's attributes when the movement began: it keeps its
@@ -83,7 +80,6 @@ public struct InteractiveMovement: Sendable {
     self.origin = origin
     self.target = origin
     self.position = a.center
-    self.focus = bounds
     self.preview = layout
     self.grabbed = a
     self.targetLap = a.lap
@@ -125,7 +121,9 @@ public struct InteractiveMovement: Sendable {
   public mutating func attributesAndCenteredCard(in rect: Rect, bounds: Rect)
     -> (attributes: [LayoutAttributes], centered: Card?)
   {
-    look(at: rect, bounds: bounds)
+    if !preview.covers(rect, bounds: bounds) {
+      preview.place(covering: ahead(rect), bounds: bounds)
+    }
     let (list, centred) = preview.attributesAndCenteredCard(in: rect, bounds: bounds)
     var out: [LayoutAttributes] = []
     out.reserveCapacity(list.count + 1)
@@ -157,14 +155,14 @@ public struct InteractiveMovement: Sendable {
     // What is looked at: the viewport, and the item under the finger for
     // UIKit's rule (nearest targeting takes the finger inside the
     // viewport).
-    focus =
+    let focus =
       options.targeting == .uikit
       ? Rect(x: p.x, y: p.y, width: 0, height: 0).union(bounds) : bounds
     look(at: focus, bounds: bounds)
     let next: (path: IndexPath, lap: Int?)?
     switch options.targeting {
     case .uikit: next = uikitTarget(data, options, bounds)
-    case .nearest: next = nearestTarget(data, options, bounds)
+    case .nearest: next = nearestTarget(data, options, bounds, focus: focus)
     }
     guard let next, next.path != target else { return false }
     // In place: once a move has copied the nodes it edits, the next
@@ -225,10 +223,11 @@ public struct InteractiveMovement: Sendable {
   /// data without the moving item (the slot's index is that item's), or the
   /// centre the moving item would have at a section's end. The search
   /// grows a square around the position until the nearest slot found lies
-  /// within it.
-  private mutating func nearestTarget(_ data: Layout, _ options: ReorderOptions, _ bounds: Rect)
-    -> (path: IndexPath, lap: Int?)?
-  {
+  /// within it. `focus` is what the update looks at (the data without the
+  /// item is placed that far when first built).
+  private mutating func nearestTarget(
+    _ data: Layout, _ options: ReorderOptions, _ bounds: Rect, focus: Rect
+  ) -> (path: IndexPath, lap: Int?)? {
     if removed == nil { removed = Self.removing(data, origin, covering: ahead(focus)) }
     // The finger counts where the viewport is: a position dragged past an
     // edge targets the slots at that edge (and the search stays near what
