@@ -237,6 +237,19 @@ class Server:
             msg["params"] = params
         self.send(frame(msg))
 
+    def settled_status(self) -> dict:
+        """status() once the memory of a bulk burst is given back: the
+        daemon keeps what bulk messages freed for the next one, and gives
+        it back after answering the first small message that follows (or
+        after a second without input); the second small message here is
+        answered after that."""
+        for _ in range(2):
+            # Any small message does; an unknown session's error is one.
+            self.send(frame({"jsonrpc": "2.0", "id": "settle", "method": "layout/contentSize",
+                             "params": {"session": "-settle-"}}))
+            self.recv()
+        return self.status()
+
     def status(self) -> dict:
         """VmRSS and VmHWM in bytes."""
         out = {}
@@ -612,7 +625,7 @@ class Wire:
         rss0 = d.status()
         load = load_bulk(d, ids, "cf", CF_LAYOUT,
                          {"x": 0, "y": 0, "width": CF_VIEW_W, "height": CF_VIEW_H}, cf_chunks())
-        st = d.status()
+        st = d.settled_status()
         self.content_w = load["content_size"]["width"]
         res["load"] = load | {
             "chunk_items": chunk,
@@ -1248,6 +1261,12 @@ def allocations_per_frame() -> dict:
     return out
 
 
+#: Loads of 1e7 packed sizes, and jansson's parses of them: the fastest of
+#: each is compared, so that a noisy neighbour on a shared machine slows
+#: one attempt, not the row.
+PACKED_LOAD_RUNS = 3
+
+
 def bench_packed_load() -> dict:
     """Issue #16 row 5: 1e7 variable sizes through the bulk path in packed
     chunks of 1e6 (layout/open with the first), each sent once the
@@ -1255,54 +1274,62 @@ def bench_packed_load() -> dict:
     RSS against the RSS after, and the bytes retained per item. Issue #28
     judges the load against jansson's own parse of the same messages, one
     after another in one process (bench/jansson_parse.c --frames), in the
-    same run."""
+    same run: the fastest of PACKED_LOAD_RUNS loads (each by a fresh
+    daemon) against the fastest of as many parses."""
     n, chunk = 10**7, 10**6
     rng = random.Random(SEED)
-    s = daemon("packed-load")
     ids = Ids()
+    frames = []
+    for start in range(0, n, chunk):
+        # Draws as bytes: 1e7 sizes in a second, not in random.randint's minute.
+        raw = rng.randbytes(2 * chunk)
+        ws = [CF_W[0] + b % (CF_W[1] - CF_W[0] + 1) for b in raw[:chunk]]
+        hs = [CF_H[0] + b % (CF_H[1] - CF_H[0] + 1) for b in raw[chunk:]]
+        frames.append(packed_open_frame(ids(), ws, hs) if start == 0 else append_frame(ids(), "cf", ws, hs, "packed"))
     os.makedirs(LOG_DIR, exist_ok=True)
     frames_path = os.path.join(LOG_DIR, f"packed-load-{os.getpid()}.frames")
-    frames_file = open(frames_path, "wb")
+    with open(frames_path, "wb") as f:
+        f.write(b"".join(frames))
+    clock = time.perf_counter_ns
+    loads = []
+    memory = None
+    for _ in range(PACKED_LOAD_RUNS):
+        s = daemon("packed-load")
+        try:
+            before = s.status()["VmRSS"]
+            total = slowest = 0
+            for f in frames:
+                t0 = clock()
+                s.send(f)
+                answer = s.recv()
+                t1 = clock()
+                if not is_result(answer):
+                    raise RuntimeError(f"packed load: {answer[:300]!r}")
+                total += t1 - t0
+                slowest = max(slowest, t1 - t0)
+            if memory is None:
+                memory = (before, s.settled_status())
+        finally:
+            s.close()
+        loads.append((total, slowest))
     try:
-        before = s.status()["VmRSS"]
-        clock = time.perf_counter_ns
-        total = slowest = 0
-        sent = 0
-        for start in range(0, n, chunk):
-            # Draws as bytes: 1e7 sizes in a second, not in random.randint's minute.
-            raw = rng.randbytes(2 * chunk)
-            ws = [CF_W[0] + b % (CF_W[1] - CF_W[0] + 1) for b in raw[:chunk]]
-            hs = [CF_H[0] + b % (CF_H[1] - CF_H[0] + 1) for b in raw[chunk:]]
-            f = packed_open_frame(ids(), ws, hs) if start == 0 else append_frame(ids(), "cf", ws, hs, "packed")
-            frames_file.write(f)
-            t0 = clock()
-            s.send(f)
-            answer = s.recv()
-            t1 = clock()
-            if not is_result(answer):
-                raise RuntimeError(f"packed load: {answer[:300]!r}")
-            total += t1 - t0
-            slowest = max(slowest, t1 - t0)
-            sent += len(f)
-        # One more request: the daemon returns a bulk request's freed heap
-        # after answering it, so the memory left is read once that is done.
-        s.call("layout/contentSize", {"session": "cf"})
-        st = s.status()
-    finally:
-        s.close()
-        frames_file.close()
-    try:
-        out = subprocess.run([JANSSON, "--frames", frames_path], check=True, capture_output=True, text=True)
-        jansson_ms = float(out.stdout.strip())
+        parses = []
+        for _ in range(PACKED_LOAD_RUNS):
+            out = subprocess.run([JANSSON, "--frames", frames_path], check=True, capture_output=True, text=True)
+            parses.append(float(out.stdout.strip()))
     finally:
         os.remove(frames_path)
+    total, slowest = min(loads)
+    jansson_ms = min(parses)
+    before, st = memory
     res = {"items": n, "chunk_items": chunk, "wall_ms": total / 1e6, "ns_per_item": total / n,
-           "jansson_ms": jansson_ms,
-           "slowest_request_ms": slowest / 1e6, "bytes": sent, "rss_after": st["VmRSS"],
+           "jansson_ms": jansson_ms, "runs": PACKED_LOAD_RUNS,
+           "wall_ms_runs": [t / 1e6 for t, _ in loads], "jansson_ms_runs": parses,
+           "slowest_request_ms": slowest / 1e6, "bytes": sum(map(len, frames)), "rss_after": st["VmRSS"],
            "rss_peak": st["VmHWM"], "peak_over_after": st["VmHWM"] / st["VmRSS"],
            "bytes_per_item": (st["VmRSS"] - before) / n}
     log(f"  packed load of 1e7: {res['wall_ms']:,.0f} ms ({res['ns_per_item']:.0f} ns/item; jansson's parse "
-        f"of the same messages {jansson_ms:,.0f} ms), "
+        f"of the same messages {jansson_ms:,.0f} ms; fastest of {PACKED_LOAD_RUNS} each), "
         f"peak {res['peak_over_after']:.2f}x after, {res['bytes_per_item']:.1f} B/item")
     return res
 
@@ -2194,7 +2221,9 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
         lines += [
             "",
             f"Packed load (issue #16): {pl['items']:,} variable sizes in chunks of {pl['chunk_items']:,} as "
-            "widthsAndHeightsBase64 (layout/open with the first), each sent once the previous is answered:",
+            "widthsAndHeightsBase64 (layout/open with the first), each sent once the previous is answered; "
+            f"L1 and L1j are the fastest of {pl.get('runs', 1)} loads (each by a fresh daemon) and of as many "
+            "parses:",
             "",
             "| # | measurement | value |",
             "|---|---|---:|",

@@ -30,37 +30,46 @@ public enum Base64 {
     let n = text.count
     guard n % 4 == 0 else { throw .length(n) }
     guard n > 0 else { return }
-    try values.withUnsafeBufferPointer { (table) throws(Failure) in
+    try shifted.withUnsafeBufferPointer { (table) throws(Failure) in
       try decode(text, into: out, table: table)
     }
   }
 
   private static func decode(
     _ text: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer,
-    table: UnsafeBufferPointer<UInt8>
+    table: UnsafeBufferPointer<UInt32>
   ) throws(Failure) {
     let n = text.count
     let full = decodedCount(text) / 3  // quads without padding
+    // Quads whose three bytes may be stored as one four-byte word: the
+    // fourth byte lands where the next quad's first goes.
+    let wide = Swift.max(0, Swift.min(full, (out.count - 1) / 3))
     var o = 0
     var i = 0
-    for _ in 0..<full {
-      let a = table[Int(text[i])]
-      let b = table[Int(text[i + 1])]
-      let c = table[Int(text[i + 2])]
-      let d = table[Int(text[i + 3])]
-      // Any byte outside the alphabet maps to 0x80: one test for all four.
-      guard (a | b | c | d) & 0x80 == 0 else { throw .character(i + firstBad(a, b, c, d)) }
-      let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-      out[o] = UInt8(truncatingIfNeeded: v >> 16)
-      out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-      out[o + 2] = UInt8(truncatingIfNeeded: v)
+    while o < 3 * full {
+      // One load for the quad, one lookup per character in a table that
+      // already holds it shifted into place: the quad's 24 bits are an OR.
+      let q = UInt32(littleEndian: text.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+      let v =
+        table[Int(q & 0xFF)] | table[256 + Int(q >> 8 & 0xFF)]
+        | table[512 + Int(q >> 16 & 0xFF)] | table[768 + Int(q >> 24)]
+      // Any byte outside the alphabet sets bit 31: one test for all four.
+      guard v & 0x8000_0000 == 0 else { throw .character(i + firstBad(text, at: i)) }
+      if o < 3 * wide {
+        // The bytes in order, as a little-endian word.
+        out.storeBytes(of: (v.byteSwapped >> 8).littleEndian, toByteOffset: o, as: UInt32.self)
+      } else {
+        out[o] = UInt8(truncatingIfNeeded: v >> 16)
+        out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+        out[o + 2] = UInt8(truncatingIfNeeded: v)
+      }
       o += 3
       i += 4
     }
     guard i < n else { return }
     // The last quad: "xy==" (1 byte) or "xyz=" (2 bytes).
-    let a = table[Int(text[i])]
-    let b = table[Int(text[i + 1])]
+    let a = values[Int(text[i])]
+    let b = values[Int(text[i + 1])]
     guard a & 0x80 == 0 else { throw .character(i) }
     guard b & 0x80 == 0 else { throw .character(i + 1) }
     if text[i + 2] == UInt8(ascii: "=") {
@@ -68,7 +77,7 @@ public enum Base64 {
       guard b & 0x0F == 0 else { throw .padding }
       out[o] = a << 2 | b >> 4
     } else {
-      let c = table[Int(text[i + 2])]
+      let c = values[Int(text[i + 2])]
       guard c & 0x80 == 0 else { throw .character(i + 2) }
       guard text[i + 3] == UInt8(ascii: "=") else { throw .character(i + 3) }
       guard c & 0x03 == 0 else { throw .padding }
@@ -77,8 +86,9 @@ public enum Base64 {
     }
   }
 
-  private static func firstBad(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) -> Int {
-    a & 0x80 != 0 ? 0 : b & 0x80 != 0 ? 1 : c & 0x80 != 0 ? 2 : 3
+  /// The first byte of the quad at `i` outside the alphabet.
+  private static func firstBad(_ text: UnsafeRawBufferPointer, at i: Int) -> Int {
+    (0..<4).first { values[Int(text[i + $0])] & 0x80 != 0 } ?? 3
   }
 
   /// Each byte's 6-bit value, 0x80 for bytes outside the alphabet (`=`
@@ -89,6 +99,20 @@ public enum Base64 {
       .enumerated()
     {
       t[Int(c)] = UInt8(k)
+    }
+    return t
+  }()
+
+  /// `values` shifted to each character's place in a quad's 24 bits, four
+  /// tables of 256 one after another; bytes outside the alphabet set bit
+  /// 31.
+  private static let shifted: [UInt32] = {
+    var t = [UInt32](repeating: 0, count: 1024)
+    for k in 0..<4 {
+      for c in 0..<256 {
+        let v = values[c]
+        t[256 * k + c] = v & 0x80 != 0 ? 0x8000_0000 : UInt32(v) << (18 - 6 * k)
+      }
     }
     return t
   }()

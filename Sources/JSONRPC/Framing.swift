@@ -40,19 +40,29 @@ public struct FrameReader {
   /// header block plus one body within the limit.
   public var bufferedCount: Int { buffer.count - start }
 
+  /// Bytes the buffer can hold without growing.
+  var capacity: Int { buffer.capacity }
+
   /// Adds input. O(bytes), amortised.
   public mutating func append(_ bytes: UnsafeRawBufferPointer) {
     if start > 0 && start == buffer.count {
-      // Everything read: keep the memory of ordinary frames, but give back
-      // what one bulk request grew (tens of MB a loaded session must not
-      // keep).
-      buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+      // Everything read: the memory stays for the next frame (a bulk
+      // load's next chunk); `releaseSpareCapacity` gives a bulk one back.
+      buffer.removeAll(keepingCapacity: true)
       start = 0
     } else if start > 65536 && start * 2 > buffer.count {
       buffer.removeSubrange(0..<start)
       start = 0
     }
     buffer.append(contentsOf: bytes)
+  }
+
+  /// Gives back a buffer grown beyond 1 MiB by a bulk message once it is
+  /// consumed (tens of MB a loaded session must not keep). O(1).
+  public mutating func releaseSpareCapacity() {
+    guard start == buffer.count, buffer.capacity > 1 << 20 else { return }
+    buffer = []
+    start = 0
   }
 
   public mutating func append(_ bytes: [UInt8]) {

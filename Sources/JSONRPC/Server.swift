@@ -123,6 +123,7 @@ public final class Server {
       // Frames read but not parsed yet come before any new input.
       if parseBuffered() { continue }
       if eof { return state == .shuttingDown ? 0 : 1 }
+      releaseBulkMemoryWhenIdle()
       readInput(blocking: true)
     }
   }
@@ -131,7 +132,7 @@ public final class Server {
   /// `exit` arrives.
   private func processQueued() {
     while queueHead < queue.count && exitCode == nil && !outputBroken {
-      var item = queue[queueHead]
+      let item = queue[queueHead]
       queue[queueHead] = .parseError("")  // release the document early
       queueHead += 1
       var bytes = 0
@@ -146,19 +147,43 @@ public final class Server {
       process(item)
       if out.count > 1 << 16 && output >= 0 { flush() }
       if bytes >= 1 << 20 {
-        // The answer goes out first: the trim must not delay it.
+        bulkMemoryHeld = true
+      } else if bulkMemoryHeld {
+        // A small message after bulk ones: the burst is over. The answer
+        // goes out first: the release must not delay it.
         if output >= 0 { flush() }
-        item = .parseError("")
-        releaseFreedMemory()
+        releaseBulkMemory()
       }
     }
   }
 
-  /// After a bulk request (its document and temporaries just freed), the
-  /// C library is asked to return free heap memory to the system: glibc
-  /// keeps freed blocks of a few MB in its heap otherwise, and a loaded
-  /// session would look several MB larger than it is. O(heap).
-  private func releaseFreedMemory() { cj_release_free_memory() }
+  /// Whether memory that bulk messages (1 MiB or more) grew and freed is
+  /// still held: the reader's buffer and the C heap's free pages. The
+  /// next message of a burst (a load in chunks) reuses them instead of
+  /// faulting in tens of MB of fresh pages; the burst's end gives them
+  /// back.
+  private var bulkMemoryHeld = false
+
+  /// How long input may pause after a bulk message before its memory is
+  /// given back. A client builds its next chunk of a load in less.
+  private let bulkPauseMilliseconds: Int32 = 1000
+
+  /// Gives back what bulk messages grew: the reader's buffer and the free
+  /// heap (glibc keeps freed blocks of a few MB otherwise, and a loaded
+  /// session would look tens of MB larger than it is). O(heap).
+  private func releaseBulkMemory() {
+    bulkMemoryHeld = false
+    reader.releaseSpareCapacity()
+    cj_release_free_memory()
+  }
+
+  /// Waits for input until the bulk pause ends, then releases bulk memory
+  /// if none came.
+  private func releaseBulkMemoryWhenIdle() {
+    guard bulkMemoryHeld, input >= 0 else { return }
+    var p = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+    if poll(&p, 1, bulkPauseMilliseconds) == 0 { releaseBulkMemory() }
+  }
 
   /// Handles `bytes` as if read from the input, without touching any file
   /// descriptor: for tests and the fuzzer. Responses accumulate until

@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 
 @testable import JSONRPC
 
@@ -320,5 +321,80 @@ final class JSONDocumentTests: XCTestCase {
         "\(e)")
     }
     XCTAssertEqual(ParseRegion.freeChunks.count, free)
+  }
+}
+
+final class Base64Tests: XCTestCase {
+  func decode(_ text: String) -> Result<[UInt8], Base64.Failure> { decode(Array(text.utf8)) }
+
+  func decode(_ bytes: [UInt8]) -> Result<[UInt8], Base64.Failure> {
+    bytes.withUnsafeBytes { t in
+      var failure: Base64.Failure? = nil
+      let out = [UInt8](unsafeUninitializedCapacity: Base64.decodedCount(t)) { buffer, count in
+        do throws(Base64.Failure) {
+          try Base64.decode(t, into: UnsafeMutableRawBufferPointer(buffer))
+          count = buffer.count
+        } catch {
+          failure = error
+          count = 0
+        }
+      }
+      return failure.map { .failure($0) } ?? .success(out)
+    }
+  }
+
+  func testEveryLengthAndByteAgreesWithFoundation() {
+    // Lengths 0...70 cover every ending (no padding, one, two) with the
+    // word-at-a-time stores before it and the byte stores of the last quads.
+    var rng = SystemRandomNumberGenerator()
+    for length in 0...70 {
+      for _ in 0..<20 {
+        let data = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) })
+        XCTAssertEqual(
+          try decode(data.base64EncodedString()).get(), Array(data), "length \(length)")
+      }
+    }
+    XCTAssertEqual(try decode("TWFu").get(), Array("Man".utf8))
+    XCTAssertEqual(try decode("TWE=").get(), Array("Ma".utf8))
+    XCTAssertEqual(try decode("TQ==").get(), Array("M".utf8))
+    XCTAssertEqual(try decode("+/+/").get(), [0xFB, 0xFF, 0xBF])
+  }
+
+  func testTheFirstBadByteIsNamed() {
+    XCTAssertEqual(decode("TWFuTW-u"), .failure(.character(6)))
+    XCTAssertEqual(decode("TWFuTWF=TWFu"), .failure(.character(7)))  // `=` before the end
+    XCTAssertEqual(decode(Array("TWFu".utf8) + [0xFF] + Array("WFu".utf8)), .failure(.character(4)))
+    XCTAssertEqual(decode(Array("TWFuTWF".utf8) + [0xC3]), .failure(.character(7)))
+    XCTAssertEqual(decode("TWFuTW\nu"), .failure(.character(6)))
+    XCTAssertEqual(decode("TW=u"), .failure(.character(3)))
+    XCTAssertEqual(decode("T=Fu"), .failure(.character(1)))
+    XCTAssertEqual(decode("TWF"), .failure(.length(3)))
+    XCTAssertEqual(decode("TR=="), .failure(.padding))  // "TQ==" with stray bits
+    XCTAssertEqual(decode("TWF="), .failure(.padding))
+  }
+}
+
+final class FrameReaderMemoryTests: XCTestCase {
+  func testABulkFramesBufferIsKeptForTheNextUntilReleased() {
+    var r = FrameReader()
+    let body = "[" + String(repeating: "1,", count: 1 << 20) + "1]"
+    let bytes = Array("Content-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+    r.append(bytes)
+    guard case .message(let got) = r.next() else { return XCTFail("no message") }
+    XCTAssertEqual(got.count, body.utf8.count)
+    XCTAssertNil(r.next())
+    // The next chunk of a load reuses the buffer ...
+    r.append(Array("Content-Length: 1\r\n\r\n".utf8))
+    XCTAssertGreaterThan(r.capacity, 2 << 20)
+    // ... and releasing keeps what is still to be read.
+    r.releaseSpareCapacity()
+    XCTAssertGreaterThan(r.capacity, 2 << 20)
+    r.append(Array("7".utf8))
+    XCTAssertEqual(r.next(), .message(ArraySlice("7".utf8)))
+    r.releaseSpareCapacity()
+    XCTAssertEqual(r.capacity, 0)
+    XCTAssertEqual(r.bufferedCount, 0)
+    r.append(Array("Content-Length: 2\r\n\r\n[]".utf8))
+    XCTAssertEqual(r.next(), .message(ArraySlice("[]".utf8)))
   }
 }
