@@ -140,6 +140,44 @@ def test_unread_responses_do_not_grow_the_daemon():
         d.kill()
 
 
+def test_a_bulk_loads_memory_is_kept_for_its_next_chunk_and_given_back_when_it_ends():
+    """Memory a message of 1 MiB or more grew and freed (here the reader's
+    24 MB buffer) stays for the next message of a load, and is given back
+    after the first smaller message, or after a second without input."""
+    if is_asan_build(DAEMON):
+        pytest.skip("ASan's allocator keeps freed memory in its quarantine")
+    d = RawDaemon()
+    try:
+        d.proc.stdin.write(frame(req(1, "initialize", {})) + frame(note("initialized")))
+        assert "result" in d.read_frames(1)[0]
+        baseline = d.rss_kib()
+        # A bulk message the daemon refuses: nothing of it stays in a session.
+        bulk = padded_frame(req(2, "layout/contentSize", {"session": "none"}), 24 * MIB)
+
+        def held_mib() -> float:
+            return (d.rss_kib() - baseline) / 1024
+
+        for _ in range(2):
+            d.proc.stdin.write(bulk)
+            assert "error" in d.read_frames(1)[0]
+        assert held_mib() > 16, f"{held_mib():.1f} MiB held after the bulk messages"
+        # The first small message ends the load: answered, then memory is
+        # given back; the second is answered after that.
+        for k in range(2):
+            d.proc.stdin.write(frame(req(3 + k, "layout/contentSize", {"session": "none"})))
+            assert "error" in d.read_frames(1)[0]
+        assert held_mib() < 8, f"{held_mib():.1f} MiB held after the load"
+        # A pause ends a load too.
+        d.proc.stdin.write(bulk)
+        assert "error" in d.read_frames(1)[0]
+        deadline = time.monotonic() + 30
+        while held_mib() >= 8:
+            assert time.monotonic() < deadline, f"{held_mib():.1f} MiB still held 30 s after the load"
+            time.sleep(0.1)
+    finally:
+        d.kill()
+
+
 # -- (b) valgrind -------------------------------------------------------------------------
 
 
