@@ -457,41 +457,66 @@ public struct Layout: Sendable {
   }
 
   /// `attributes(in: rect, bounds:)` and `centeredCard(in: bounds)`
-  /// together, a frame's whole answer: a cover flow's walk over `rect`
-  /// settles the centred card as it goes when every card outside it is
-  /// farther from the centre than the nearest within (always, but for a
-  /// card wider than the rect's margin around the bounds); otherwise a
-  /// search of its own. O(log n + k).
+  /// together, a frame's whole answer: the walk over `rect` settles the
+  /// centred card as it goes (along the axis for kinds that centre cards,
+  /// in the plane for the rest) when every cell outside the rect is
+  /// farther from the centre than the nearest within (most frames: not
+  /// when the nearest centre is farther than the rect's margin around
+  /// the bounds' centre); otherwise a search of its own. O(log n + k).
   public func attributesAndCenteredCard(in rect: Rect, bounds: Rect)
     -> (attributes: [LayoutAttributes], centered: Card?)
   {
     var nearest: NearestCell? = nil
-    if !loops, centresCards {
-      nearest = NearestCell(to: axes.main(toLTR(bounds).center))
+    if !loops {
+      // Along the axis for kinds that centre cards, in the plane for the
+      // rest, as `centeredItem` measures.
+      let c = toLTR(bounds).center
+      nearest = NearestCell(to: axes.main(c), cross: centresCards ? nil : axes.cross(c))
     }
     let list = attributes(in: rect, bounds: bounds, nearest: &nearest)
     if let path = nearest?.settled { return (list, Card(path: path)) }
     return (list, centeredCard(in: bounds))
   }
 
-  /// The nearest cell to `pm` along the axis among those a walk visits
-  /// (their untransformed centres, ties to the earlier, as
-  /// `nearestItem(mainAxisOnly: true)` takes them), and the walk's span.
+  /// The nearest cell to a point among those a walk visits (their
+  /// untransformed centres, ties to the earlier, as `nearestItem` takes
+  /// them): along the axis when `pc` is nil, in the plane otherwise; and
+  /// the rect the walk searched.
   struct NearestCell {
     let pm: Double
+    let pc: Double?
     var best: (dist: Double, path: IndexPath)? = nil
     var span = (lo: Double.infinity, hi: -Double.infinity)
-    init(to pm: Double) { self.pm = pm }
-
-    @inline(__always) mutating func visit(_ s: Int, _ i: Int, _ main: Double) {
-      let d = abs(main - pm)
-      if best == nil || d < best!.dist { best = (d, IndexPath(section: s, item: i)) }
+    var crossSpan = (lo: -Double.infinity, hi: Double.infinity)
+    init(to pm: Double, cross pc: Double? = nil) {
+      self.pm = pm
+      self.pc = pc
     }
 
-    /// The nearest cell, when no cell outside `span` (frames wholly
-    /// beyond it, so centres at least as far as its ends) can be as near.
+    @inline(__always) mutating func visit(_ s: Int, _ i: Int, _ main: Double, _ cross: Double) {
+      let dm = main - pm
+      // The same operations as nearestItem's, so the same double.
+      let d: Double
+      if let pc {
+        let dc = cross - pc
+        d = (dm * dm + dc * dc).squareRoot()
+      } else {
+        d = abs(dm)
+      }
+      let path = IndexPath(section: s, item: i)
+      // A walk need not go in item order (waterfall columns).
+      if let b = best, b.dist < d || (b.dist == d && b.path < path) { return }
+      best = (d, path)
+    }
+
+    /// The nearest cell, when no cell the walk did not visit (frames
+    /// wholly beyond the searched rect, so centres at least as far as its
+    /// edges) can be as near.
     var settled: IndexPath? {
       guard let best, best.dist < pm - span.lo, best.dist < span.hi - pm else { return nil }
+      if let pc {
+        guard best.dist < pc - crossSpan.lo, best.dist < crossSpan.hi - pc else { return nil }
+      }
       return best.path
     }
   }

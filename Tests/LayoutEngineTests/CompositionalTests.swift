@@ -574,6 +574,15 @@ final class CompositionalTests: XCTestCase {
     return l
   }
 
+  /// A frame settles its centred item on the walk, in the plane, as
+  /// `centeredItem` finds it, rows scrolled and row effects included.
+  func testTheWalkSettlesTheCentredItem() {
+    var g = SplitMix(state: 5)
+    var settled = 0
+    for _ in 0..<150 { settled += checkCentredWalk(randomLayout(&g), &g) }
+    XCTAssertGreaterThan(settled, 500)
+  }
+
   func testAttributesInRectAndItemAtPointMatchBruteForce() {
     var g = SplitMix(state: 42)
     for _ in 0..<150 {

@@ -552,3 +552,77 @@ final class PropertyTests: XCTestCase {
     XCTAssertEqual(paged(ring, b, b, limit: 4), ring.attributes(in: b, bounds: b))
   }
 }
+
+extension XCTestCase {
+  /// Checks `attributesAndCenteredCard` against the two separate queries
+  /// over random viewports and rects of `layout`; returns in how many the
+  /// walk itself settled the centred card (in the plane, for kinds that do
+  /// not centre cards).
+  func checkCentredWalk(_ layout: Layout, _ g: inout SplitMix, frames: Int = 10) -> Int {
+    var settled = 0
+    let size = layout.contentSize
+    let minX = layout.offsetRange.min.x
+    for _ in 0..<frames {
+      let bounds = Rect(
+        origin: Point(
+          x: Double.random(in: (minX - 200)...(minX + size.width + 200), using: &g).rounded(),
+          y: Double.random(in: -200...(size.height + 200), using: &g).rounded()),
+        size: layout.viewportSize)
+      // A session's visible rect (the bounds and some overscan), or any
+      // rect: one that misses the centre must not settle it.
+      let rect: Rect
+      if Int.random(in: 0..<3, using: &g) > 0 {
+        let o = Double(Int.random(in: 0...200, using: &g))
+        rect = Rect(
+          x: bounds.x - o, y: bounds.y - o, width: bounds.width + 2 * o,
+          height: bounds.height + 2 * o)
+      } else {
+        rect = Rect(
+          x: Double.random(in: (minX - 50)...(minX + size.width + 50), using: &g),
+          y: Double.random(in: -50...(size.height + 50), using: &g),
+          width: Double.random(in: 0...400, using: &g),
+          height: Double.random(in: 0...400, using: &g))
+      }
+      let both = layout.attributesAndCenteredCard(in: rect, bounds: bounds)
+      XCTAssertEqual(both.attributes, layout.attributes(in: rect, bounds: bounds))
+      XCTAssertEqual(both.centered, layout.centeredCard(in: bounds), "\(bounds) \(rect)")
+      if !layout.loops {
+        let c = layout.toLTR(bounds).center
+        var nearest: Layout.NearestCell? = Layout.NearestCell(
+          to: layout.axes.main(c), cross: layout.centresCards ? nil : layout.axes.cross(c))
+        _ = layout.attributes(in: rect, bounds: bounds, nearest: &nearest)
+        if let path = nearest?.settled {
+          settled += 1
+          XCTAssertEqual(path, both.centered?.path)
+        }
+      }
+    }
+    return settled
+  }
+}
+
+extension PropertyTests {
+  /// Flow grids of equal sizes (centres tie in the plane) and random flows:
+  /// the walk settles the centred item in most frames, as `centeredItem`
+  /// would find it.
+  func testAFlowsWalkSettlesTheCentredItemInThePlane() {
+    var g = SplitMix(state: 77)
+    var settled = 0
+    for trial in 0..<200 {
+      var layout = randomLayout(&g)
+      if trial % 2 == 0 {
+        var c = FlowConfiguration()
+        c.itemSize = Size(width: 50, height: 50)
+        c.minimumLineSpacing = Double(Int.random(in: 0...10, using: &g))
+        c.minimumInteritemSpacing = Double(Int.random(in: 0...10, using: &g))
+        if trial % 4 == 0 { c.scrollDirection = .horizontal }
+        if trial % 8 == 2 { c.layoutDirection = .rtl }
+        layout = Layout(
+          type: .flow(c), sections: [.uniform(Int.random(in: 0...300, using: &g))],
+          viewportSize: Size(width: 300, height: 300))
+      }
+      settled += checkCentredWalk(layout, &g)
+    }
+    XCTAssertGreaterThan(settled, 800)
+  }
+}

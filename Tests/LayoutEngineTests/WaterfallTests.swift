@@ -746,3 +746,24 @@ extension IncrementalTests {
     XCTAssertGreaterThan(provisional, 300)
   }
 }
+
+extension IncrementalTests {
+  /// A waterfall's frame settles its centred item on the walk, in the
+  /// plane, as `centeredItem` finds it (equal sizes tie).
+  func testAWaterfallsWalkSettlesTheCentredItem() {
+    var g = SplitMix(state: 31)
+    var settled = 0
+    for trial in 0..<150 {
+      let c = randomWaterfall(&g, placement: trial % 2 == 0 ? .packed : .stable)
+      let sections =
+        trial % 3 == 0
+        ? [Section.uniform(Int.random(in: 0...200, using: &g))]
+        : randomWaterfallSections(&g, items: 80, uniformOdds: 4)
+      let layout = Layout(
+        type: .waterfall(c), sections: sections, viewportSize: Size(width: 320, height: 480))
+      settled += checkCentredWalk(layout, &g)
+    }
+    // 477 of 1,500: many viewports lie past small contents.
+    XCTAssertGreaterThan(settled, 400)
+  }
+}

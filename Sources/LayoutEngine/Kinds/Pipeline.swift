@@ -101,14 +101,18 @@ extension Layout {
     result.reserveCapacity(16)
     let axes = axes
     if nearest != nil {
-      let (lo, hi, _, _) = axes.spans(search)
+      let (lo, hi, clo, chi) = axes.spans(search)
       nearest!.span = (lo, hi)
+      nearest!.crossSpan = (clo, chi)
     }
     placement.forEachElement(in: search, pin: pin) { kind, s, i, frame in
       // Built in place in the result (an attribute is 240 bytes: a copy
       // into it costs two), and taken back when its drawn box misses.
       result.append(Self.plain(kind, s, i, frame, pinned: pin))
-      if kind == .cell, nearest != nil { nearest!.visit(s, i, axes.main(frame.center)) }
+      if kind == .cell, nearest != nil {
+        let c = frame.center
+        nearest!.visit(s, i, axes.main(c), axes.cross(c))
+      }
       if k.hasEffect {
         let last = result.count - 1
         k.applyEffect(to: &result[last], context, in: self)
