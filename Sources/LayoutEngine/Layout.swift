@@ -493,20 +493,25 @@ public struct Layout: Sendable {
       self.pc = pc
     }
 
+    /// Along the axis: a walk of a kind that centres cards goes in item
+    /// order, so the first of equals is the earlier.
+    @inline(__always) mutating func visit(_ s: Int, _ i: Int, _ main: Double) {
+      let d = abs(main - pm)
+      if best == nil || d < best!.dist { best = (d, IndexPath(section: s, item: i)) }
+    }
+
+    /// In the plane, with the same operations as nearestItem's (so the
+    /// same double); a walk need not go in item order (waterfall columns),
+    /// so a tie goes to the earlier path.
     @inline(__always) mutating func visit(_ s: Int, _ i: Int, _ main: Double, _ cross: Double) {
       let dm = main - pm
-      // The same operations as nearestItem's, so the same double.
-      let d: Double
-      if let pc {
-        let dc = cross - pc
-        d = (dm * dm + dc * dc).squareRoot()
-      } else {
-        d = abs(dm)
+      let dc = cross - pc!
+      let d = (dm * dm + dc * dc).squareRoot()
+      if let b = best {
+        if b.dist < d { return }
+        if b.dist == d && b.path < IndexPath(section: s, item: i) { return }
       }
-      let path = IndexPath(section: s, item: i)
-      // A walk need not go in item order (waterfall columns).
-      if let b = best, b.dist < d || (b.dist == d && b.path < path) { return }
-      best = (d, path)
+      best = (d, IndexPath(section: s, item: i))
     }
 
     /// The nearest cell, when no cell the walk did not visit (frames

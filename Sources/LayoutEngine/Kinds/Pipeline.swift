@@ -111,7 +111,11 @@ extension Layout {
       result.append(Self.plain(kind, s, i, frame, pinned: pin))
       if kind == .cell, nearest != nil {
         let c = frame.center
-        nearest!.visit(s, i, axes.main(c), axes.cross(c))
+        if nearest!.pc == nil {
+          nearest!.visit(s, i, axes.main(c))
+        } else {
+          nearest!.visit(s, i, axes.main(c), axes.cross(c))
+        }
       }
       if k.hasEffect {
         let last = result.count - 1
