@@ -403,39 +403,8 @@ final class PropertyTests: XCTestCase {
         layout = Layout(
           type: .coverFlow(cf), sections: sections, viewportSize: Size(width: 300, height: 300))
       }
-      let size = layout.contentSize
-      for _ in 0..<10 {
-        let bounds = Rect(
-          origin: Point(
-            x: Double.random(in: -200...(size.width + 200), using: &g).rounded(),
-            y: Double.random(in: -200...(size.height + 200), using: &g).rounded()),
-          size: layout.viewportSize)
-        // The visible rect a session asks for (bounds and overscan), or
-        // any rect: one that misses the centre must not settle it.
-        let rect: Rect
-        if Bool.random(using: &g) {
-          let o = Double(Int.random(in: 0...200, using: &g))
-          rect =
-            layout.scrollDirection == .horizontal
-            ? Rect(x: bounds.x - o, y: bounds.y, width: bounds.width + 2 * o, height: bounds.height)
-            : Rect(x: bounds.x, y: bounds.y - o, width: bounds.width, height: bounds.height + 2 * o)
-        } else {
-          rect = randomRect(layout, &g)
-        }
-        let both = layout.attributesAndCenteredCard(in: rect, bounds: bounds)
-        XCTAssertEqual(both.attributes, layout.attributes(in: rect, bounds: bounds))
-        XCTAssertEqual(both.centered, layout.centeredCard(in: bounds), "\(bounds) \(rect)")
-        if !layout.loops, case .coverFlow = layout.type {
-          // How often the walk itself settled it.
-          var nearest: Layout.NearestCell? = Layout.NearestCell(
-            to: layout.axes.main(layout.toLTR(bounds).center))
-          _ = layout.attributes(in: rect, bounds: bounds, nearest: &nearest)
-          if let path = nearest?.settled {
-            settled += 1
-            XCTAssertEqual(path, both.centered?.path)
-          }
-        }
-      }
+      let found = checkCentredWalk(layout, &g)
+      if !layout.loops, case .coverFlow = layout.type { settled += found }
     }
     // The walk settled the card in most cover flow frames.
     XCTAssertGreaterThan(settled, 1000)
