@@ -736,18 +736,18 @@ extension ColumnSection {
     }
     if keep == nil || survivors == nil {
       // No old columns to keep: uniform stretches are placed as runs.
-      forEachRun(items, from: 0) { i, raw, k in
+      var runs = SizeRuns(items, from: 0)
+      while let (i, raw, k) = runs.next() {
         if k > 1 {
           placer.placeRun(from: i, count: k, raw)
         } else {
           placer.place(i, raw, column: nil)
         }
-        return true
       }
     } else {
-      forEachRun(items, from: 0) { i, raw, k in
+      var runs = SizeRuns(items, from: 0)
+      while let (i, raw, k) = runs.next() {
         for j in i..<(i + k) { placer.place(j, raw, column: oldColumn(j)) }
-        return true
       }
     }
     tailReach = placer.reach
@@ -841,8 +841,11 @@ extension ColumnSection {
       }
       return true
     }
-    forEachRun(items, from: lo) { i, raw, k in
-      k == 1 ? step(i, raw) : stepRun(i, raw, k)
+    // A loop, not a closure: `step`'s state then needs no dynamic
+    // exclusivity checks (four an item).
+    var runs = SizeRuns(items, from: lo)
+    while let (i, raw, k) = runs.next() {
+      guard k == 1 ? step(i, raw) : stepRun(i, raw, k) else { break }
     }
     if survivors != nil { end = newHi }
     if end == total { tailReach = placer.reach }
@@ -869,28 +872,6 @@ extension ColumnSection {
     switch items {
     case .uniform(let n): return n
     case .sizes(let s): return s.count
-    }
-  }
-
-  /// Calls `body` with the items from `from` on as (first index, stored
-  /// size, count) runs of one size: a uniform section's or a run leaf's
-  /// whole, other items one by one; until it returns false.
-  private func forEachRun(
-    _ items: Section.Items, from: Int, _ body: (Int, Size, Int) -> Bool
-  ) {
-    switch items {
-    case .uniform(let n):
-      if from < n { _ = body(from, Section.unsetSize, n - from) }
-    case .sizes(let sizes):
-      guard from < sizes.count else { return }
-      sizes.forEachLeaf(from: from) { _, elements, first in
-        let a = max(from - first, 0)
-        if let v = elements.run { return body(first + a, v, elements.count - a) }
-        for k in a..<elements.count where !body(first + k, elements.stored[k], 1) {
-          return false
-        }
-        return true
-      }
     }
   }
 
@@ -982,5 +963,32 @@ extension Rope where S == SpanSummary {
     var e = self[k]
     e.reach = reach
     set(k, e)
+  }
+}
+
+/// A section's items from `from` on as (first index, stored size, count)
+/// runs of one size: a uniform section's or a run leaf's whole, other
+/// items one by one. O(1) per run, O(log n) per leaf entered.
+struct SizeRuns {
+  private var uniform: Range<Int>?
+  private var cursor: RopeCursor<SizeSummary>?
+
+  init(_ items: Section.Items, from: Int) {
+    switch items {
+    case .uniform(let n): uniform = from < n ? from..<n : nil
+    case .sizes(let sizes): cursor = from < sizes.count ? RopeCursor(sizes, at: from) : nil
+    }
+  }
+
+  mutating func next() -> (first: Int, size: Size, count: Int)? {
+    if let r = uniform {
+      uniform = nil
+      return (r.lowerBound, Section.unsetSize, r.count)
+    }
+    guard cursor != nil, let size = cursor!.peek else { return nil }
+    let first = cursor!.index
+    let k = cursor!.runRemaining
+    cursor!.skip(k)
+    return (first, size, k)
   }
 }
