@@ -201,12 +201,14 @@ public struct Layout: Sendable {
       o.map { (old: $0, edit: result.edits[s]) }
     }
     sections = result.sections
-    let old = placement
+    // Kept only for a kind that reads it: held, it would share every node
+    // the relayout edits.
+    let old = traits.kind.readsPlacementBeforeApply ? placement : nil
     relayout(
       continuity: Continuity(
         sections: reuse, survivors: result.survivors(section:), horizon: horizon),
       rowOffsets: [:])
-    traits.kind.didApply(result, before: old, to: &self)
+    if let old { traits.kind.didApply(result, before: old, to: &self) }
   }
 
   /// Whether every element a query of `rect` seen through `bounds` meets
@@ -324,9 +326,15 @@ public struct Layout: Sendable {
   /// of the current one; nothing without it) and what the data implies
   /// beyond it.
   private mutating func relayout(continuity: Continuity? = nil, rowOffsets: RowOffsets? = nil) {
+    // The previous placement is handed over, not shared: a kind that edits
+    // it (waterfall columns) then finds its nodes unshared, edited in place.
+    var previous: AnyPlacement? = nil
+    if continuity != nil {
+      previous = placement
+      placement = Self.placeholder
+    }
     placement = Self.makePlacement(
-      traits.kind, sections, contentInset, viewportSize,
-      previous: continuity == nil ? nil : placement,
+      traits.kind, sections, contentInset, viewportSize, previous: consume previous,
       continuity: continuity, rowOffsets: rowOffsets ?? self.rowOffsets)
     (maxItemExtent, pitchRange, sectionStarts) = Self.derived(traits.kind, sections)
     loops = traits.kind.loops(itemCount: sectionStarts[sectionStarts.count - 1])
@@ -336,12 +344,19 @@ public struct Layout: Sendable {
   /// The placement of a layout type: its kind's.
   private static func makePlacement(
     _ kind: any LayoutKind, _ sections: [Section], _ inset: Insets, _ viewport: Size,
-    previous: AnyPlacement? = nil, continuity: Continuity? = nil, rowOffsets: RowOffsets = [:]
+    previous: consuming AnyPlacement? = nil, continuity: Continuity? = nil,
+    rowOffsets: RowOffsets = [:]
   ) -> AnyPlacement {
     kind.makePlacement(
       sections, inset: inset, viewport: viewport, previous: previous, continuity: continuity,
       rowOffsets: rowOffsets)
   }
+
+  /// What `placement` holds while the previous one is handed over. O(1).
+  private static let placeholder = AnyPlacement.slots(
+    SlotGeometry(
+      pitch: 0, itemExtent: 0, itemSize: Size(width: 0, height: 0), sizes: [], starts: [0],
+      wraps: false, horizontal: true, viewport: Size(width: 0, height: 0), emptyExtent: 0))
 
   /// The flow placement of a type placed in flow lines (flow, coverFlow),
   /// for tests that look at its lines.

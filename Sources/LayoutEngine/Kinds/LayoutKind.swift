@@ -45,7 +45,7 @@ protocol LayoutKind: Sendable {
   /// `inset`, keeping what `continuity` says continues of `previous`.
   /// O(sections + items of varied sizes), less what continues.
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement
 
@@ -103,6 +103,10 @@ protocol LayoutKind: Sendable {
   /// placement's continuity (a compositional row's offset).
   func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout)
 
+  /// Whether `didApply` reads the placement before the batch (only then
+  /// is it kept while the new one is built). O(1).
+  var readsPlacementBeforeApply: Bool { get }
+
   /// Snapping: the kind's own rest for a release at `contentOffset` with
   /// `velocity`, projected to `projected` (client space, clamped as the
   /// scroll view clamps it): the target offset along the scroll axis, and
@@ -144,6 +148,7 @@ extension LayoutKind {
     contentOffset: Point, projected: Point, velocity: Point, of layout: Layout
   ) -> (main: Double, item: IndexPath?, lap: Int?)? { nil }
   func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout) {}
+  var readsPlacementBeforeApply: Bool { false }
   func sections(_ sections: [Section], leavingFor next: LayoutType) -> [Section] {
     sections
   }

@@ -771,17 +771,19 @@ extension ColumnSection {
   /// placed from its first item, to the end or the horizon.
   /// O(columns · log n + items re-placed).
   mutating func relayout(
-    from old: ColumnSection, edit: ItemEdit, _ items: Section.Items,
+    from old: consuming ColumnSection, edit: ItemEdit, _ items: Section.Items,
     _ c: WaterfallConfiguration, axes: Axes, survivors: SurvivorWalk?, horizon: Double? = nil
   ) {
-    self = old
+    // Taken over, not copied: until the splice below `self` is the old
+    // section, and its ropes, unshared, are then edited in place.
+    self = consume old
     let total = count(of: items)
     // Old items from `rest` on were provisional: placing starts no later.
-    let rest = old.provisional?.item ?? Int.max
-    let lo = min(edit.lo, old.count, total, rest)
+    let rest = provisional?.item ?? Int.max
+    let lo = min(edit.lo, count, total, rest)
     let newHi = min(max(edit.newHi, lo), total)
     let delta = edit.newHi - edit.oldHi
-    let placer = ColumnPlacer(old, c, axes: axes, at: lo)
+    let placer = ColumnPlacer(self, c, axes: axes, at: lo)
     var walk = survivors
     // The index rules give later items other columns unless the count
     // changed by whole rows.
@@ -802,7 +804,7 @@ extension ColumnSection {
         // provisional rest: it would land where the rule puts it only
         // once placed.)
         if canResync && rest == Int.max
-          && resynchronised(placer.topsArray, old.tops(at: i - delta).tops)
+          && resynchronised(placer.topsArray, tops(at: i - delta).tops)
         {
           end = i
           return false
@@ -817,8 +819,8 @@ extension ColumnSection {
         return false
       }
       var column: Int? = nil
-      if let s = walk?.oldIndex(ofNew: i), i < newHi, s < old.count {
-        let col = Int(old.order[s])
+      if let s = walk?.oldIndex(ofNew: i), i < newHi, s < count {
+        let col = Int(order[s])
         if col >= 0 { column = col }
       }
       placer.place(i, raw, column: column)
@@ -890,27 +892,27 @@ extension ColumnSection {
       spans = placer.spansPlaced.rope
       return
     }
-    order = Self.replacing(order, lo, min(oldEnd, order.count), with: placer.columns.rope)
+    // In place: a rope held by nothing else is edited without copying.
+    Self.replace(&order, lo, min(oldEnd, order.count), with: placer.columns.rope)
     for c in 0..<p.columnCount {
-      lanes[c] = Self.spliced(
-        lanes[c], from: placer.start[c], oldEnd, delta, placer.placed.rope(lane: c),
+      Self.splice(
+        &lanes[c], from: placer.start[c], oldEnd, delta, placer.placed.rope(lane: c),
         last: placer.last[c]
       ) { $0.gap = $1 }
     }
-    spans = Self.spliced(
-      spans, from: placer.spanStart, oldEnd, delta, placer.spansPlaced.rope,
+    Self.splice(
+      &spans, from: placer.spanStart, oldEnd, delta, placer.spansPlaced.rope,
       last: placer.lastSpan
     ) { $0.gap = $1 }
   }
 
-  /// A lane with its entries for old items from its entry `a` (the first
-  /// at or after the placing's first item) to `oldEnd` replaced by `new`
-  /// (whose last item is `last`), and the first later entry's gap counted
-  /// from it.
-  private static func spliced<S: IndexedSummary>(
-    _ lane: Rope<S>, from a: Int, _ oldEnd: Int, _ delta: Int, _ new: Rope<S>, last: Int,
+  /// Replaces a lane's entries for old items from its entry `a` (the first
+  /// at or after the placing's first item) to `oldEnd` by `new` (whose
+  /// last item is `last`), and counts the first later entry's gap from it.
+  private static func splice<S: IndexedSummary>(
+    _ lane: inout Rope<S>, from a: Int, _ oldEnd: Int, _ delta: Int, _ new: Rope<S>, last: Int,
     setGap: (inout S.Element, Int32) -> Void
-  ) -> Rope<S> {
+  ) {
     let (b, through) = lane.split { $0.index > oldEnd }
     var entries = new
     var removeEnd = b
@@ -921,24 +923,23 @@ extension ColumnSection {
       entries.append(contentsOf: [e])
       removeEnd = b + 1
     }
-    return replacing(lane, a, removeEnd, with: entries)
+    replace(&lane, a, removeEnd, with: entries)
   }
 
-  /// `rope` with `lo..<hi` replaced by `new`: `new` itself when it
+  /// Replaces `lo..<hi` of `rope` by `new`: `new` itself when it
   /// replaces everything (an insert at the front of a packed layout
   /// re-places it all), else edited in place, runs spliced as runs.
   /// O(log n · leaves edited).
-  private static func replacing<S: RopeSummary>(
-    _ rope: Rope<S>, _ lo: Int, _ hi: Int, with new: Rope<S>
-  ) -> Rope<S> {
-    if lo == 0 && hi >= rope.count { return new }
-    var rope = rope
-    if lo < hi {
+  private static func replace<S: RopeSummary>(
+    _ rope: inout Rope<S>, _ lo: Int, _ hi: Int, with new: Rope<S>
+  ) {
+    if lo == 0 && hi >= rope.count {
+      rope = new
+    } else if lo < hi {
       rope.replaceSubrange(lo..<hi, with: new)
     } else if !new.isEmpty {
       rope.insert(contentsOf: new, at: lo)
     }
-    return rope
   }
 }
 

@@ -29,7 +29,7 @@ public struct WaterfallGeometry: Placement {
   /// for more. O(sections + items placed).
   public init(
     configuration c: WaterfallConfiguration, sections specs: [Section], crossExtent W: Double,
-    previous: WaterfallGeometry? = nil, continuity: Continuity? = nil
+    previous: consuming WaterfallGeometry? = nil, continuity: Continuity? = nil
   ) {
     let axes = Axes(direction: c.scrollDirection)
     self.axes = axes
@@ -39,17 +39,23 @@ public struct WaterfallGeometry: Placement {
     var m = 0.0
     var span = (lo: 0.0, hi: 0.0)
     var through = Double.infinity
+    // The previous sections, each taken out as it continues: held once,
+    // a relayout edits their ropes in place.
+    var previousSections: [ColumnSection?] = []
+    if let previous = consume previous { previousSections = previous.sections.map { $0 } }
     for (index, spec) in specs.enumerated() {
-      var old: (ColumnSection, ItemEdit?)? = nil
+      var old: ColumnSection? = nil
+      var edit: ItemEdit? = nil
       var survivor: SurvivorWalk? = nil
-      if let previous, let continuity, index < continuity.sections.count,
-        let r = continuity.sections[index], r.old < previous.sections.count
+      if let continuity, index < continuity.sections.count,
+        let r = continuity.sections[index], r.old < previousSections.count
       {
-        old = (previous.sections[r.old], r.edit)
+        old = previousSections[r.old].take()
+        edit = r.edit
         if c.placement == .stable { survivor = continuity.survivors(index) }
       }
       var g = Self.section(
-        spec, c, axes: axes, W: W, old: old, survivor: survivor,
+        spec, c, axes: axes, W: W, old: consume old, edit: edit, survivor: survivor,
         horizon: continuity?.horizon.map { $0 - m })
       g.start = m
       if let p = g.provisional { through = min(through, m + p.main) }
@@ -73,7 +79,7 @@ public struct WaterfallGeometry: Placement {
   /// relayout must place. O(items placed).
   static func section(
     _ spec: Section, _ c: WaterfallConfiguration, axes: Axes, W: Double,
-    old: (ColumnSection, ItemEdit?)?, survivor: SurvivorWalk?, horizon: Double?
+    old: consuming ColumnSection?, edit: ItemEdit?, survivor: SurvivorWalk?, horizon: Double?
   ) -> ColumnSection {
     let o = spec.columns ?? ColumnOverrides()
     let n = max(1, o.columnCount ?? c.columnCount)
@@ -100,23 +106,25 @@ public struct WaterfallGeometry: Placement {
       renderDirection: c.itemRenderDirection, direction: c.scrollDirection,
       pixelScale: c.pixelScale, placement: c.placement)
     var g = ColumnSection(p: p)
-    if let (o, edit) = old, o.p == p {
+    if let o = old, o.p == p {
       var change = edit
       if change == nil, let rest = o.provisional, horizon.map({ rest.main <= $0 }) ?? true {
         // A provisional rest reaching into what must be final: placed
         // from its first item, as an edit of nothing there.
         change = ItemEdit(lo: rest.item, oldHi: rest.item, newHi: rest.item)
       }
+      _ = consume old
       if let change {
         g.relayout(
-          from: o, edit: change, spec.items, c, axes: axes, survivors: survivor, horizon: horizon)
+          from: consume o, edit: change, spec.items, c, axes: axes, survivors: survivor,
+          horizon: horizon)
       } else {
         g = o
       }
     } else {
       // Afresh; a stable layout keeps each survivor's column when their
       // number is unchanged (a rotation).
-      let keep = survivor != nil && old?.0.p.columnCount == n ? old?.0 : nil
+      let keep = survivor != nil && old?.p.columnCount == n ? old : nil
       g.build(spec.items, c, axes: axes, keep: keep, survivors: keep == nil ? nil : survivor)
     }
     g.header = header

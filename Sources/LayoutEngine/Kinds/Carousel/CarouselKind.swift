@@ -15,7 +15,7 @@ extension CarouselConfiguration: LayoutKind {
   var centresCards: Bool { true }
 
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement {
     .slots(SlotGeometry(configuration: self, sections: sections, viewport: viewport))

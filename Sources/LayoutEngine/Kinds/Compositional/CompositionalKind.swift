@@ -13,7 +13,7 @@ extension CompositionalConfiguration: LayoutKind {
   var hasRows: Bool { true }
 
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement {
     var before: CompositionalGeometry? = nil
@@ -53,6 +53,8 @@ extension CompositionalConfiguration {
   }
 
   /// Each scrolled row keeps its leading group's first item where it was.
+  var readsPlacementBeforeApply: Bool { true }
+
   func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout) {
     if case .compositional(let g) = before { layout.anchorRows(g, result) }
   }

@@ -18,7 +18,7 @@ extension CoverFlowConfiguration: LayoutKind {
   var flowFields: FlowConfiguration? { flow }
 
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement {
     var c = flow

@@ -9,7 +9,7 @@ extension FlowConfiguration: LayoutKind {
   var flowFields: FlowConfiguration? { self }
 
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement {
     var c = self

@@ -20,7 +20,7 @@ extension PagerConfiguration: LayoutKind {
   var centresCards: Bool { true }
 
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement {
     var starts = [0]

@@ -11,15 +11,16 @@ extension WaterfallConfiguration: LayoutKind {
   var storesEveryItem: Bool { true }
 
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: AnyPlacement?,
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
     continuity: Continuity?, rowOffsets: RowOffsets
   ) -> AnyPlacement {
+    // Handed on, not copied, so that the columns it holds are unshared.
     var before: WaterfallGeometry? = nil
-    if case .waterfall(let g)? = previous { before = g }
+    if case .waterfall(let g)? = consume previous { before = g }
     return .waterfall(
       WaterfallGeometry(
         configuration: self, sections: sections,
-        crossExtent: crossExtent(viewport, inset, scrollDirection), previous: before,
+        crossExtent: crossExtent(viewport, inset, scrollDirection), previous: consume before,
         continuity: continuity))
   }
 
