@@ -211,6 +211,13 @@ public struct Layout: Sendable {
     if let old { traits.kind.didApply(result, before: old, to: &self) }
   }
 
+  /// Moves one item within a section of sizes in `sections` itself (see
+  /// `BatchUpdate.move`), for `apply` to lay out; nil, nothing changed,
+  /// for any other move. O(log n).
+  mutating func movingItem(from a: IndexPath, to b: IndexPath) -> BatchResult? {
+    BatchUpdate.move(from: a, to: b, in: &sections)
+  }
+
   /// Whether every element a query of `rect` seen through `bounds` meets
   /// is final (see `apply(_:covering:bounds:)`). O(1).
   public func covers(_ rect: Rect, bounds: Rect) -> Bool {
@@ -328,6 +335,8 @@ public struct Layout: Sendable {
   private mutating func relayout(continuity: Continuity? = nil, rowOffsets: RowOffsets? = nil) {
     // The previous placement is handed over, not shared: a kind that edits
     // it (waterfall columns) then finds its nodes unshared, edited in place.
+    // (Rows' offsets are read from it first.)
+    let rowOffsets = rowOffsets ?? self.rowOffsets
     var previous: AnyPlacement? = nil
     if continuity != nil {
       previous = placement
@@ -335,7 +344,7 @@ public struct Layout: Sendable {
     }
     placement = Self.makePlacement(
       traits.kind, sections, contentInset, viewportSize, previous: consume previous,
-      continuity: continuity, rowOffsets: rowOffsets ?? self.rowOffsets)
+      continuity: continuity, rowOffsets: rowOffsets)
     (maxItemExtent, pitchRange, sectionStarts) = Self.derived(traits.kind, sections)
     loops = traits.kind.loops(itemCount: sectionStarts[sectionStarts.count - 1])
     hasItemIDs = sections.contains { $0.ids != nil }
@@ -352,10 +361,11 @@ public struct Layout: Sendable {
       rowOffsets: rowOffsets)
   }
 
-  /// What `placement` holds while the previous one is handed over. O(1).
+  /// What `placement` holds while the previous one is handed over (never
+  /// queried; its arrays empty, so that it allocates nothing). O(1).
   private static let placeholder = AnyPlacement.slots(
     SlotGeometry(
-      pitch: 0, itemExtent: 0, itemSize: Size(width: 0, height: 0), sizes: [], starts: [0],
+      pitch: 0, itemExtent: 0, itemSize: Size(width: 0, height: 0), sizes: [], starts: [],
       wraps: false, horizontal: true, viewport: Size(width: 0, height: 0), emptyExtent: 0))
 
   /// The flow placement of a type placed in flow lines (flow, coverFlow),

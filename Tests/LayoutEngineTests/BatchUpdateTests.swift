@@ -147,3 +147,62 @@ final class BatchUpdateTests: XCTestCase {
       "attempt to delete section 2, but there are only 1 sections before the update")
   }
 }
+
+extension BatchUpdateTests {
+  /// One move within a section of sizes, made in place, gives what the
+  /// general batch gives: the same sections, the same old path for every
+  /// new one, the same edit, and a waterfall laid out from it the same.
+  func testAMoveInPlaceIsTheGeneralBatchsMove() throws {
+    var g = SplitMix(state: 11)
+    var checked = 0
+    for _ in 0..<300 {
+      let sectionCount = Int.random(in: 1...3, using: &g)
+      let sections: [Section] = (0..<sectionCount).map { _ in
+        let n = Int.random(in: 0...40, using: &g)
+        if Int.random(in: 0..<5, using: &g) == 0 { return .uniform(n) }
+        var s = Section.sizes(
+          (0..<n).map { _ in
+            Size(
+              width: Double(Int.random(in: 10...90, using: &g)),
+              height: Double(Int.random(in: 10...90, using: &g)))
+          })
+        if Bool.random(using: &g) { s.ids = IDList((0..<n).map { .int(Int64($0)) }) }
+        return s
+      }
+      var c = WaterfallConfiguration()
+      c.columnCount = Int.random(in: 1...4, using: &g)
+      let layout = Layout(
+        type: .waterfall(c), sections: sections, viewportSize: Size(width: 320, height: 480))
+      let s = Int.random(in: 0..<sectionCount, using: &g)
+      let n = sections[s].count
+      guard n > 0 else { continue }
+      let a = IndexPath(section: s, item: Int.random(in: 0..<n, using: &g))
+      let b = IndexPath(section: s, item: Int.random(in: 0..<n, using: &g))
+      var u = BatchUpdate()
+      u.moveItems = [(a, b, nil)]
+      let general = try u.apply(to: sections, uniformSize: layout.type.uniformItemSize)
+      var edited = layout
+      guard let fast = edited.movingItem(from: a, to: b) else {
+        // Only a uniform section or a move onto itself goes the general way.
+        XCTAssertTrue(a == b || { if case .uniform = sections[s].items { true } else { false } }())
+        continue
+      }
+      checked += 1
+      XCTAssertEqual(fast.sections, general.sections)
+      XCTAssertEqual(fast.edits, general.edits)
+      for t in 0..<sectionCount {
+        for i in 0..<fast.sections[t].count {
+          let p = IndexPath(section: t, item: i)
+          XCTAssertEqual(fast.oldPath(of: p), general.oldPath(of: p))
+        }
+      }
+      var viaGeneral = layout
+      viaGeneral.apply(general)
+      edited.apply(fast)
+      let all = Rect(x: -1, y: -1, width: 400, height: 1e5)
+      XCTAssertEqual(
+        edited.attributes(in: all, bounds: all), viaGeneral.attributes(in: all, bounds: all))
+    }
+    XCTAssertGreaterThan(checked, 150)
+  }
+}

@@ -583,6 +583,36 @@ extension BatchUpdate {
       arrivals: arrivals, departures: departures, edits: edits, deletedItems: Set(deleteItems))
   }
 
+  /// `apply(to: sections)` for one move within a section of sizes, made
+  /// in `sections` itself: the section's ropes, when nothing else holds
+  /// them, are edited in place rather than copied (an interactive
+  /// movement moves its item a slot at a time, every frame). The same
+  /// result as `apply`; nil, with `sections` untouched, for anything
+  /// else (another shape, a path out of range). O(log n).
+  static func move(
+    from a: IndexPath, to b: IndexPath, in sections: inout [Section]
+  ) -> BatchResult? {
+    let s = a.section
+    guard s == b.section, s >= 0, s < sections.count, a != b,
+      case .sizes = sections[s].items
+    else { return nil }
+    let n = sections[s].count
+    guard a.item >= 0, a.item < n, b.item >= 0, b.item < n else { return nil }
+    sections[s].moveItem(from: a.item, to: b.item)
+    let m = sections.count
+    var shuffles = [ItemShuffle](repeating: ItemShuffle(), count: m)
+    shuffles[s] = ItemShuffle(removedOld: [a.item], addedNew: [b.item])
+    var edits = [ItemEdit?](repeating: nil, count: m)
+    // As `apply` finds it: the items after the later of the two are
+    // untouched.
+    let hi = max(a.item, b.item) + 1
+    edits[s] = ItemEdit(lo: min(a.item, b.item), oldHi: hi, newHi: hi)
+    let identity = Array(0..<m).map { Optional($0) }
+    return BatchResult(
+      sections: sections, sectionSource: identity, sectionTarget: identity, shuffles: shuffles,
+      arrivals: [b: a], departures: [a: b], edits: edits, deletedItems: [])
+  }
+
   /// `list` in ascending order of `key`: as it is when already so (one
   /// pass), so that a request's usual ascending order costs no sort.
   private func ascending<T>(_ list: [T], by key: (T) -> Int) -> [T] {

@@ -123,6 +123,26 @@ public struct Section: Equatable, Sendable {
   /// negative otherwise).
   public static let unsetSize = Size(width: -1, height: -1)
 
+  /// Moves item `a` to index `b` (its size and id with it), editing the
+  /// ropes in place when nothing else holds them. O(log n).
+  mutating func moveItem(from a: Int, to b: Int) {
+    if case .sizes(var list) = items {
+      // Released here, so that `list` is the ropes' only holder.
+      items = .uniform(count: 0)
+      let size = list[a]
+      list.remove(at: a)
+      list.insert(size, at: b)
+      items = .sizes(list)
+    }
+    if var list = ids {
+      ids = nil
+      let id = list[a]
+      list.remove(at: a)
+      list.insert(id, at: b)
+      ids = list
+    }
+  }
+
   public static func uniform(_ count: Int) -> Section { Section(items: .uniform(count: count)) }
   /// A section of items with the given sizes. O(n).
   public static func sizes(_ sizes: [Size]) -> Section { Section(items: .sizes(SizeList(sizes))) }

@@ -318,6 +318,10 @@ public struct InteractiveMovement: Sendable {
   /// re-broken, or the items re-placed up to the rect).
   static func move(_ layout: inout Layout, from: IndexPath, to: IndexPath, covering rect: Rect) {
     guard from != to else { return }
+    if let r = layout.movingItem(from: from, to: to) {
+      layout.apply(r, covering: rect, bounds: rect)
+      return
+    }
     var u = BatchUpdate()
     u.moveItems = [(from, to, nil)]
     apply(u, to: &layout, covering: rect)
