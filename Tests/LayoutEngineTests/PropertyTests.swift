@@ -85,17 +85,6 @@ final class PropertyTests: XCTestCase {
     return all
   }
 
-  /// A random rect over the content, which lies at negative x in rtl.
-  func randomRect(_ layout: Layout, _ g: inout SplitMix) -> Rect {
-    let size = layout.contentSize
-    let minX = layout.offsetRange.min.x
-    return Rect(
-      x: Double.random(in: (minX - 50)...(minX + size.width + 50), using: &g),
-      y: Double.random(in: -50...(size.height + 50), using: &g),
-      width: Double.random(in: 0...400, using: &g),
-      height: Double.random(in: 0...400, using: &g))
-  }
-
   func testItemAtPointMatchesBruteForce() {
     var g = SplitMix(state: 99)
     for _ in 0..<300 {
@@ -523,6 +512,17 @@ final class PropertyTests: XCTestCase {
 }
 
 extension XCTestCase {
+  /// A random rect over the content, which lies at negative x in rtl.
+  func randomRect(_ layout: Layout, _ g: inout SplitMix) -> Rect {
+    let size = layout.contentSize
+    let minX = layout.offsetRange.min.x
+    return Rect(
+      x: Double.random(in: (minX - 50)...(minX + size.width + 50), using: &g),
+      y: Double.random(in: -50...(size.height + 50), using: &g),
+      width: Double.random(in: 0...400, using: &g),
+      height: Double.random(in: 0...400, using: &g))
+  }
+
   /// Checks `attributesAndCenteredCard` against the two separate queries
   /// over random viewports and rects of `layout`; returns in how many the
   /// walk itself settled the centred card (in the plane, for kinds that do
@@ -546,11 +546,7 @@ extension XCTestCase {
           x: bounds.x - o, y: bounds.y - o, width: bounds.width + 2 * o,
           height: bounds.height + 2 * o)
       } else {
-        rect = Rect(
-          x: Double.random(in: (minX - 50)...(minX + size.width + 50), using: &g),
-          y: Double.random(in: -50...(size.height + 50), using: &g),
-          width: Double.random(in: 0...400, using: &g),
-          height: Double.random(in: 0...400, using: &g))
+        rect = randomRect(layout, &g)
       }
       let both = layout.attributesAndCenteredCard(in: rect, bounds: bounds)
       XCTAssertEqual(both.attributes, layout.attributes(in: rect, bounds: bounds))

@@ -607,7 +607,7 @@ extension BatchUpdate {
     // untouched.
     let hi = max(a.item, b.item) + 1
     edits[s] = ItemEdit(lo: min(a.item, b.item), oldHi: hi, newHi: hi)
-    let identity = Array(0..<m).map { Optional($0) }
+    let identity = (0..<m).map { Optional($0) }
     return BatchResult(
       sections: sections, sectionSource: identity, sectionTarget: identity, shuffles: shuffles,
       arrivals: [b: a], departures: [a: b], edits: edits, deletedItems: [])

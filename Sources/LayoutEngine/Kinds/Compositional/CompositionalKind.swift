@@ -52,9 +52,9 @@ extension CompositionalConfiguration {
     layout.decorateRowElement(&a, g)
   }
 
-  /// Each scrolled row keeps its leading group's first item where it was.
   var readsPlacementBeforeApply: Bool { true }
 
+  /// Each scrolled row keeps its leading group's first item where it was.
   func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout) {
     if case .compositional(let g) = before { layout.anchorRows(g, result) }
   }
