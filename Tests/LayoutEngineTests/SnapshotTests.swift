@@ -155,6 +155,34 @@ final class SnapshotTests: XCTestCase {
     }
   }
 
+  /// At scale the id table is filled in the order of the ids' hashes, not
+  /// the snapshot's: the duplicates are still named in the order they
+  /// repeat, and every id is found again.
+  func testALargeSnapshotNamesDuplicatesInOrderAndFindsEveryId() throws {
+    let n = 20_000
+    func snap(_ ids: [Int64]) -> Snapshot {
+      Snapshot(sections: [
+        SnapshotSection(id: .int(0), items: ids.map { SnapshotItem(id: .int($0)) })
+      ])
+    }
+    let repeated = (0..<12).map { Int64(n - 1 - $0 * 997) }
+    XCTAssertThrowsError(try snap((0..<Int64(n)) + repeated).validate()) { error in
+      XCTAssertEqual(error as? SnapshotError, .duplicateItems(repeated.prefix(10).map { .int($0) }))
+    }
+    var old = Section.uniform(n)
+    old.id = .int(0)
+    old.ids = IDList((0..<n).map { .int(Int64($0)) })
+    let same = try XCTUnwrap(snap(Array(0..<Int64(n))).batch(from: [old]))
+    XCTAssertTrue(same.moveItems.isEmpty && same.insertItems.isEmpty && same.deleteItems.isEmpty)
+    // Reversed: one item stays (the smallest old index, by the tie rule),
+    // every other moves.
+    let reversed = try XCTUnwrap(snap((0..<Int64(n)).reversed()).batch(from: [old]))
+    XCTAssertEqual(reversed.moveItems.count, n - 1)
+    XCTAssertFalse(reversed.moveItems.contains { $0.from.item == 0 })
+    XCTAssertEqual(reversed.moveItems.first?.from, path(0, n - 1))
+    XCTAssertEqual(reversed.moveItems.first?.to, path(0, 0))
+  }
+
   func testGivenFieldsUpdateASurvivingSectionAndTheRestStay() throws {
     var a = section("A", ["a"])
     a.minimumLineSpacing = 7

@@ -71,11 +71,14 @@ public enum SnapshotError: Error, Equatable, Sendable {
 }
 
 /// A validated snapshot's items, found by id: what `validate` builds and
-/// `batch` reads. About 20 bytes an item.
+/// `batch` reads. About 17 bytes an item, and 16 more while it is built.
 public struct SnapshotIndex {
   /// Each section's first item in the flattened list, then the count.
   let starts: [Int]
   let table: IDTable
+  /// Per section: whether any of its items brings a size (read with the
+  /// ids here, so that the diff need not stream the items again).
+  let sized: [Bool]
 }
 
 extension Snapshot {
@@ -116,36 +119,24 @@ extension Snapshot {
     var starts = [0]
     starts.reserveCapacity(sections.count + 1)
     for s in sections { starts.append(starts[starts.count - 1] + s.items.count) }
-    var table = IDTable(capacity: starts[starts.count - 1])
-    var dups: [ItemID] = []
-    var g = 0
-    // In batches: the home slots of a batch are read together first, so
-    // that their cache misses overlap.
-    let batch = 32
-    var hashes = [UInt64](repeating: 0, count: batch)
-    var sink: UInt64 = 0
-    for s in sections {
-      var k = 0
-      while k < s.items.count {
-        let m = min(batch, s.items.count - k)
-        for j in 0..<m { hashes[j] = IDTable.hash(s.items[k + j].id) }
-        sink &+= hashes.withUnsafeBufferPointer {
-          table.touch(UnsafeBufferPointer(rebasing: $0[0..<m]))
-        }
-        for j in 0..<m {
-          let id = s.items[k + j].id
-          if table.insert(id, hash: hashes[j], at: g, idAt: { self.id(at: $0, starts) }) != nil,
-            dups.count < Self.duplicatesNamed, !dups.contains(id)
-          {
-            dups.append(id)
-          }
+    let total = starts[starts.count - 1]
+    // Every item's table entry, from one pass over the items.
+    var sized = [Bool](repeating: false, count: sections.count)
+    let entries = [UInt64](unsafeUninitializedCapacity: total) { buffer, count in
+      var g = 0
+      for (s, section) in sections.enumerated() {
+        for item in section.items {
+          if item.size != nil { sized[s] = true }
+          buffer[g] = IDTable.entry(hash: IDTable.hash(item.id), at: g)
           g += 1
         }
-        k += m
       }
+      count = total
     }
-    if sink == 1 { dups.reserveCapacity(1) }  // keeps the reads
-    if !dups.isEmpty { throw .duplicateItems(dups) }
+    var table = IDTable(capacity: total)
+    guard table.recordSorted(entries, same: { id(at: $0, starts) == id(at: $1, starts) }) else {
+      throw .duplicateItems(duplicates(starts))
+    }
     for (i, r) in reloadItems.enumerated()
     where table.find(r.id, idAt: { id(at: $0, starts) }) == nil {
       throw .unknownReload(index: i)
@@ -154,7 +145,27 @@ extension Snapshot {
     where table.find(r.id, idAt: { id(at: $0, starts) }) == nil {
       throw .unknownReconfigure(index: i)
     }
-    return SnapshotIndex(starts: starts, table: table)
+    return SnapshotIndex(starts: starts, table: table, sized: sized)
+  }
+
+  /// The ids given more than once, each once, in the order their second
+  /// occurrence comes, at most `duplicatesNamed`. O(n) expected.
+  private func duplicates(_ starts: [Int]) -> [ItemID] {
+    var table = IDTable(capacity: starts[starts.count - 1])
+    var dups: [ItemID] = []
+    var g = 0
+    for section in sections {
+      for item in section.items {
+        let entry = IDTable.entry(hash: IDTable.hash(item.id), at: g)
+        if table.record(entry, same: { id(at: $0, starts) == item.id }) != nil,
+          dups.count < Self.duplicatesNamed, !dups.contains(item.id)
+        {
+          dups.append(item.id)
+        }
+        g += 1
+      }
+    }
+    return dups
   }
 
   /// The snapshot as sections, every item new: what a first apply to data
@@ -211,49 +222,64 @@ extension Snapshot {
     // For each new item, its old path packed as (section << 32 | item),
     // or -1 when it is new. One pass over the old ids, one probe each.
     var oldOfNew = [Int64](repeating: -1, count: total)
-    for (o, before) in old.enumerated() {
-      var k = 0
-      var complete = true
-      // Where the next old item most likely is among the new ones: right
-      // after the last one found (the first of its section's new place at
-      // the start). A right guess costs one comparison of ids, read in
-      // order, instead of a probe of the table (a cache miss at 1e6).
-      var guess = targetOf[o].map { starts[$0] } ?? total
-      var guessSection = targetOf[o] ?? 0
-      before.ids?.forEach { id in
-        guard let id else {
-          complete = false
-          return false
-        }
-        var found: Int? = nil
-        if guess < total {
-          while starts[guessSection + 1] <= guess { guessSection += 1 }
-          if sections[guessSection].items[guess - starts[guessSection]].id == id { found = guess }
-        }
-        if found == nil { found = index.table.find(id, idAt: { self.id(at: $0, starts) }) }
-        if let g = found {
-          guess = g + 1
-          if g < starts[guessSection] || g >= starts[guessSection + 1] {
-            guessSection = self.section(of: g, starts)
-          }
-          // The same id twice in the old data, kept: not diffable.
-          guard oldOfNew[g] < 0 else {
+    // Written through a buffer: a captured array would be checked for
+    // uniqueness on every write.
+    let diffable = oldOfNew.withUnsafeMutableBufferPointer { oldOfNew in
+      for (o, before) in old.enumerated() {
+        var k = 0
+        var complete = true
+        // Where the next old item most likely is among the new ones: right
+        // after the last one found (the first of its section's new place at
+        // the start). A right guess costs one comparison of ids, read in
+        // order, instead of a probe of the table (a cache miss at 1e6).
+        var guess = targetOf[o].map { starts[$0] } ?? total
+        var guessSection = targetOf[o] ?? 0
+        // The guessed section's items, held while the guesses stay in it.
+        var items = guessSection < sections.count ? sections[guessSection].items : []
+        var itemsFirst = starts[guessSection]
+        before.ids?.forEach { id in
+          guard let id else {
             complete = false
             return false
           }
-          oldOfNew[g] = Int64(o) << 32 | Int64(k)
-          // Kept, but its new section is inserted: deleted here.
-          if targetOf[o] != nil && sourceOf[guessSection] == nil {
-            u.deleteItems.append(IndexPath(section: o, item: k))
+          var found: Int? = nil
+          if guess < total {
+            if guess >= itemsFirst + items.count {
+              while starts[guessSection + 1] <= guess { guessSection += 1 }
+              items = sections[guessSection].items
+              itemsFirst = starts[guessSection]
+            }
+            if items[guess - itemsFirst].id.isSame(as: id) { found = guess }
           }
-        } else if targetOf[o] != nil {
-          u.deleteItems.append(IndexPath(section: o, item: k))  // gone
+          if found == nil { found = index.table.find(id, idAt: { self.id(at: $0, starts) }) }
+          if let g = found {
+            guess = g + 1
+            if g < starts[guessSection] || g >= starts[guessSection + 1] {
+              guessSection = self.section(of: g, starts)
+              items = sections[guessSection].items
+              itemsFirst = starts[guessSection]
+            }
+            // The same id twice in the old data, kept: not diffable.
+            guard oldOfNew[g] < 0 else {
+              complete = false
+              return false
+            }
+            oldOfNew[g] = Int64(o) << 32 | Int64(k)
+            // Kept, but its new section is inserted: deleted here.
+            if targetOf[o] != nil && sourceOf[guessSection] == nil {
+              u.deleteItems.append(IndexPath(section: o, item: k))
+            }
+          } else if targetOf[o] != nil {
+            u.deleteItems.append(IndexPath(section: o, item: k))  // gone
+          }
+          k += 1
+          return true
         }
-        k += 1
-        return true
+        guard complete else { return false }
       }
-      guard complete else { return nil }
+      return true
     }
+    guard diffable else { return nil }
     func oldPath(_ packed: Int64) -> IndexPath {
       IndexPath(section: Int(packed >> 32), item: Int(packed & 0xFFFF_FFFF))
     }
@@ -277,6 +303,29 @@ extension Snapshot {
       return size == ownSize(from) ? nil : size
     }
 
+    // An item that stays in its section: kept in place (reloaded or
+    // reconfigured there when asked), else moved, or deleted and inserted
+    // when reloaded.
+    func stay(_ item: SnapshotItem, from: IndexPath, to: IndexPath, kept: Bool) {
+      let isReloaded = !reloaded.isEmpty && reloaded.contains(item.id)
+      if kept {
+        let changed = changedSize(item, from)
+        if isReloaded {
+          u.reloadItems.append((from, changed))
+        } else if changed != nil || reconfigured.contains(item.id) {
+          u.reconfigureItems.append((from, changed))
+        }
+      } else if isReloaded {
+        u.deleteItems.append(from)
+        u.insertItems.append((to, Item(size: givenSize(item) ?? ownSize(from), id: item.id)))
+      } else {
+        u.moveItems.append((from, to, changedSize(item, from)))
+        if !reconfigured.isEmpty && reconfigured.contains(item.id) {
+          u.reconfigureItems.append((from, nil))
+        }
+      }
+    }
+
     // Sections.
     let surviving = sourceOf.indices.filter { sourceOf[$0] != nil }
     let staying = longestIncreasingMask(surviving.map { sourceOf[$0]! })
@@ -298,57 +347,59 @@ extension Snapshot {
       }
       let merged = old[o].updating(section.fields)
       if !merged.hasSameFields(as: old[o]) { u.updateSections.append((s, section.fields)) }
-      // Items that stay in this section, in new order, and their old
-      // indices: the longest increasing run of them stays put.
-      var stayers: [(new: Int32, old: Int32)] = []
-      stayers.reserveCapacity(section.items.count)
-      for (k, item) in section.items.enumerated() {
-        let to = IndexPath(section: s, item: k)
+      // Items that stay in this section keep their places when their old
+      // indices increase in new order (the common case, found without a
+      // search); else the longest increasing run of them does.
+      var inOrder = true
+      var last = -1
+      for k in 0..<section.items.count {
         let was = oldOfNew[first + k]
+        guard was >= 0, Int(was >> 32) == o else { continue }
+        let i = Int(was & 0xFFFF_FFFF)
+        if i < last {
+          inOrder = false
+          break
+        }
+        last = i
+      }
+      var keep: [Bool] = []
+      if !inOrder {
+        var olds: [Int] = []
+        for k in 0..<section.items.count {
+          let was = oldOfNew[first + k]
+          if was >= 0 && Int(was >> 32) == o { olds.append(Int(was & 0xFFFF_FFFF)) }
+        }
+        keep = longestIncreasingMask(olds)
+      }
+      var stayer = 0
+      for k in 0..<section.items.count {
+        let was = oldOfNew[first + k]
+        if was >= 0 && Int(was >> 32) == o {
+          let kept = inOrder || keep[stayer]
+          stayer += 1
+          let from = IndexPath(section: o, item: Int(was & 0xFFFF_FFFF))
+          if kept && reloaded.isEmpty && listed.isEmpty && reconfigured.isEmpty
+            && (!index.sized[s] || section.items[k].size == nil)
+          {
+            continue  // the common case: stays as it is
+          }
+          stay(section.items[k], from: from, to: IndexPath(section: s, item: k), kept: kept)
+          continue
+        }
+        let item = section.items[k]
+        let to = IndexPath(section: s, item: k)
         guard was >= 0 else {
           u.insertItems.append((to, Item(size: givenSize(item), id: item.id)))
           continue
         }
         let from = oldPath(was)
-        if from.section == o {
-          stayers.append((Int32(k), Int32(from.item)))
-        } else if targetOf[from.section] == nil || (!reloaded.isEmpty && reloaded.contains(item.id))
-        {
+        if targetOf[from.section] == nil || (!reloaded.isEmpty && reloaded.contains(item.id)) {
           // Out of a deleted section (or a reload): deleted with it, or
           // here, and inserted.
           if targetOf[from.section] != nil { u.deleteItems.append(from) }
           u.insertItems.append((to, Item(size: givenSize(item) ?? ownSize(from), id: item.id)))
         } else {
           u.moveItems.append((from, to, changedSize(item, from)))
-          if !reconfigured.isEmpty && reconfigured.contains(item.id) {
-            u.reconfigureItems.append((from, nil))
-          }
-        }
-      }
-      let keep = longestIncreasingMask(stayers.map { Int($0.old) })
-      for (k, (n, i)) in stayers.enumerated() {
-        let item = section.items[Int(n)]
-        let from = IndexPath(section: o, item: Int(i))
-        let isReloaded = !reloaded.isEmpty && reloaded.contains(item.id)
-        if keep[k] {
-          guard isReloaded || item.size != nil || !listed.isEmpty || !reconfigured.isEmpty else {
-            continue  // the common case: stays as it is
-          }
-          let changed = changedSize(item, from)
-          if isReloaded {
-            u.reloadItems.append((from, changed))
-          } else if changed != nil || reconfigured.contains(item.id) {
-            u.reconfigureItems.append((from, changed))
-          }
-        } else if isReloaded {
-          u.deleteItems.append(from)
-          u.insertItems.append(
-            (
-              IndexPath(section: s, item: Int(n)),
-              Item(size: givenSize(item) ?? ownSize(from), id: item.id)
-            ))
-        } else {
-          u.moveItems.append((from, IndexPath(section: s, item: Int(n)), changedSize(item, from)))
           if !reconfigured.isEmpty && reconfigured.contains(item.id) {
             u.reconfigureItems.append((from, nil))
           }

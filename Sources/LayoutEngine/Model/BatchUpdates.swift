@@ -13,6 +13,14 @@
 public enum ItemID: Hashable, Sendable {
   case int(Int64)
   case string(String)
+
+  /// `==`, with integers compared without copying either id (the diff
+  /// compares one pair per item). O(length of the ids).
+  @inline(__always)
+  func isSame(as other: ItemID) -> Bool {
+    if case .int(let a) = self, case .int(let b) = other { return a == b }
+    return self == other
+  }
 }
 
 /// One item of a section, as batch updates move it around.
