@@ -56,6 +56,8 @@ let n = Int(CommandLine.arguments.dropFirst().first ?? "1000000") ?? 1_000_000
 /// `flowlayout-bench N waterfall` runs the waterfall and carousel rows only
 /// (make bench runs them at those issues' 1e6).
 let waterfallOnly = CommandLine.arguments.dropFirst(2).first == "waterfall"
+// The allocator as the daemon's serving loop sets it.
+Server.keepFreedMemory()
 print("n = \(n)")
 let sizes = (0..<n).map { _ in
   Size(

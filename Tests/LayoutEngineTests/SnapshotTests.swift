@@ -48,6 +48,44 @@ final class SnapshotTests: XCTestCase {
     XCTAssertEqual(longestIncreasingMask([]), [])
   }
 
+  /// The mask against the tie rule as documented, computed by quadratic
+  /// dynamic programming, on random permutations that mostly increase
+  /// (as sections with a few moves do) and on shuffled ones.
+  func testTheMaskFollowsTheDocumentedTieRule() {
+    var rng = SystemRandomNumberGenerator()
+    for round in 0..<300 {
+      let n = Int.random(in: 1...60, using: &rng)
+      var values = Array(0..<n)
+      if round % 2 == 0 {
+        values.shuffle(using: &rng)
+      } else {
+        for _ in 0..<Int.random(in: 1...4, using: &rng) {
+          let v = values.remove(at: Int.random(in: 0..<n, using: &rng))
+          values.insert(v, at: Int.random(in: 0..<n, using: &rng))
+        }
+      }
+      // length[i]: the longest increasing run ending at i.
+      var length = [Int](repeating: 1, count: n)
+      for i in 0..<n {
+        for j in 0..<i where values[j] < values[i] { length[i] = max(length[i], length[j] + 1) }
+      }
+      var expected = [Bool](repeating: false, count: n)
+      let best = length.max()!
+      // The last kept: of those ending a longest run, the smallest value;
+      // each earlier: of those before it ending a run one shorter, the
+      // smallest value.
+      var next = (0..<n).filter { length[$0] == best }.min { values[$0] < values[$1] }!
+      expected[next] = true
+      while length[next] > 1 {
+        next = (0..<next).filter { length[$0] == length[next] - 1 }.min {
+          values[$0] < values[$1]
+        }!
+        expected[next] = true
+      }
+      XCTAssertEqual(longestIncreasingMask(values), expected, "\(values)")
+    }
+  }
+
   func testOneItemMovedToTheFrontIsOneMove() throws {
     let old = [section("A", ["a", "b", "c", "d"])]
     let u = try XCTUnwrap(snapshot([("A", ["d", "a", "b", "c"])]).batch(from: old))

@@ -120,22 +120,30 @@ extension Snapshot {
     starts.reserveCapacity(sections.count + 1)
     for s in sections { starts.append(starts[starts.count - 1] + s.items.count) }
     let total = starts[starts.count - 1]
-    // Every item's table entry, from one pass over the items.
     var sized = [Bool](repeating: false, count: sections.count)
-    let entries = [UInt64](unsafeUninitializedCapacity: total) { buffer, count in
-      var g = 0
-      for (s, section) in sections.enumerated() {
-        for item in section.items {
-          if item.size != nil { sized[s] = true }
-          buffer[g] = IDTable.entry(hash: IDTable.hash(item.id), at: g)
-          g += 1
-        }
-      }
-      count = total
-    }
     var table = IDTable(capacity: total)
-    guard table.recordSorted(entries, same: { id(at: $0, starts) == id(at: $1, starts) }) else {
-      throw .duplicateItems(duplicates(starts))
+    if total < Self.sortedRecordingFrom {
+      let dups = record(into: &table, starts, sized: &sized)
+      if !dups.isEmpty { throw .duplicateItems(dups) }
+    } else {
+      // Every item's table entry, from one pass over the items.
+      let entries = [UInt64](unsafeUninitializedCapacity: total) { buffer, count in
+        var g = 0
+        for (s, section) in sections.enumerated() {
+          for item in section.items {
+            if item.size != nil { sized[s] = true }
+            buffer[g] = IDTable.entry(hash: IDTable.hash(item.id), at: g)
+            g += 1
+          }
+        }
+        count = total
+      }
+      guard table.recordSorted(entries, same: { id(at: $0, starts) == id(at: $1, starts) })
+      else {
+        // Named in the order they repeat, by the pass in order.
+        var again = IDTable(capacity: total)
+        throw .duplicateItems(record(into: &again, starts, sized: &sized))
+      }
     }
     for (i, r) in reloadItems.enumerated()
     where table.find(r.id, idAt: { id(at: $0, starts) }) == nil {
@@ -148,14 +156,24 @@ extension Snapshot {
     return SnapshotIndex(starts: starts, table: table, sized: sized)
   }
 
-  /// The ids given more than once, each once, in the order their second
-  /// occurrence comes, at most `duplicatesNamed`. O(n) expected.
-  private func duplicates(_ starts: [Int]) -> [ItemID] {
-    var table = IDTable(capacity: starts[starts.count - 1])
+  /// From this many items on, `validate` records them in the order of
+  /// their hashes (`IDTable.recordSorted`): below, the table (8 MB at
+  /// most) mostly stays in the caches, and the items are recorded in
+  /// order.
+  static let sortedRecordingFrom = 1 << 19
+
+  /// Records every item in `table` in snapshot order, notes the sections
+  /// that bring sizes, and answers the ids given more than once, each
+  /// once, in the order their second occurrence comes, at most
+  /// `duplicatesNamed`. O(n) expected.
+  private func record(into table: inout IDTable, _ starts: [Int], sized: inout [Bool])
+    -> [ItemID]
+  {
     var dups: [ItemID] = []
     var g = 0
-    for section in sections {
+    for (s, section) in sections.enumerated() {
       for item in section.items {
+        if item.size != nil { sized[s] = true }
         let entry = IDTable.entry(hash: IDTable.hash(item.id), at: g)
         if table.record(entry, same: { id(at: $0, starts) == item.id }) != nil,
           dups.count < Self.duplicatesNamed, !dups.contains(item.id)
@@ -237,42 +255,46 @@ extension Snapshot {
         // The guessed section's items, held while the guesses stay in it.
         var items = guessSection < sections.count ? sections[guessSection].items : []
         var itemsFirst = starts[guessSection]
-        before.ids?.forEach { id in
-          guard let id else {
-            complete = false
-            return false
-          }
-          var found: Int? = nil
-          if guess < total {
-            if guess >= itemsFirst + items.count {
-              while starts[guessSection + 1] <= guess { guessSection += 1 }
-              items = sections[guessSection].items
-              itemsFirst = starts[guessSection]
-            }
-            if items[guess - itemsFirst].id.isSame(as: id) { found = guess }
-          }
-          if found == nil { found = index.table.find(id, idAt: { self.id(at: $0, starts) }) }
-          if let g = found {
-            guess = g + 1
-            if g < starts[guessSection] || g >= starts[guessSection + 1] {
-              guessSection = self.section(of: g, starts)
-              items = sections[guessSection].items
-              itemsFirst = starts[guessSection]
-            }
-            // The same id twice in the old data, kept: not diffable.
-            guard oldOfNew[g] < 0 else {
+        // Leaf by leaf: the body is inlined in the loop over a leaf.
+        before.ids?.forEachLeaf(from: 0) { _, leaf, _ in
+          for j in 0..<leaf.count {
+            let id = leaf[j]
+            guard let id else {
               complete = false
               return false
             }
-            oldOfNew[g] = Int64(o) << 32 | Int64(k)
-            // Kept, but its new section is inserted: deleted here.
-            if targetOf[o] != nil && sourceOf[guessSection] == nil {
-              u.deleteItems.append(IndexPath(section: o, item: k))
+            var found: Int? = nil
+            if guess < total {
+              if guess >= itemsFirst + items.count {
+                while starts[guessSection + 1] <= guess { guessSection += 1 }
+                items = sections[guessSection].items
+                itemsFirst = starts[guessSection]
+              }
+              if items[guess - itemsFirst].id.isSame(as: id) { found = guess }
             }
-          } else if targetOf[o] != nil {
-            u.deleteItems.append(IndexPath(section: o, item: k))  // gone
+            if found == nil { found = index.table.find(id, idAt: { self.id(at: $0, starts) }) }
+            if let g = found {
+              guess = g + 1
+              if g < starts[guessSection] || g >= starts[guessSection + 1] {
+                guessSection = self.section(of: g, starts)
+                items = sections[guessSection].items
+                itemsFirst = starts[guessSection]
+              }
+              // The same id twice in the old data, kept: not diffable.
+              guard oldOfNew[g] < 0 else {
+                complete = false
+                return false
+              }
+              oldOfNew[g] = Int64(o) << 32 | Int64(k)
+              // Kept, but its new section is inserted: deleted here.
+              if targetOf[o] != nil && sourceOf[guessSection] == nil {
+                u.deleteItems.append(IndexPath(section: o, item: k))
+              }
+            } else if targetOf[o] != nil {
+              u.deleteItems.append(IndexPath(section: o, item: k))  // gone
+            }
+            k += 1
           }
-          k += 1
           return true
         }
         guard complete else { return false }
