@@ -71,7 +71,8 @@ public enum SnapshotError: Error, Equatable, Sendable {
 }
 
 /// A validated snapshot's items, found by id: what `validate` builds and
-/// `batch` reads. About 17 bytes an item, and 16 more while it is built.
+/// `batch` reads. About 17 bytes an item (16 more while a snapshot of
+/// `sortedRecordingFrom` items or more is validated).
 public struct SnapshotIndex {
   /// Each section's first item in the flattened list, then the count.
   let starts: [Int]
