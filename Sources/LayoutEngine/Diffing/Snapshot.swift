@@ -373,12 +373,15 @@ extension Snapshot {
       // Items that stay in this section keep their places when their old
       // indices increase in new order (the common case, found without a
       // search); else the longest increasing run of them does.
+      // The old index of new item k when it stays in this section.
+      @inline(__always) func stayer(_ k: Int) -> Int? {
+        let was = oldOfNew[first + k]
+        return was >= 0 && Int(was >> 32) == o ? Int(was & 0xFFFF_FFFF) : nil
+      }
       var inOrder = true
       var last = -1
       for k in 0..<section.items.count {
-        let was = oldOfNew[first + k]
-        guard was >= 0, Int(was >> 32) == o else { continue }
-        let i = Int(was & 0xFFFF_FFFF)
+        guard let i = stayer(k) else { continue }
         if i < last {
           inOrder = false
           break
@@ -388,19 +391,15 @@ extension Snapshot {
       var keep: [Bool] = []
       if !inOrder {
         var olds: [Int] = []
-        for k in 0..<section.items.count {
-          let was = oldOfNew[first + k]
-          if was >= 0 && Int(was >> 32) == o { olds.append(Int(was & 0xFFFF_FFFF)) }
-        }
+        for k in 0..<section.items.count { if let i = stayer(k) { olds.append(i) } }
         keep = longestIncreasingMask(olds)
       }
-      var stayer = 0
+      var stayers = 0
       for k in 0..<section.items.count {
-        let was = oldOfNew[first + k]
-        if was >= 0 && Int(was >> 32) == o {
-          let kept = inOrder || keep[stayer]
-          stayer += 1
-          let from = IndexPath(section: o, item: Int(was & 0xFFFF_FFFF))
+        if let i = stayer(k) {
+          let kept = inOrder || keep[stayers]
+          stayers += 1
+          let from = IndexPath(section: o, item: i)
           if kept && reloaded.isEmpty && listed.isEmpty && reconfigured.isEmpty
             && (!index.sized[s] || section.items[k].size == nil)
           {
@@ -411,6 +410,7 @@ extension Snapshot {
         }
         let item = section.items[k]
         let to = IndexPath(section: s, item: k)
+        let was = oldOfNew[first + k]
         guard was >= 0 else {
           u.insertItems.append((to, Item(size: givenSize(item), id: item.id)))
           continue
