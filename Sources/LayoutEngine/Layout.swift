@@ -575,6 +575,12 @@ public struct Layout: Sendable {
     return traits.kind.anchorPoint(path, lap: lap, bounds: bounds, of: self)
   }
 
+  /// Where an anchor `offset` from the reference point goes across a
+  /// resize: the kind's rule (kept, or a pager's page put at rest). O(1).
+  public func anchorOffsetAfterResize(_ offset: Double) -> Double {
+    traits.kind.anchorOffsetAfterResize(offset)
+  }
+
   /// Pinned headers and footers float above the cells, as in UIKit.
   static let pinnedZIndex = 1024
 

@@ -18,7 +18,17 @@ extension Fields {
   func point(_ key: String) throws(RPCError) -> Point {
     let f = try object(key)
     let (x, y, _, _) = f.value.members(("x", "y", "x", "y"))
+    try f.onlyMembers(["x", "y"])
     return Point(x: try f.coordinate(x, "x"), y: try f.coordinate(y, "y"))
+  }
+
+  /// Refuses members beyond `known` (say `z` in a point), naming the first;
+  /// O(1) when there are none (every frame's bounds), O(members) else.
+  func onlyMembers(_ known: [String]) throws(RPCError) {
+    if value.memberCount > known.count { try rejectUnknown(known) }
+    // Fewer members than names: a known one is missing, which its reader
+    // names; as many: either all known, or one unknown stands for a
+    // missing one, which its reader names first.
   }
 
   /// `coordinate(name)` for a member already found (nil: missing; null
@@ -34,7 +44,9 @@ extension Fields {
   }
 
   func size(_ key: String) throws(RPCError) -> Size {
-    try object(key).asSize()
+    let f = try object(key)
+    try f.onlyMembers(["width", "height"])
+    return try f.asSize()
   }
 
   func optionalSize(_ key: String) throws(RPCError) -> Size? {
@@ -52,6 +64,7 @@ extension Fields {
     // Every frame sends one: its members found in one pass, then checked
     // in order as before, so that errors name the same field.
     let (x, y, width, height) = f.value.members(("x", "y", "width", "height"))
+    try f.onlyMembers(["x", "y", "width", "height"])
     return Rect(
       x: try f.coordinate(x, "x"), y: try f.coordinate(y, "y"),
       width: try f.coordinate(width, "width", min: 0),
@@ -60,6 +73,7 @@ extension Fields {
 
   func optionalInsets(_ key: String) throws(RPCError) -> Insets? {
     guard let f = try optionalObject(key) else { return nil }
+    try f.onlyMembers(["top", "left", "bottom", "right"])
     return Insets(
       top: try f.coordinate("top"), left: try f.coordinate("left"),
       bottom: try f.coordinate("bottom"), right: try f.coordinate("right"))
@@ -253,7 +267,15 @@ func declaredCount(_ s: Fields) throws(RPCError) -> Int {
 /// An item id: a string or an integer.
 func readItemID(_ v: JSONValue, path: String) throws(RPCError) -> ItemID {
   if let i = v.integer { return .int(i) }
-  if v.kind == .string, let s = v.string { return .string(s) }
+  if v.kind == .string, let s = v.string {
+    // Refused at the door: an id is quoted in answers and errors, and a
+    // long one would take them past every limit.
+    guard s.utf8.count <= Limits.maxIdBytes else {
+      throw .invalidParams(
+        path, "is \(s.utf8.count) bytes long; the limit (maxIdBytes) is \(Limits.maxIdBytes)")
+    }
+    return .string(s)
+  }
   throw .invalidParams(path, "must be a string or an integer")
 }
 

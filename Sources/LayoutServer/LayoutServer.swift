@@ -15,6 +15,9 @@ public struct Limits: Sendable {
   public var maxItemsPerSession = 100_000_000
   public var maxSections = 1_000_000
   public var maxSessionIdBytes = 256
+  /// An item's or a section's id, in UTF-8 bytes: ids are quoted in every
+  /// answer that names their items.
+  public static let maxIdBytes = 1024
   public var maxMessageBytes = 64 << 20
   /// The largest answer of elements (a rect's attributes, or a viewport's
   /// or a change's delta). Writing 8 MiB of attributes (about 42,000) takes
@@ -138,6 +141,8 @@ public final class LayoutServer: RPCHandler {
     w.int(limits.maxSections)
     w.key("maxSessionIdBytes")
     w.int(limits.maxSessionIdBytes)
+    w.key("maxIdBytes")
+    w.int(Limits.maxIdBytes)
     w.key("maxMessageBytes")
     w.int(limits.maxMessageBytes)
     w.key("maxAnswerBytes")
@@ -347,7 +352,8 @@ public final class LayoutServer: RPCHandler {
     try commit(
       id, &session, source: .change("params.bounds"), &w, idsKept: true, keepsMovement: true
     ) { session in
-      if let anchor = old.anchor() {  // found in the old layout
+      if var anchor = old.anchor() {  // found in the old layout
+        anchor.offset = session.layout.anchorOffsetAfterResize(anchor.offset)
         session.bounds = session.anchoredBounds(anchor, at: anchor.path, proposed: requested)
       } else {
         session.bounds = session.clamped(requested)  // a size change with nothing to anchor
@@ -462,7 +468,7 @@ public final class LayoutServer: RPCHandler {
     let cap = limit ?? .max
     // Room for the answer at once (about 200 bytes an element), so that it
     // is not copied as it grows.
-    let bound = min(session.layout.elementCountBound(in: rect, bounds: session.bounds), cap)
+    let bound = min(session.elementCountBound(in: rect), cap)
     w.reserve(min(bound, limits.maxAnswerBytes / Self.minElementBytes) * 200)
     w.beginObject()
     w.key("attributes")
@@ -473,7 +479,7 @@ public final class LayoutServer: RPCHandler {
     var last: LayoutAttributes? = nil
     var more = false
     var over = false
-    session.layout.forEachAttribute(in: rect, bounds: session.bounds, after: after) { a in
+    session.forEachAttribute(in: rect, after: after) { a in
       if count == cap {
         more = true
         return false
@@ -587,7 +593,7 @@ public final class LayoutServer: RPCHandler {
     w.beginObject()
     w.key("attributes")
     w.attributes(
-      session.layout.attributesForItem(path, lap: lap, bounds: session.bounds)!,
+      session.attributesForItem(path, lap: lap)!,
       id: session.layout.itemID(section: path.section, item: path.item))
     w.endObject()
   }
@@ -625,7 +631,7 @@ public final class LayoutServer: RPCHandler {
     let point = try p.point("point")
     let probe = Rect(x: point.x - 0.5, y: point.y - 0.5, width: 1, height: 1)
     try checkLaps(session.layout, probe, session.bounds, field: p.path("point"))
-    let card = session.layout.cardAtPoint(point, bounds: session.bounds)
+    let card = session.cardAtPoint(point)
     w.card(card, id: session.layout.itemID(of: card))
   }
 

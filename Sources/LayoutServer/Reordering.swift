@@ -40,6 +40,9 @@ extension LayoutServer {
     let (id, old) = try existing(p)
     let path = try indexPath(p, old)
     let lap = p.optional("lap") == nil ? nil : try p.integer("lap", in: -(1 << 40)...(1 << 40))
+    if lap != nil, !old.layout.loops {
+      throw .invalidParams(p.path("lap"), "is only accepted when the layout loops")
+    }
     var began = false
     if old.movement == nil, old.layout.sections[path.section].allowsReordering != false,
       let m = InteractiveMovement(old.layout, origin: path, lap: lap, bounds: old.bounds)

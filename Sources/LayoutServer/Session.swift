@@ -198,6 +198,42 @@ struct Session {
       invalidated: invalidated, removed: removed, removedIDs: removedIDs, centered: centered)
   }
 
+  // MARK: Queries: the picture the deltas built
+  //
+  // During an interactive movement every query answers what the client was
+  // shown (the preview, with the moving item lifted), as UIKit's layout
+  // answers in-flight positions; otherwise the layout's own answers.
+
+  /// Elements meeting `rect` in document order, from just after `after`,
+  /// until `take` returns false. O(log n + elements visited).
+  func forEachAttribute(
+    in rect: Rect, after: PageStart?, _ take: (LayoutAttributes) -> Bool
+  ) {
+    guard var m = movement else {
+      return layout.forEachAttribute(in: rect, bounds: bounds, after: after, take)
+    }
+    m.forEachAttribute(in: rect, visible: visibleRect, bounds: bounds, after: after, take)
+  }
+
+  /// At least as many elements as `forEachAttribute` visits. O(log n) per
+  /// section met.
+  func elementCountBound(in rect: Rect) -> Int {
+    movement?.elementCountBound(in: rect, bounds: bounds)
+      ?? layout.elementCountBound(in: rect, bounds: bounds)
+  }
+
+  /// The item's attributes as the picture shows them. O(log n + k).
+  func attributesForItem(_ path: IndexPath, lap: Int?) -> LayoutAttributes? {
+    guard var m = movement else { return layout.attributesForItem(path, lap: lap, bounds: bounds) }
+    return m.attributesForItem(path, lap: lap, visible: visibleRect, bounds: bounds)
+  }
+
+  /// The front-most cell at `point` in the picture. O(log n + k).
+  func cardAtPoint(_ point: Point) -> Card? {
+    guard var m = movement else { return layout.cardAtPoint(point, bounds: bounds) }
+    return m.cardAtPoint(point, visible: visibleRect, bounds: bounds)
+  }
+
   /// The attributes the client holds for `key`, if it is in the picture.
   /// O(log k).
   func pictured(_ key: ElementKey) -> LayoutAttributes? {

@@ -24,7 +24,10 @@ extension LayoutServer {
     } catch {
       throw snapshotError(error, p)
     }
-    guard let update = snapshot.batch(from: old.layout.sections, index: index) else {
+    guard
+      let update = snapshot.batch(
+        from: old.layout.sections, index: index, uniformSize: old.layout.type.uniformItemSize)
+    else {
       // UIKit's first apply: everything replaced, nothing diffed.
       try commitReload(id, old, snapshot.makeSections(), field: p.path("sections"), &w) { w, _ in
         w.key("updates")
@@ -92,13 +95,17 @@ extension LayoutServer {
 
   /// The error for a refused snapshot, with UIKit's wording.
   private func snapshotError(_ error: SnapshotError, _ p: Fields) -> RPCError {
-    // UIKit's braces around the ids, each written as JSON.
+    // UIKit's braces around the ids, each written as JSON: the first few,
+    // each cut to 256 bytes, so that the message stays small whatever
+    // the snapshot holds.
     func list(_ ids: [ItemID]) -> String {
-      let each = ids.map { id -> String in
+      let shown = 16
+      var each = ids.prefix(shown).map { id -> String in
         var w = JSONWriter()
         w.itemID(id)
-        return w.withBytes { String(decoding: $0, as: UTF8.self) }
+        return bounded(w.withBytes { String(decoding: $0, as: UTF8.self) })
       }
+      if ids.count > shown { each.append("… (\(ids.count) in all)") }
       return "{" + each.joined(separator: ", ") + "}"
     }
     switch error {
@@ -136,7 +143,7 @@ private func readSnapshotItems(_ f: Fields, _ key: String, _ format: SectionForm
       items.append(SnapshotItem(id: .int(i)))
       continue
     }
-    if let text = v.string {
+    if let text = v.string, text.utf8.count <= Limits.maxIdBytes {
       items.append(SnapshotItem(id: .string(text)))
       continue
     }

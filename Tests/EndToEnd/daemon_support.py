@@ -232,20 +232,21 @@ class Daemon:
         self._next_id += 1
         return self._next_id
 
-    def request(self, method: str, params: Any = None, id: Any = None) -> dict:
+    def request(self, method: str, params: Any = None, id: Any = None, timeout: float = TIMEOUT) -> dict:
         """Sends one request and returns its response, which must be the
-        next frame and must carry the same id (same type)."""
+        next frame and must carry the same id (same type). A request whose
+        answer is large passes a `timeout` scaled to its size."""
         if id is None:
             id = self.next_id()
         self.send(req(id, method, params))
-        r = self.read()
+        r = self.read(timeout)
         assert isinstance(r, dict), f"expected one response object, got {r!r}"
         assert_same_id(r["id"], id)
         return r
 
-    def call(self, method: str, params: Any = None) -> Any:
+    def call(self, method: str, params: Any = None, timeout: float = TIMEOUT) -> Any:
         """The result of a request that must succeed."""
-        r = self.request(method, params)
+        r = self.request(method, params, timeout=timeout)
         assert "error" not in r, f"{method} failed: {r['error']!r}"
         return r["result"]
 

@@ -223,7 +223,13 @@ extension Snapshot {
   ///
   /// - Complexity: O(n log n) in the items of both; O(n) expected when the
   ///   items keep their order (the longest runs are found by appending).
-  public func batch(from old: [Section], index: SnapshotIndex? = nil) -> BatchUpdate? {
+  /// `uniformSize` is the size of an item without one of its own (the
+  /// layout's `uniformItemSize`): a size given equal to an item's current
+  /// size, its own or this one, changes nothing, and a uniform item stays
+  /// uniform.
+  public func batch(from old: [Section], index: SnapshotIndex? = nil, uniformSize: Size? = nil)
+    -> BatchUpdate?
+  {
     guard let index = index ?? (try? validate()) else { return nil }
     let starts = index.starts
     let total = starts[starts.count - 1]
@@ -320,10 +326,11 @@ extension Snapshot {
     @inline(__always) func givenSize(_ item: SnapshotItem) -> Size? {
       listed.isEmpty ? item.size : listed[item.id] ?? item.size
     }
-    // A size given that differs from the item's own, else nil.
+    // A size given that differs from the item's current one (its own, or
+    // the uniform size), else nil.
     @inline(__always) func changedSize(_ item: SnapshotItem, _ from: IndexPath) -> Size? {
       guard let size = givenSize(item) else { return nil }
-      return size == ownSize(from) ? nil : size
+      return size == (ownSize(from) ?? uniformSize) ? nil : size
     }
 
     // An item that stays in its section: kept in place (reloaded or

@@ -99,6 +99,10 @@ protocol LayoutKind: Sendable {
   func lapsExamined(in rect: Rect, bounds: Rect, of layout: Layout) -> Double
   /// Where anchoring measures a valid item from, in content coordinates.
   func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout) -> Point?
+  /// Anchoring across a resize: where the anchor's centre goes relative
+  /// to the reference point, given where it was (`offset`). Most kinds
+  /// keep it; FSPagerView puts the page centred before at rest. O(1).
+  func anchorOffsetAfterResize(_ offset: Double) -> Double
   /// After a batch update: what the kind carries across it beyond the
   /// placement's continuity (a compositional row's offset).
   func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout)
@@ -148,6 +152,7 @@ extension LayoutKind {
     contentOffset: Point, projected: Point, velocity: Point, of layout: Layout
   ) -> (main: Double, item: IndexPath?, lap: Int?)? { nil }
   func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout) {}
+  func anchorOffsetAfterResize(_ offset: Double) -> Double { offset }
   var readsPlacementBeforeApply: Bool { false }
   func sections(_ sections: [Section], leavingFor next: LayoutType) -> [Section] {
     sections

@@ -344,7 +344,9 @@ public struct ElementPosition: Equatable, Sendable {
     switch kind {
     case .decoration: return (true, 0, true)
     case .header: return (false, 0, true)
-    case .cell: return (false, item &+ 1, true)
+    // A cursor at the largest item leaves no cells (a wrapped + 1 would
+    // start from Int.min).
+    case .cell: return (false, item < Int.max ? item + 1 : Int.max, true)
     case .footer: return (false, Int.max, false)
     }
   }

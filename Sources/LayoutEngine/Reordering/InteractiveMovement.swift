@@ -138,9 +138,150 @@ public struct InteractiveMovement: Sendable {
       top = max(top, a.zIndex)
       out.append(a)
     }
-    out.append(moving(above: top))
+    // The moving item where it meets the rect, as any element is reported.
+    let lifted = moving(above: top)
+    if lifted.frame.intersects(rect) { out.append(lifted) }
     let card = centred.map { Card(path: dataPath(ofPreview: $0.path), lap: $0.lap) }
     return (out, card)
+  }
+
+  // MARK: Queries during the movement
+  //
+  // While a movement lasts, queries answer the picture the deltas built
+  // (UIKit's layout answers in-flight positions too): the preview named by
+  // data paths, without the item at the target, with the moving item
+  // lifted above what the viewport shows. `visible` is the session's
+  // visible rect, where the lifted item's zIndex is decided, so that it is
+  // the same in every answer.
+
+  /// The path at which the preview shows the data's item `d`: the inverse
+  /// of `dataPath(ofPreview:)` (the origin maps to the target). O(1).
+  public func previewPath(ofData d: IndexPath) -> IndexPath {
+    if d == origin { return target }
+    var q = d
+    if q.section == origin.section && q.item > origin.item { q.item -= 1 }
+    if q.section == target.section && q.item >= target.item { q.item += 1 }
+    return q
+  }
+
+  /// The preview's elements in `rect`, placed first where the preview left
+  /// them provisional, each named by its data path; the target's cell (every
+  /// copy in a loop) left out. O(log n + k), plus the placing.
+  private mutating func previewAttributes(in rect: Rect, bounds: Rect) -> [LayoutAttributes] {
+    if !preview.covers(rect, bounds: bounds) {
+      preview.place(covering: ahead(rect), bounds: bounds)
+    }
+    var out: [LayoutAttributes] = []
+    for var a in preview.attributes(in: rect, bounds: bounds) {
+      if a.kind == .cell {
+        if a.indexPath == target { continue }
+        let d = dataPath(ofPreview: a.indexPath)
+        a.section = d.section
+        a.item = d.item
+      }
+      out.append(a)
+    }
+    return out
+  }
+
+  /// The moving item as the picture of `visible` shows it: above every
+  /// other element there. O(log n + k) for k elements in `visible`.
+  public mutating func lifted(visible: Rect, bounds: Rect) -> LayoutAttributes {
+    let top = previewAttributes(in: visible, bounds: bounds).reduce(Int.min) { max($0, $1.zIndex) }
+    return moving(above: top)
+  }
+
+  /// `Layout.forEachAttribute` over the picture: the elements meeting
+  /// `rect` in document order, from just after `after` (a data key), until
+  /// `take` returns false. The preview's order, named by data paths, is the
+  /// data's (only the target is out of place, and it is left out), so the
+  /// lifted item is merged in at its own key. O(log n + elements visited).
+  public mutating func forEachAttribute(
+    in rect: Rect, visible: Rect, bounds: Rect, after: PageStart?,
+    _ take: (LayoutAttributes) -> Bool
+  ) {
+    if !preview.covers(rect, bounds: bounds) {
+      preview.place(covering: ahead(rect), bounds: bounds)
+    }
+    let lifted = lifted(visible: visible, bounds: bounds)
+    var pending: LayoutAttributes? =
+      lifted.frame.intersects(rect) && (after.map { $0.precedes(lifted) } ?? true) ? lifted : nil
+    // A data item lies at most one place from its preview item, so the
+    // preview's walk starts two cells before the data key (or at its
+    // section's cells) and skips what does not follow `after`.
+    var start = after
+    if let a = after, a.position.kind == .cell {
+      start!.position =
+        a.position.item >= 2
+        ? ElementPosition(kind: .cell, section: a.position.section, item: a.position.item - 2)
+        : ElementPosition(kind: .header, section: a.position.section, item: 0)
+    }
+    var stopped = false
+    preview.forEachAttribute(in: rect, bounds: bounds, after: start) { element in
+      var a = element
+      if a.kind == .cell {
+        if a.indexPath == target { return true }
+        let d = dataPath(ofPreview: a.indexPath)
+        a.section = d.section
+        a.item = d.item
+      }
+      if let after, !after.precedes(a) { return true }
+      if let l = pending, Self.documentOrder(l) < Self.documentOrder(a) {
+        pending = nil
+        if !take(l) {
+          stopped = true
+          return false
+        }
+      }
+      if !take(a) {
+        stopped = true
+        return false
+      }
+      return true
+    }
+    if !stopped, let l = pending { _ = take(l) }
+  }
+
+  private static func documentOrder(_ a: LayoutAttributes) -> (Int, Int, Int, Int) {
+    (a.lap ?? 0, a.section, a.kind.documentRank, a.item)
+  }
+
+  /// At least as many elements as `forEachAttribute` answers over `rect`.
+  /// O(log n) per section met.
+  public func elementCountBound(in rect: Rect, bounds: Rect) -> Int {
+    let n = preview.elementCountBound(in: rect, bounds: bounds)
+    return n == .max ? n : n + 1
+  }
+
+  /// `attributesForItem` over the picture: the lifted item for the origin,
+  /// the preview's item otherwise (named by its data path). O(log n + k).
+  public mutating func attributesForItem(
+    _ d: IndexPath, lap: Int?, visible: Rect, bounds: Rect
+  ) -> LayoutAttributes? {
+    if d == origin { return lifted(visible: visible, bounds: bounds) }
+    let q = previewPath(ofData: d)
+    if !preview.isPlaced(q) { preview.place(covering: nil) }
+    guard var a = preview.attributesForItem(q, lap: lap, bounds: bounds) else { return nil }
+    a.section = d.section
+    a.item = d.item
+    return a
+  }
+
+  /// `cardAtPoint` over the picture: the front-most cell whose outline
+  /// holds `point` (highest zIndex, then the later lap, then the later
+  /// path). O(log n + k).
+  public mutating func cardAtPoint(_ point: Point, visible: Rect, bounds: Rect) -> Card? {
+    let probe = Rect(
+      x: point.x.nextDown, y: point.y.nextDown, width: point.x.nextUp - point.x.nextDown,
+      height: point.y.nextUp - point.y.nextDown)
+    var list = previewAttributes(in: probe, bounds: bounds)
+    let l = lifted(visible: visible, bounds: bounds)
+    if l.frame.intersects(probe) { list.append(l) }
+    return
+      list
+      .filter { $0.kind == .cell && $0.outlineContains(point) }
+      .max { ($0.zIndex, $0.lap ?? 0, $0.indexPath) < ($1.zIndex, $1.lap ?? 0, $1.indexPath) }
+      .map { Card(path: $0.indexPath, lap: $0.lap) }
   }
 
   /// Moves the item's centre to `position` and retargets it by `options`.
@@ -374,10 +515,16 @@ public struct InteractiveMovement: Sendable {
       return 0
     }
     var v = Point(x: 0, y: 0)
+    // A loop has no end along its axis: it scrolls on both sides.
+    let (lo, hi) = data.loops ? (-Double.infinity, Double.infinity) : (0, 0)
     if vertical {
-      v.y = speed(position.y, bounds.minY, bounds.maxY, bounds.y, range.min.y, range.max.y)
+      v.y = speed(
+        position.y, bounds.minY, bounds.maxY, bounds.y, data.loops ? lo : range.min.y,
+        data.loops ? hi : range.max.y)
     } else {
-      v.x = speed(position.x, bounds.minX, bounds.maxX, bounds.x, range.min.x, range.max.x)
+      v.x = speed(
+        position.x, bounds.minX, bounds.maxX, bounds.x, data.loops ? lo : range.min.x,
+        data.loops ? hi : range.max.x)
     }
     // A row under the finger scrolls along the cross axis on its own.
     let probe = Rect(x: position.x, y: position.y, width: 0, height: 0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from daemon_support import DAEMON
+from daemon_support import DAEMON, TIMEOUT
 
 from flowlayout import Client
 
@@ -15,13 +15,20 @@ def rect(x, y, w, h):
     return {"x": x, "y": y, "width": w, "height": h}
 
 
+def answer_timeout(elements: int) -> float:
+    """The harness's wait, plus one for every 20,000 elements (about 4 MB)."""
+    return TIMEOUT * (1 + elements / 20_000)
+
+
 def walk(d, session: str, r: dict, limit: int):
     out, after, pages = [], None, 0
     while True:
         params = {"session": session, "rect": r, "limit": limit}
         if after is not None:
             params["after"] = after
-        page = d.call("layout/attributesInRect", params)
+        # A page's answer is about 200 bytes an element: its wait scales
+        # with it (a loaded machine writes and parses it slowly).
+        page = d.call("layout/attributesInRect", params, timeout=answer_timeout(limit))
         pages += 1
         assert len(page["attributes"]) <= limit
         out += page["attributes"]
@@ -49,7 +56,8 @@ def test_a_large_flow_pages_through_every_element_once_in_order(spawn):
     assert keys[0] == (0, "header", 0) and keys[1] == (0, "cell", 0)
     assert keys[150_001] == (1, "header", 0) and keys[-1] == (1, "cell", 49_999)
     assert len(set(keys)) == len(keys) == 200_002
-    whole = server.call("layout/attributesInRect", {"session": "big", "rect": whole_rect})["attributes"]
+    whole = server.call("layout/attributesInRect", {"session": "big", "rect": whole_rect},
+                        timeout=answer_timeout(200_002))["attributes"]
     assert paged == whole
 
 

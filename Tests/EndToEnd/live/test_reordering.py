@@ -46,9 +46,14 @@ def test_the_item_under_the_finger_is_the_target_and_the_others_make_room(server
     assert moving["moving"] is True and moving["zIndex"] == 1 and moving["id"] == "i0"
     assert moving["center"] == {"x": 250, "y": 50}
     assert all("moving" not in a for a in r["invalidated"] if a["item"] != 0)
-    # Until the end the data is unchanged: queries answer it.
+    # Queries answer the picture the deltas built (issue #40): item 1 is
+    # where the preview put it, and the finger's point finds the moving item.
     a = server.call("layout/attributesForItem", {"session": "g", "section": 0, "item": 1})["attributes"]
-    assert a["frame"] == frame(100, 0) and a["id"] == "i1"
+    assert a["frame"] == frame(0, 0) and a["id"] == "i1"
+    a = server.call("layout/attributesForItem", {"session": "g", "id": "i0"})["attributes"]
+    assert a["frame"] == frame(200, 0) and a["moving"] is True and a["zIndex"] == 1
+    assert server.call("layout/itemAtPoint", {"session": "g", "point": {"x": 250, "y": 50}}) == {
+        "section": 0, "item": 0, "id": "i0"}
     # The finger moves within the target's slot: only the item moves.
     r = update(server, 240, 60)
     assert r["target"] == {"section": 0, "item": 2} and frames(r) == {(0, 0): frame(190, 10)}
@@ -359,5 +364,10 @@ def test_a_position_far_past_the_viewport_targets_its_nearest_edge(server):
     r = update(server, 1e12, 1e12, "far")
     assert r["target"] == {"section": 0, "item": 8}
     assert r["autoscroll"] == {"x": 0, "y": 1.5}
-    moving = next(a for a in r["invalidated"] if a.get("moving"))
-    assert moving["center"] == {"x": 1e12, "y": 1e12}
+    # The moving item is reported where it meets the visible rect, as any
+    # element is: a trillion points away it is not in the picture, and the
+    # query for it answers where it is.
+    assert not any(a.get("moving") for a in r["invalidated"])
+    assert {"kind": "cell", "section": 0, "item": 0} in r["removed"]
+    moving = server.call("layout/attributesForItem", {"session": "far", "section": 0, "item": 0})["attributes"]
+    assert moving["center"] == {"x": 1e12, "y": 1e12} and moving["moving"] is True

@@ -805,6 +805,31 @@ def test_values_session_id_too_long(spawn):
     then(d, r, before)
 
 
+@covers("values.id-too-long")
+def test_values_id_too_long(spawn):
+    r = row("values.id-too-long")
+    d, before = start(spawn, r)
+    method, text = r.request_text()
+    params = json.loads(text.replace("yyy…", "y" * 1025))
+    assert len(params["sections"][0]["items"][0]) == 1025
+    d.send(req("long", method, params))
+    got = expect_answer(d, r, id="long")
+    expect_field_error(d, r, got)
+    then(d, r, before)
+    # 1,024 bytes is within the limit; the other places ids are read refuse
+    # longer ones alike.
+    d.call("layout/open", {"session": "ok", "layout": {"type": "flow"}, "bounds": {"x": 0, "y": 0, "width": 10, "height": 10},
+                           "sections": [{"itemCount": 1, "ids": ["z" * 1024]}]})
+    assert d.call("layout/attributesForItem", {"session": "ok", "id": "z" * 1024})["attributes"]["item"] == 0
+    for m, p in [
+        ("layout/open", {"session": "o", "layout": {"type": "flow"}, "bounds": {"x": 0, "y": 0, "width": 10, "height": 10},
+                         "sections": [{"itemCount": 1, "ids": ["z" * 1025]}]}),
+        ("layout/attributesForItem", {"session": "flow", "id": "z" * 1025}),
+    ]:
+        e = d.error(m, p, code=-32602)
+        assert "bytes long; the limit (maxIdBytes) is 1024" in e["message"], e
+
+
 @covers("values.over-total-items")
 def test_values_over_total_items(spawn):
     r = row("values.over-total-items")

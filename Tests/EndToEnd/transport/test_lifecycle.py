@@ -110,6 +110,7 @@ def test_initialize_result(spawn):
         "maxItemsPerSession": 1234,
         "maxSections": 1000000,
         "maxSessionIdBytes": 256,
+        "maxIdBytes": 1024,
         "maxMessageBytes": 99999,
         "maxAnswerBytes": 88888,
         "maxLapsPerQuery": 100000,

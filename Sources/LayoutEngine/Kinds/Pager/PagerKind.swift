@@ -99,6 +99,10 @@ extension PagerConfiguration: LayoutKind {
     return g.slotCenter(path, lap: lap)
   }
 
+  /// FSPagerView's rule after a size change: the page centred before is
+  /// at rest, its origin j*·s′ along the axis.
+  func anchorOffsetAfterResize(_ offset: Double) -> Double { 0 }
+
   // MARK: Snapping
 
   /// FSPagerView's targetContentOffset: slot j of the projection, biased
