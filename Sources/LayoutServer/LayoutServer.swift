@@ -306,6 +306,7 @@ public final class LayoutServer: RPCHandler {
     let bounds = try p.rect("bounds")
     let sections = try readSections(
       p, limits: limits, cap: itemCap(for: type, holding: 0), format: SectionFormat(type))
+    let itemIndex = try uniqueIDs(sections, p)
     let inset = try p.optionalInsets("contentInset") ?? .zero
     let overscan = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) ?? 0
     let layout = Layout(
@@ -313,7 +314,25 @@ public final class LayoutServer: RPCHandler {
     var session = Session(layout: layout, bounds: bounds, overscan: overscan)
     session.followsEnd = try p.optionalBool("followsEnd") ?? false
     session.reordering = try readReorderOptions(layoutFields, base: ReorderOptions())
-    try commit(id, &session, source: .open, &w)
+    try commit(id, &session, source: .open, &w, itemIndex: itemIndex)
+  }
+
+  /// The index of the sections' item ids, which must not repeat (keyed
+  /// requests would act on the first match): a repeated id is -32602
+  /// naming its second place. nil without ids. O(n) expected.
+  func uniqueIDs(_ sections: [Section], _ p: Fields) throws(RPCError) -> ItemIndex? {
+    guard sections.contains(where: { $0.ids != nil }) else { return nil }
+    switch ItemIndex.unique(sections) {
+    case .success(let index): return index
+    case .failure(let d):
+      var w = JSONWriter()
+      w.itemID(d.id)
+      let quoted = bounded(w.withBytes { String(decoding: $0, as: UTF8.self) })
+      throw .invalidParams(
+        "\(p.path("sections"))[\(d.path.section)].ids[\(d.path.item)]",
+        "repeats the id \(quoted) of sections[\(d.earlier.section)].ids[\(d.earlier.item)]: item ids must be unique"
+      )
+    }
   }
 
   /// layout/setBounds {session, bounds}

@@ -35,7 +35,8 @@ extension LayoutServer {
   /// (see `Layout.apply`), plus O(k · ops) for the animation lists.
   func commitBatch(
     _ id: String, _ old: Session, _ update: BatchUpdate, field: String, _ w: inout JSONWriter,
-    keepsBounds: Bool = false, answer: (inout JSONWriter, Session) -> Void = { _, _ in }
+    keepsBounds: Bool = false, itemIndex: ItemIndex? = nil,
+    answer: (inout JSONWriter, Session) -> Void = { _, _ in }
   ) throws(RPCError) {
     // The item count after the batch, before anything is allocated: deletes
     // and inserts net out, so a session at its limit can replace an item.
@@ -66,7 +67,10 @@ extension LayoutServer {
     session.pendingAnchor = nil
     session.layout.apply(result)
     let deleted = result.deletedItems
-    try commit(id, &session, source: .change(field), &w) { session in
+    try commit(
+      id, &session, source: .change(field), &w, idsKept: itemIndex == nil && update.keepsItemPaths,
+      itemIndex: itemIndex
+    ) { session in
       if keepsBounds {
         // The end of a movement: the picture showed the new order already.
         session.bounds = session.clamped(old.bounds)
@@ -371,7 +375,8 @@ extension LayoutServer {
   /// caller says the ids are as they were (`idsKept`).
   func commit(
     _ id: String, _ session: inout Session, source: ChangeSource, _ w: inout JSONWriter,
-    idsKept: Bool = false, keepsMovement: Bool = false, place: (inout Session) -> Void = { _ in },
+    idsKept: Bool = false, keepsMovement: Bool = false, itemIndex: ItemIndex? = nil,
+    place: (inout Session) -> Void = { _ in },
     answer: (inout JSONWriter, Session) -> Void = { _, _ in }
   ) throws(RPCError) {
     try LayoutKinds.check(session.layout, source: source)
@@ -384,7 +389,7 @@ extension LayoutServer {
     {
       session.bounds = session.atEnd(session.bounds)
     }
-    if !idsKept { session.idIndex = IDIndex() }
+    if !idsKept { session.idIndex = IDIndex(itemIndex) }
     try checkViewport(
       session.layout, session.visibleRect, session.bounds, field: source.viewportField)
     let delta = session.refresh()

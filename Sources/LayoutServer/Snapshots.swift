@@ -35,7 +35,9 @@ extension LayoutServer {
       }
       return
     }
-    try commitBatch(id, old, update, field: p.path("sections"), &w) { w, _ in
+    // The validation's table indexes the new sections' ids already.
+    try commitBatch(id, old, update, field: p.path("sections"), &w, itemIndex: index.itemIndex) {
+      w, _ in
       w.key("updates")
       w.batchUpdate(update, sections: objects, fieldKeys: format.fieldKeys)
     }

@@ -80,6 +80,10 @@ public struct SnapshotIndex {
   /// Per section: whether any of its items brings a size (read with the
   /// ids here, so that the diff need not stream the items again).
   let sized: [Bool]
+
+  /// The item index of the sections the snapshot makes (its items in
+  /// order), kept for the session's keyed requests. O(1).
+  public var itemIndex: ItemIndex { ItemIndex(table: table, starts: starts) }
 }
 
 extension Snapshot {

@@ -57,6 +57,13 @@ public struct BatchUpdate: Sendable {
   public var itemCounts: [Int]? = nil
 
   public init() {}
+
+  /// Whether every item keeps its path and id (reloads, reconfigures and
+  /// section fields only), so that an index of ids stays valid. O(1).
+  public var keepsItemPaths: Bool {
+    deleteSections.isEmpty && insertSections.isEmpty && moveSections.isEmpty
+      && deleteItems.isEmpty && insertItems.isEmpty && moveItems.isEmpty
+  }
 }
 
 /// A batch that UIKit would reject, with UIKit's wording.
