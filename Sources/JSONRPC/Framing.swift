@@ -115,7 +115,7 @@ public struct FrameReader {
           ?? blockEnd
         if let e = drop(problem) { return e }
         continue
-      case .success(let length):
+      case .success(let length, let sent):
         if length > maxBodyBytes {
           // A new frame's error, reported even while recovering; its body,
           // if it comes, is junk skipped on the way to the next header.
@@ -123,7 +123,7 @@ public struct FrameReader {
           recovering = true
           return .error(
             .parseError(
-              "invalid frame header: Content-Length \(length) exceeds the maximum of \(maxBodyBytes) bytes"
+              "invalid frame header: Content-Length \(sent ?? String(length)) exceeds the maximum of \(maxBodyBytes) bytes"
             ))
         }
         guard buffer.count - blockEnd >= length else {
@@ -148,13 +148,15 @@ public struct FrameReader {
   }
 
   private enum HeaderResult {
-    case success(Int)
+    /// The length, and as sent when it passes Int.max (then saturated).
+    case success(Int, sent: String? = nil)
     /// Why the block is refused and, for a bare CR or LF, where it is.
     case failure(String, brokenAt: Int? = nil)
   }
 
   private func parseHeaders(from: Int, to: Int) -> HeaderResult {
     var length: Int? = nil
+    var sent: String? = nil
     var lineStart = from
     while lineStart < to {
       var lineEnd = lineStart
@@ -196,8 +198,10 @@ public struct FrameReader {
           return .failure(
             "Content-Length must be a decimal of at most 19 digits, got \"\(printable(value))\"")
         }
-        // 19 digits may pass Int.max: that is over any limit.
+        // 19 digits may pass Int.max: that is over any limit, and its
+        // error quotes what was sent.
         length = Int(value) ?? Int.max
+        if length == Int.max { sent = value }
       case "content-type":
         if let charset = charset(of: value), charset != "utf-8", charset != "utf8" {
           return .failure(
@@ -209,7 +213,7 @@ public struct FrameReader {
       lineStart = lineEnd + 2
     }
     guard let length else { return .failure("no Content-Length header") }
-    return .success(length)
+    return .success(length, sent: sent)
   }
 
   /// The value of a `Content-Length` line (any case) of 1 to 18 digits

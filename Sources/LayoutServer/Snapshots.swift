@@ -38,8 +38,22 @@ extension LayoutServer {
     // The validation's table indexes the new sections' ids already.
     try commitBatch(id, old, update, field: p.path("sections"), &w, itemIndex: index.itemIndex) {
       w, _ in
+      // The batch, which a twin replays with layout/performBatchUpdates,
+      // when that request would be within maxMessageBytes; else (a
+      // million items reversed: 70 MB of moves) `{reloadData: true}`,
+      // which a twin replays by applying the same snapshot.
+      let mark = w.mark
       w.key("updates")
+      let start = w.byteCount
       w.batchUpdate(update, sections: objects, fieldKeys: format.fieldKeys)
+      if w.byteCount - start > limits.maxMessageBytes - Self.replayEnvelopeBytes {
+        w.reset(to: mark)
+        w.key("updates")
+        w.beginObject()
+        w.key("reloadData")
+        w.bool(true)
+        w.endObject()
+      }
     }
   }
 
@@ -94,6 +108,11 @@ extension LayoutServer {
     }
     return (snapshot, objects)
   }
+
+  /// Room for a replay's envelope around `updates`: `{"jsonrpc":"2.0",
+  /// "id":…,"method":"layout/performBatchUpdates","params":{"session":…,
+  /// "updates":…}}` with a session id of maxSessionIdBytes.
+  static let replayEnvelopeBytes = 1024
 
   /// The error for a refused snapshot, with UIKit's wording.
   private func snapshotError(_ error: SnapshotError, _ p: Fields) -> RPCError {

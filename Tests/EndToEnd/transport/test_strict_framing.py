@@ -25,7 +25,7 @@ def parse_error(r: dict) -> str:
     # Beyond 2^63: once taken as a 9.2e18-byte body that swallowed every later frame.
     (b"Content-Length: 99999999999999999999", "Content-Length must be a decimal of at most 19 digits, got "
                                               '"99999999999999999999"'),
-    (b"Content-Length: 9999999999999999999", "Content-Length 9223372036854775807 exceeds the maximum of "
+    (b"Content-Length: 9999999999999999999", "Content-Length 9999999999999999999 exceeds the maximum of "
                                              "67108864 bytes"),
     (b"Content-Length: 67108865", "Content-Length 67108865 exceeds the maximum of 67108864 bytes"),
     (b"Content-Length: -2", 'Content-Length must be a decimal of at most 19 digits, got "-2"'),
