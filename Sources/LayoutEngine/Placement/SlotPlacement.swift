@@ -163,12 +163,11 @@ public struct SlotGeometry: Placement {
     nil
   }
 
-  /// Every slot that meets `rect`. O(log sections + k).
-  public func forEachElement(
-    in rect: Rect, pin: Pinning?, _ body: (ElementKind, Int, Int, Rect) -> Void
-  ) {
+  /// The global indices of the slots that can meet `rect` (empty when
+  /// none). O(1).
+  private func slotRange(_ rect: Rect) -> ClosedRange<Int>? {
     let n = itemCount
-    guard n > 0 else { return }
+    guard n > 0 else { return nil }
     let (lo, hi) = horizontal ? (rect.minX, rect.maxX) : (rect.minY, rect.maxY)
     let half = maxExtent / 2
     var first = 0
@@ -176,33 +175,51 @@ public struct SlotGeometry: Placement {
     if pitch > 0 {
       let a = ((lo - main / 2 - half) / pitch).rounded(.down)
       let b = ((hi - main / 2 + half) / pitch).rounded(.up)
-      guard b >= 0, a <= Double(n - 1) else { return }
+      guard b >= 0, a <= Double(n - 1) else { return nil }
       first = Int(max(a, 0))
       last = Int(min(b, Double(n - 1)))
     }
-    guard first <= last else { return }
-    for g in first...last {
-      let path = indexPath(global: g)
-      let frame = frameForItem(path)
-      if frame.intersects(rect) { body(.cell, path.section, path.item, frame) }
+    return first <= last ? first...last : nil
+  }
+
+  /// Every slot that meets `rect`. O(log sections + k).
+  public func forEachElement(
+    in rect: Rect, pin: Pinning?, _ body: (ElementKind, Int, Int, Rect) -> Void
+  ) {
+    forEachElement(in: rect, pin: pin, after: nil) { kind, s, i, r in
+      body(kind, s, i, r)
+      return true
     }
   }
 
-  /// The slots meeting `rect` after `after`, until `body` returns false.
-  /// O(log sections + slots visited).
+  /// The slots meeting `rect` after `after`, until `body` returns false:
+  /// from the first slot past `after`, not from the rect's start. O(log
+  /// sections + slots visited).
   public func forEachElement(
     in rect: Rect, pin: Pinning?, after: ElementPosition?,
     _ body: (ElementKind, Int, Int, Rect) -> Bool
   ) {
-    var stop = false
-    forEachElement(in: rect, pin: pin) { kind, s, i, r in
-      guard !stop else { return }
-      if let after {
-        let rest = after.rest(of: s)
-        guard i >= rest.fromItem else { return }
-      }
-      if !body(kind, s, i, r) { stop = true }
+    guard let range = slotRange(rect) else { return }
+    var g = range.lowerBound
+    if let after { g = max(g, firstGlobal(after: after)) }
+    while g <= range.upperBound {
+      let path = indexPath(global: g)
+      let frame = frameForItem(path)
+      if frame.intersects(rect), !body(.cell, path.section, path.item, frame) { return }
+      g += 1
     }
+  }
+
+  /// The global index of the first slot after `after` in document order
+  /// (the item count when none is). O(1).
+  private func firstGlobal(after a: ElementPosition) -> Int {
+    let n = itemCount
+    guard a.section >= 0 else { return 0 }
+    guard a.section < sectionCount else { return n }
+    let rest = a.rest(of: a.section)
+    let start = starts[a.section]
+    let count = itemCount(inSection: a.section)
+    return rest.fromItem >= count ? starts[a.section + 1] : start + rest.fromItem
   }
 
   /// At least as many slots as `forEachElement(in: rect)` visits. O(1).

@@ -80,11 +80,20 @@ extension PagerConfiguration: LayoutKind {
     let (lo0, hi0) = horizontal ? (rect.minX, rect.maxX) : (rect.minY, rect.maxY)
     var lo = lo0 - reach.side
     var hi = hi0 + reach.side
+    let huge = 1e300
     if let band = reach.band, hi0 >= C - band.drawn, lo0 <= C + band.drawn {
       lo = min(lo, C - band.slots)
       hi = max(hi, C + band.slots)
     }
-    let huge = 1e300
+    if let q = frame.opaqueReach {
+      // Only the slots of pages that are not transparent (|p| < q, their
+      // frames up to half a page beyond): a point of margin each way.
+      let r = q * abs(frame.pitch) + frame.e / 2 + 1
+      lo = max(lo, C - r)
+      hi = min(hi, C + r)
+      // Nothing drawn there: a search that meets no slot.
+      if !(lo <= hi) { (lo, hi) = (-huge, -huge) }
+    }
     if !(lo >= -huge) { lo = -huge }
     if !(hi <= huge) { hi = huge }
     return horizontal

@@ -142,6 +142,31 @@ struct PagerFrame {
   /// the centre they can be drawn (∞: anywhere). O(1).
   var reach: (side: Double, band: (slots: Double, drawn: Double)?) {
     guard let transformer else { return (0, nil) }
+    return Self.reach(transformer, self)
+  }
+
+  /// How far from the viewport's centre (in pages, |p|) a page can be
+  /// other than transparent, or nil when any page can: a query need not
+  /// walk the pages beyond (a 1e8-page rect costs the few drawn). O(1).
+  var opaqueReach: Double? {
+    guard let transformer else { return nil }
+    switch transformer {
+    case .crossFading, .depth, .zoomOut, .cubic: return 1
+    case .overlap, .linear:
+      // alpha = max(0, a + (1 − |p|)(1 − a)): 0 from |p| = 1 / (1 − a).
+      guard horizontal else { return nil }
+      return minimumAlpha < 1 ? 1 / (1 - minimumAlpha) : nil
+    case .ferrisWheel, .invertedFerrisWheel:
+      guard horizontal else { return nil }
+      return minimumAlpha > 0 ? nil : 0.5
+    case .coverFlow: return nil
+    }
+  }
+
+  private static func reach(_ transformer: PagerTransformer, _ f: PagerFrame) -> (
+    side: Double, band: (slots: Double, drawn: Double)?
+  ) {
+    let (pitch, size, e, eCross, horizontal) = (f.pitch, f.size, f.e, f.eCross, f.horizontal)
     let s = abs(pitch)
     let (w, h) = (size.width, size.height)
     switch transformer {
@@ -161,7 +186,7 @@ struct PagerFrame {
       for c in [-1.0, 1.0] {
         var probe = LayoutAttributes(
           kind: .cell, section: 0, item: 0, frame: Rect(x: -w / 2, y: -h / 2, width: w, height: h))
-        probe.setTransform(look(-c).transform)
+        probe.setTransform(f.look(-c).transform)
         side = max(side, -w / 2 - probe.frame.minX, probe.frame.maxX - w / 2)
       }
       let qMin = 1 - 0.001 * w * sin(3 * Double.pi / 8)
