@@ -314,7 +314,8 @@ public final class LayoutServer: RPCHandler {
     var session = Session(layout: layout, bounds: bounds, overscan: overscan)
     session.followsEnd = try p.optionalBool("followsEnd") ?? false
     session.reordering = try readReorderOptions(layoutFields, base: ReorderOptions())
-    try commit(id, &session, source: .open, &w, itemIndex: itemIndex)
+    try commit(
+      id, &session, source: .open, &w, idIndex: itemIndex.map { LiveItemIndex($0, of: sections) })
   }
 
   /// The index of the sections' item ids, which must not repeat (keyed

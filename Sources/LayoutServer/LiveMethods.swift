@@ -67,10 +67,12 @@ extension LayoutServer {
     session.pendingAnchor = nil
     session.layout.apply(result)
     let deleted = result.deletedItems
-    try commit(
-      id, &session, source: .change(field), &w, idsKept: itemIndex == nil && update.keepsItemPaths,
-      itemIndex: itemIndex
-    ) { session in
+    // The id index: the snapshot's, the old one where every path stays,
+    // else the old one carried over the batch.
+    let ids =
+      itemIndex.map { LiveItemIndex($0, of: result.sections) }
+      ?? (update.keepsItemPaths ? old.idIndex : old.idIndex.after(update, result))
+    try commit(id, &session, source: .change(field), &w, idIndex: ids) { session in
       if keepsBounds {
         // The end of a movement: the picture showed the new order already.
         session.bounds = session.clamped(old.bounds)
@@ -165,7 +167,10 @@ extension LayoutServer {
   ) -> LayoutAttributes? {
     if a.kind == .cell {
       guard let to = r.newPath(of: a.indexPath, deleted: deleted) else { return nil }
-      return new.layout.attributesForItem(to, lap: a.lap, bounds: new.bounds)
+      // The new picture's, where it holds the element (the same doubles):
+      // a carousel's item query costs its visible copies, once per element.
+      let key = ElementKey(kind: .cell, section: to.section, item: to.item, lap: a.lap)
+      return new.pictured(key) ?? new.layout.attributesForItem(to, lap: a.lap, bounds: new.bounds)
     }
     guard let s = r.newSection(of: a.section) else { return nil }
     return new.layout.attributesForSupplementary(a.kind, section: s, lap: a.lap, bounds: new.bounds)
@@ -375,7 +380,7 @@ extension LayoutServer {
   /// caller says the ids are as they were (`idsKept`).
   func commit(
     _ id: String, _ session: inout Session, source: ChangeSource, _ w: inout JSONWriter,
-    idsKept: Bool = false, keepsMovement: Bool = false, itemIndex: ItemIndex? = nil,
+    idsKept: Bool = false, keepsMovement: Bool = false, idIndex: LiveItemIndex? = nil,
     place: (inout Session) -> Void = { _ in },
     answer: (inout JSONWriter, Session) -> Void = { _, _ in }
   ) throws(RPCError) {
@@ -389,7 +394,7 @@ extension LayoutServer {
     {
       session.bounds = session.atEnd(session.bounds)
     }
-    if !idsKept { session.idIndex = IDIndex(itemIndex) }
+    if !idsKept { session.idIndex = idIndex ?? LiveItemIndex() }
     try checkViewport(
       session.layout, session.visibleRect, session.bounds, field: source.viewportField)
     let delta = session.refresh()

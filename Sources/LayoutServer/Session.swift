@@ -89,9 +89,10 @@ struct Session {
   /// `followsEnd`: a change that grows the content while the viewport
   /// touches its end keeps the viewport at the end (a chat list).
   var followsEnd = false
-  /// Where each item id lies, built on the first keyed request after the
-  /// ids changed; shared by copies of the session until then.
-  var idIndex = IDIndex()
+  /// Where each item id lies: built once (by the open, a snapshot's
+  /// validation, or the first keyed request), carried over small batches;
+  /// shared by copies of the session.
+  var idIndex = LiveItemIndex()
   /// The anchor of a `reloadData` whose anchor id was not among the
   /// reload's items: a reload too large for one request arrives in chunks,
   /// and the `appendItems` that brings the id re-anchors on it. Any other
@@ -312,7 +313,7 @@ struct Session {
   /// Where the item `id` lies, or nil when the session has no such item.
   /// O(1) expected, after O(n) once per change of the ids.
   func path(of id: ItemID) -> IndexPath? {
-    idIndex.path(of: id, in: layout)
+    idIndex.path(of: id, in: layout.sections)
   }
 
   func clamped(_ b: Rect) -> Rect {
@@ -356,22 +357,4 @@ extension JSONWriter {
 final class MovementBox {
   let value: InteractiveMovement
   init(_ value: InteractiveMovement) { self.value = value }
-}
-
-/// An index of the item ids of a session's layout, built when first asked
-/// (or handed over by the change that knew it: an open's uniqueness check,
-/// a snapshot's validation). A class, so that a query (which does not store
-/// its session) keeps what it built; a change of the ids gives the session
-/// a new one.
-final class IDIndex {
-  private var built: ItemIndex?
-
-  init(_ built: ItemIndex? = nil) { self.built = built }
-
-  /// Where `id` lies (the first of equal ids outside snapshots). O(n) the
-  /// first time (16 bytes an id), O(1) expected after.
-  func path(of id: ItemID, in layout: Layout) -> IndexPath? {
-    if built == nil { built = ItemIndex(layout.sections) }
-    return built!.path(of: id, in: layout.sections)
-  }
 }
