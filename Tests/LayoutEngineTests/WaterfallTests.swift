@@ -597,6 +597,24 @@ extension IncrementalTests {
         return (d($0.1), $0.0) < (d($1.1), $1.0)
       }
       XCTAssertEqual(nearest, brute?.0)
+      // Far beyond the content (a viewport at ±1e12, or a few contents
+      // away): the nearest is searched from the content's edge, with the
+      // same answer as the scan.
+      let extent = l.scrollDirection == .vertical ? size.height : size.width
+      for far in [-1e12, -3 * extent - 50, 2 * extent + 50, 1e12] {
+        let p =
+          l.scrollDirection == .vertical ? Point(x: rect.x, y: far) : Point(x: far, y: rect.y)
+        let got = l.centeredItem(in: Rect(x: p.x - 160, y: p.y - 240, width: 320, height: 480))
+        let scan = all.min {
+          func d(_ r: Rect) -> Double {
+            let dx = r.center.x - p.x
+            let dy = r.center.y - p.y
+            return (dx * dx + dy * dy).squareRoot()
+          }
+          return (d($0.1), $0.0) < (d($1.1), $1.0)
+        }
+        XCTAssertEqual(got, scan?.0, "\(far)")
+      }
     }
   }
 

@@ -277,14 +277,18 @@ public struct WaterfallGeometry: Placement {
     let pm = axes.main(point)
     let pc = axes.cross(point)
     guard sections.contains(where: { $0.count > 0 }) else { return nil }
-    let extent = max(1, axes.main(contentSize), abs(pm))
+    // Windows about the point's nearest place in the content: a point far
+    // beyond it (a viewport at 1e12) searches the content's end, not the
+    // empty stretch between.
+    let contentEnd = max(0, axes.main(contentSize))
+    let q = min(max(pm, 0), contentEnd)
     // The first window wide enough, most often, to hold a centre within
     // half its width: twice the mean pitch of the columns of the section
     // at the point (from its lanes' summaries, O(columns)), so that a
     // frame's centred card takes one window, not two. Any start gives
     // the same answer.
     var radius = 64.0
-    let at = sections[max(0, min(firstSection(endingAfter: pm), sections.count - 1))]
+    let at = sections[max(0, min(firstSection(endingAfter: q), sections.count - 1))]
     var pitch = 0.0
     var placed = 0
     for lane in at.lanes {
@@ -294,8 +298,8 @@ public struct WaterfallGeometry: Placement {
     if placed > 0 { radius = max(radius, 2 * pitch / Double(placed)) }
     while true {
       var best: (dist: Double, path: IndexPath)? = nil
-      let lo = pm - radius
-      let hi = pm + radius
+      let lo = q - radius
+      let hi = q + radius
       var s = max(0, min(firstSection(endingAfter: lo), sections.count - 1))
       while s < sections.count && sections[s].start < hi {
         let g = sections[s]
@@ -310,11 +314,14 @@ public struct WaterfallGeometry: Placement {
         }
         s += 1
       }
-      // Every centre nearer than the best lies within the window when the
-      // best is no farther than its half-width; items meeting the window
-      // are all examined.
-      if let best, best.dist <= radius / 2 { return best.path }
-      if radius > 4 * extent { return best?.path }
+      // An item the window did not meet has its centre beyond the
+      // window's edge, farther from the point than that edge: the best is
+      // final when it is nearer than every edge with content beyond.
+      var bound = Double.infinity
+      if lo > 0 { bound = min(bound, pm - lo) }
+      if hi < contentEnd { bound = min(bound, hi - pm) }
+      if let best, best.dist < bound { return best.path }
+      if bound == .infinity { return best?.path }  // the whole content met
       radius *= 4
     }
   }
