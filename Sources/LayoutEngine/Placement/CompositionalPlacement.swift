@@ -584,7 +584,10 @@ public struct CompositionalGeometry: Placement {
     let g = sections[s]
     let P = g.template.leafCount
     let o = rowOffset(section: s)
-    for k in range {
+    // From the group holding `from` (a page's cursor deep in the section),
+    // not from the rect's first group.
+    let first = max(range.lowerBound, min(range.upperBound, P > 0 ? from / P : 0))
+    for k in first..<range.upperBound {
       let lo = max(k * P, from)
       let hi = min((k + 1) * P, g.count)
       if lo >= hi { continue }

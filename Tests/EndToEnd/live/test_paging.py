@@ -66,6 +66,10 @@ def test_a_large_flow_pages_through_every_element_once_in_order(spawn):
     {"type": "coverFlow", "loop": True, "itemSize": {"width": 60, "height": 80}},
     {"type": "carousel", "style": "rotary"},
     {"type": "flow", "layoutDirection": "rtl", "scrollDirection": "horizontal"},
+    # Groups of three: a cursor's page starts in the group holding it.
+    {"type": "compositional", "section": {"group": {
+        "direction": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 40}},
+        "count": 3, "subitems": [{"size": {"width": {"fractionalWidth": 1}, "height": {"fractionalHeight": 1}}}]}}},
 ])
 def test_every_type_pages_as_it_answers(server, layout):
     sizes = [{"width": 40 + (i * 7) % 50, "height": 30 + (i * 13) % 70} for i in range(300)]
