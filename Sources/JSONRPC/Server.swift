@@ -166,8 +166,12 @@ public final class Server {
   private var bulkMemoryHeld = false
 
   /// How long input may pause after a bulk message before its memory is
-  /// given back. A client builds its next chunk of a load in less.
-  private let bulkPauseMilliseconds: Int32 = 1000
+  /// given back: none. Memory is what a user sees (RSS), so a load's
+  /// memory is held only while its next message is already waiting (a
+  /// client that pipelines its chunks); one that waits for each answer
+  /// gets it back as soon as the answer is written, at the cost of
+  /// faulting in the next chunk's pages.
+  private let bulkPauseMilliseconds: Int32 = 0
 
   /// Tunes the C allocator for serving: freed blocks of up to 32 MiB stay
   /// in the heap for the next request, and at most 64 MiB of it is kept
