@@ -238,16 +238,10 @@ class Server:
         self.send(frame(msg))
 
     def settled_status(self) -> dict:
-        """status() once the memory of a bulk burst is given back: the
-        daemon keeps what bulk messages freed for the next one, and gives
-        it back after answering the first small message that follows (or
-        after a second without input); the second small message here is
-        answered after that."""
-        for _ in range(2):
-            # Any small message does; an unknown session's error is one.
-            self.send(frame({"jsonrpc": "2.0", "id": "settle", "method": "layout/contentSize",
-                             "params": {"session": "-settle-"}}))
-            self.recv()
+        """status() as a user reads it after a load: 50 ms after the last
+        answer, with no further message (the daemon gives a bulk message's
+        memory back once its answer is written, when nothing waits)."""
+        time.sleep(0.05)
         return self.status()
 
     def status(self) -> dict:
@@ -1427,6 +1421,20 @@ def bench_stalls() -> list[dict]:
         "direction": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"estimated": 44}},
         "count": 2, "subitems": [{"size": {"width": {"fractionalWidth": 0.5}, "height": {"estimated": 44}}}]}}}
     one = '{"section":0,"item":5,"size":{"width":80,"height":40}}'
+    pager8 = {"session": "p8", "layout": {"type": "pager", "transformer": "cubic"}, "bounds": B,
+              "sections": [{"itemCount": 10**8}]}
+    ids6 = {"session": "i6", "layout": {"type": "flow"}, "bounds": B,
+            "sections": [{"id": 0, "itemCount": 10**6, "ids": list(range(10**6))}]}
+    full = {"width": {"fractionalWidth": 1}, "height": {"fractionalHeight": 1}}
+    grid3 = {"type": "compositional", "section": {"group": {
+        "direction": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 40}},
+        "count": 3, "subitems": [{"size": full}]}}}
+    nested8 = {"session": "n8", "layout": {"type": "compositional", "section": {"group": {
+        "direction": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 100}},
+        "count": 4096, "subitems": [{
+            "direction": "vertical", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 100}},
+            "count": 4096, "subitems": [{"size": full}]}]}}},
+        "bounds": B, "sections": [{"itemCount": 10**8}]}
     cases = [
         ("layout/open", "a flow of 1e6 sizes as {width, height} objects, in one request",
          lambda s: None,
@@ -1502,6 +1510,49 @@ def bench_stalls() -> list[dict]:
         ("layout/attributesInRect", "that line's rect, limit 1",
          lambda s: s.call("layout/open", line),
          '{"session":"l8","rect":{"x":0,"y":0,"width":375,"height":10},"limit":1}', 0),
+        # Issue #46's small requests behind O(n) paths, and #40's stall.
+        ("layout/attributesInRect", "a pager of 1e8 pages (cubic): the whole content, limit 3",
+         lambda s: s.call("layout/open", pager8),
+         '{"session":"p8","rect":{"x":0,"y":0,"width":3.75e10,"height":600},"limit":3}', 0),
+        ("layout/attributesInRect", "that pager's whole content, limit 3, after the middle page",
+         lambda s: s.call("layout/open", pager8),
+         '{"session":"p8","rect":{"x":0,"y":0,"width":3.75e10,"height":600},"limit":3,'
+         '"after":{"kind":"cell","section":0,"item":50000000}}', 0),
+        ("layout/attributesForItem", "by id in a flow of 1e6 items with ids, after a one-item delete",
+         lambda s: (s.call("layout/open", ids6), s.call("layout/performBatchUpdates", {
+             "session": "i6", "updates": {"deleteItems": [{"section": 0, "item": 0}]}})),
+         '{"session":"i6","id":999999}', 0),
+        ("layout/attributesForItem", "by id in that flow, after an identical snapshot",
+         lambda s: (s.call("layout/open", ids6), s.call("layout/applySnapshot", {
+             "session": "i6", "sections": [{"id": 0, "items": list(range(10**6))}]})),
+         '{"session":"i6","id":999999}', 0),
+        ("layout/configure", "placement stable for a waterfall of 1e7 uniform items",
+         lambda s: s.call("layout/open", {"session": "ws", "layout": {"type": "waterfall", "columnCount": 3},
+                                          "bounds": B, "sections": [{"itemCount": 10**7}]}),
+         '{"session":"ws","layout":{"placement":"stable"}}', 0),
+        ("layout/setBounds", "a waterfall of 1e7 items (3 columns) scrolled to y 1e12",
+         lambda s: s.call("layout/open", {"session": "wf", "layout": {"type": "waterfall", "columnCount": 3},
+                                          "bounds": B, "sections": [{"itemCount": 10**7}]}),
+         '{"session":"wf","bounds":{"x":0,"y":1e12,"width":375,"height":600}}', 0),
+        ("layout/attributesInRect", "a compositional section of 1e8 items: a page after item 5e7",
+         lambda s: s.call("layout/open", {"session": "kp", "layout": grid3, "bounds": B,
+                                          "sections": [{"itemCount": 10**8}]}),
+         '{"session":"kp","rect":{"x":0,"y":0,"width":375,"height":2e9},"limit":3,'
+         '"after":{"kind":"cell","section":0,"item":50000000}}', 0),
+        ("layout/performBatchUpdates", "one inserted item in a rotary carousel of 1e6 items, visibleItems 1000",
+         lambda s: s.call("layout/open", {"session": "cv", "layout": {"type": "carousel", "style": "rotary",
+                                                                        "visibleItems": 1000},
+                                          "bounds": B, "sections": [{"itemCount": 10**6}]}),
+         '{"session":"cv","updates":{"insertItems":[{"section":0,"item":3}]}}', 0),
+        ("layout/open", "a compositional section of 1e8 items in nested count groups (4,096 x 4,096)",
+         lambda s: None, json.dumps(nested8), 0),
+        ("layout/setBounds", "that nested section scrolled to y 1e6",
+         lambda s: s.call("layout/open", nested8),
+         '{"session":"n8","bounds":{"x":0,"y":1000000,"width":375,"height":600}}', 0),
+        ("layout/setBounds", "a rotation of that nested section, after one measured size",
+         lambda s: (s.call("layout/open", nested8),
+                    s.call("layout/setItemSizes", {"session": "n8", "sizes": [json.loads(one)]})),
+         '{"session":"n8","bounds":{"x":0,"y":0,"width":600,"height":375}}', 0),
     ]
     def once(method, setup, params):
         s = daemon(f"stall-{method.split('/')[1]}")
