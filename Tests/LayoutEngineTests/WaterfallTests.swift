@@ -785,3 +785,47 @@ extension IncrementalTests {
     XCTAssertGreaterThan(settled, 400)
   }
 }
+
+/// A stable layout keeps a uniform stretch's columns across a change of
+/// placement or a rotation, a cycle of columns at a time (issue #46): the
+/// same columns and frames as placing each survivor in its old column.
+final class StableCycleTests: XCTestCase {
+  func columns(_ l: Layout) -> [[Int32]] {
+    guard case .waterfall(let g) = l.placement else { return [] }
+    return g.sections.map(\.columns)
+  }
+
+  func testARotationKeepsEveryColumnAndStacksEachColumnByItsNewPitch() {
+    for (n, count) in [(3, 10_000), (5, 997), (16, 4_099), (1, 50)] {
+      var c = WaterfallConfiguration()
+      c.columnCount = n
+      c.itemSize = Size(width: 50, height: 30)
+      c.minimumInteritemSpacing = 4
+      var layout = Layout(
+        type: .waterfall(c), sections: [.uniform(count), .uniform(7)],
+        viewportSize: Size(width: 320, height: 480))
+      let before = columns(layout)
+      c.placement = .stable
+      layout.setType(.waterfall(c))
+      XCTAssertEqual(columns(layout), before, "stable at \(n) columns")
+      _ = layout.setViewportSize(Size(width: 480, height: 320))
+      XCTAssertEqual(columns(layout), before, "rotated at \(n) columns")
+      // Each item's top: the section's start, plus its rank in its column
+      // times the new pitch (width 480, 10-point section insets absent:
+      // the column width is (480 - (n - 1) * spacing) / n, floored).
+      for s in 0..<2 {
+        var rank = [Int](repeating: 0, count: n)
+        var tops: [Double] = []
+        for i in 0..<layout.sections[s].count {
+          let col = Int(before[s][i])
+          let f = layout.placement.frameForItem(IndexPath(section: s, item: i))
+          let first = layout.placement.frameForItem(IndexPath(section: s, item: 0))
+          tops.append(f.y)
+          XCTAssertEqual(f.y, first.y + Double(rank[col]) * (f.height + 4), "item \(i)")
+          rank[col] += 1
+        }
+        XCTAssertEqual(tops.count, layout.sections[s].count)
+      }
+    }
+  }
+}

@@ -529,7 +529,12 @@ extension BatchUpdate {
         var section = before
         section.items = .uniform(count: count)
         result.append(section)
-        edits[s] = ItemEdit(lo: 0, oldHi: before.count, newHi: count)
+        // The span the removals and arrivals touch (the items outside it
+        // are old ones in order), so that a stable waterfall places only
+        // it, not the section.
+        let lo = min(removed.first ?? .max, added.first ?? .max)
+        let t = min(before.count - ((removed.last ?? -1) + 1), count - ((added.last ?? -1) + 1))
+        edits[s] = ItemEdit(lo: lo, oldHi: before.count - t, newHi: count - t)
         continue
       }
       // Edit the section's ropes in place: reload sizes (old indices),

@@ -710,6 +710,33 @@ final class ColumnPlacer {
     }
   }
 
+  /// Places `k` items of one stored size `raw` from item `i` on, item
+  /// `i + t` in column `cycle[t % n]`, where `cycle` holds every column
+  /// once (a stable layout's survivors in the columns a uniform stretch
+  /// gave them), exactly as `place` would one by one: after one cycle each
+  /// column's next item is n further and its top a pitch higher, so the
+  /// whole cycles after it are one run per lane. O(columns · log columns).
+  func placeCycle(from i: Int, count k: Int, _ raw: Size, cycle: [Int32]) {
+    let (_, pitch, full) = measure(raw)
+    guard !full, cycle.count == n, k >= 2 * n else {
+      for t in 0..<k { place(i + t, raw, column: full ? nil : Int(cycle[t % cycle.count])) }
+      return
+    }
+    for t in 0..<n { place(i + t, raw, column: Int(cycle[t])) }
+    let q = (k - n) / n
+    let entry = ColumnEntry(gap: Int32(truncatingIfNeeded: n), pitch: pitch)
+    for col in 0..<n {
+      placed.append(cycling: [entry], count: q, lane: col)
+      last[col] += q * n
+      tops[col] = tops[col] + pitch.times(q)
+    }
+    rebuildTree()
+    columns.append(cycling: cycle, count: q * n)
+    count &+= q * n
+    let done = n + q * n
+    for t in done..<k { place(i + t, raw, column: Int(cycle[t % n])) }
+  }
+
   /// The reach of the segment being placed, so far.
   var reach: ExactSum {
     var top = tops[0]
@@ -728,6 +755,34 @@ extension ColumnSection {
     let placer = ColumnPlacer(self, c, axes: axes, at: 0)
     var walk = survivors
     var cursor: RopeCursor<OrderSummary>? = keep.map { RopeCursor($0.order, at: 0) }
+    // From new item j (before `end`): how many items, at least two cycles,
+    // are survivors of consecutive old items lying in one run leaf of the
+    // old columns that cycles through every column, and the cycle from j.
+    // Advances the survivor walk past them only when it answers. O(log n
+    // + ops).
+    func cycleAhead(from j: Int, upTo end: Int) -> (Int, [Int32])? {
+      let n = p.columnCount
+      guard let keep, end - j >= 2 * n, var probe = walk, let o = probe.oldIndex(ofNew: j),
+        o < keep.count
+      else { return nil }
+      let (leaf, offset) = keep.order.leafElements(containing: o)
+      guard leaf.repeats > 0, leaf.stored.count == n,
+        Set(leaf.stored).count == n, leaf.stored.allSatisfy({ $0 >= 0 && Int($0) < n })
+      else { return nil }
+      var m = min(end - j, leaf.repeats - offset)
+      // The survivors must be consecutive old items: the walk is monotone,
+      // so the last one's old index tells. Fewer when it is not.
+      while m >= 2 * n {
+        var last = probe
+        if last.oldIndex(ofNew: j + m - 1) == o + m - 1 {
+          walk = last
+          let cycle = (0..<n).map { leaf.stored[(offset + $0) % n] }
+          return (m, cycle)
+        }
+        m /= 2
+      }
+      return nil
+    }
     func oldColumn(_ i: Int) -> Int? {
       guard let keep, let o = walk?.oldIndex(ofNew: i), o < keep.count else { return nil }
       if cursor!.index != o { cursor = RopeCursor(keep.order, at: o) }
@@ -747,7 +802,19 @@ extension ColumnSection {
     } else {
       var runs = SizeRuns(items, from: 0)
       while let (i, raw, k) = runs.next() {
-        for j in i..<(i + k) { placer.place(j, raw, column: oldColumn(j)) }
+        var j = i
+        while j < i + k {
+          // Survivors that were a uniform stretch's cycle keep it: placed
+          // a cycle of columns at a time (a rotation of ten million items
+          // costs its columns, not its items).
+          if let (m, cycle) = cycleAhead(from: j, upTo: i + k) {
+            placer.placeCycle(from: j, count: m, raw, cycle: cycle)
+            j += m
+            continue
+          }
+          placer.place(j, raw, column: oldColumn(j))
+          j += 1
+        }
       }
     }
     tailReach = placer.reach
