@@ -1182,7 +1182,8 @@ class HttpTransport {
 
 /**
  * @typedef {object} SpawnOptions
- * @property {string} [daemon] the daemon's path (default: $FLOWLAYOUTD, else `flowlayoutd` on PATH)
+ * @property {string} [daemon] the daemon's path (default: `findDaemon()`'s: $FLOWLAYOUTD, a checkout's
+ *   .build/{release,debug}, then PATH)
  * @property {string[]} [args] extra command-line arguments (`--max-sessions 10`, …)
  * @property {{name: string, version?: string}} [clientInfo] sent with initialize
  * @property {Record<string, string | undefined>} [env] the daemon's environment (default: this process's)
@@ -1215,6 +1216,56 @@ const MAX_RESTARTS_IN_A_ROW = 3;
  * @typedef {() => Promise<{child: import('node:child_process').ChildProcessWithoutNullStreams, transport: StdioTransport}>} Launcher
  */
 
+/** The checkout's builds, release first, as every client looks for them. */
+const DAEMON_CANDIDATES = ['.build/release/flowlayoutd', '.build/debug/flowlayoutd'];
+
+/**
+ * Locates flowlayoutd, in the order every client (Python, JavaScript,
+ * Swift) shares and the README's "Finding the daemon" documents: the
+ * `daemon` argument; `$FLOWLAYOUTD`; `.build/release` then `.build/debug`
+ * in the working directory or any parent, then beside this module or any
+ * of its parents (a checkout's client finds the checkout's daemon);
+ * finally `flowlayoutd` on `PATH`. Node only.
+ * @param {{daemon?: string, env?: Record<string, string | undefined>, cwd?: string}} [options]
+ * @returns {Promise<string>} the path (or the bare name found on PATH, as a path)
+ * @throws {DaemonError} when none is found, naming where it looked
+ */
+export async function findDaemon(options = {}) {
+  if (options.daemon) return options.daemon;
+  const env = options.env ?? globalThis.process?.env ?? {};
+  if (env.FLOWLAYOUTD) return env.FLOWLAYOUTD;
+  const [fs, path, url] = await Promise.all([import('node:fs'), import('node:path'), import('node:url')]);
+  /** @param {string} p */
+  const executable = (p) => {
+    try {
+      return fs.statSync(p).isFile() && (fs.accessSync(p, fs.constants.X_OK), true);
+    } catch {
+      return false;
+    }
+  };
+  const starts = [path.resolve(options.cwd ?? globalThis.process.cwd())];
+  if (import.meta.url.startsWith('file:')) starts.push(path.dirname(url.fileURLToPath(import.meta.url)));
+  for (const start of starts) {
+    for (let dir = start; ; dir = path.dirname(dir)) {
+      for (const candidate of DAEMON_CANDIDATES) {
+        const p = path.join(dir, candidate);
+        if (executable(p)) return p;
+      }
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const p = path.join(dir, 'flowlayoutd');
+    if (executable(p)) return p;
+  }
+  throw new DaemonError(
+    'flowlayoutd not found: pass {daemon}, set FLOWLAYOUTD, build it with `swift build` ' +
+      '(searched for .build/{release,debug}/flowlayoutd upward from the working directory ' +
+      'and from this module), or put it on PATH',
+  );
+}
+
 /**
  * A launcher for the daemon of `options` (the same path, args and env each
  * time).
@@ -1224,7 +1275,7 @@ const MAX_RESTARTS_IN_A_ROW = 3;
 async function daemonLauncher(options) {
   const [{ spawn }, { constants }] = await Promise.all([import('node:child_process'), import('node:os')]);
   const env = options.env ?? globalThis.process?.env;
-  const daemon = options.daemon || env?.FLOWLAYOUTD || 'flowlayoutd';
+  const daemon = await findDaemon({ daemon: options.daemon, env });
   const args = [...(options.args ?? [])];
   return async () => {
     const child = spawn(daemon, args, { env }); // stdin, stdout and stderr piped
@@ -1585,7 +1636,9 @@ export class FlowLayoutClient extends LayoutMethods {
         await this.#handshake(transport);
         await this.#replay(transport);
       } catch (e) {
-        if (LOST.has(/** @type {Error} */ (e))) {
+        // A parse error to a frame this client wrote whole means its bytes
+        // did not arrive (the daemon lost its input mid-frame): a death.
+        if (LOST.has(/** @type {Error} */ (e)) || (e instanceof RPCError && e.code === -32700)) {
           lastDeath = /** @type {Error} */ (e);
           continue;
         }

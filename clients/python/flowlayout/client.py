@@ -422,6 +422,10 @@ class Client:
                 except DaemonError:
                     continue  # the new one died too: the retry finds out
                 except RPCError as e:
+                    if e.code == -32700:
+                        # A parse error to a frame this client wrote whole: its
+                        # bytes did not arrive (the daemon lost its input): a death.
+                        continue
                     raise DaemonError(f"the restarted flowlayoutd refused the replay: {e}") from None
         self._record(method, params)
         return result
