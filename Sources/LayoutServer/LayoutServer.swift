@@ -173,7 +173,9 @@ public final class LayoutServer: RPCHandler {
   public func handleRequest(method: String, params: JSONValue?, result w: inout JSONWriter)
     throws(RPCError)
   {
-    guard let spec = spec(named: method) else { throw .methodNotFound(method) }
+    guard let spec = spec(named: method) else {
+      throw .methodNotFound(method, among: ["initialize", "shutdown"] + methodNames)
+    }
     let fields = try Fields.params(params)
     try fields.rejectUnknown(spec.knownNames)
     try spec.handler(self)(fields, &w)

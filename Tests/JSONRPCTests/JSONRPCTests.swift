@@ -438,3 +438,30 @@ final class FrameReaderMemoryTests: XCTestCase {
     XCTAssertEqual(r.next(), .message(ArraySlice("[]".utf8)))
   }
 }
+
+final class NearestNameTests: XCTestCase {
+  func testTheIssuesExamplesAndTheLimits() {
+    let methods = [
+      "initialize", "shutdown", "layout/open", "layout/scrollEnded", "layout/setBounds",
+    ]
+    XCTAssertEqual(nearestName(to: "layout/scrollEnd", among: methods), "layout/scrollEnded")
+    XCTAssertEqual(nearestName(to: "setBounds", among: methods), "layout/setBounds")
+    XCTAssertEqual(nearestName(to: "shutdwon", among: methods), "shutdown")
+    // "nope" is 2 edits from "open": too far for a 4-letter name.
+    XCTAssertNil(nearestName(to: "layout/nope", among: methods))
+    XCTAssertNil(nearestName(to: "layout/open", among: methods))  // known: nothing to suggest
+    let fields = ["itemSize", "itemCount", "estimatedItemSize"]
+    XCTAssertEqual(nearestName(to: "itemsize", among: fields), "itemSize")
+    XCTAssertEqual(nearestName(to: "itemSzie", among: fields), "itemSize")  // a transposition
+    XCTAssertNil(nearestName(to: "depth", among: ["width", "height"]))
+    XCTAssertNil(nearestName(to: "", among: fields))
+  }
+
+  func testTheEditDistance() {
+    func d(_ a: String, _ b: String) -> Int { editDistance(Array(a), Array(b)) }
+    XCTAssertEqual(d("kitten", "sitting"), 3)
+    XCTAssertEqual(d("ab", "ba"), 1)
+    XCTAssertEqual(d("", "abc"), 3)
+    XCTAssertEqual(d("scrollEnd", "scrollEnded"), 2)
+  }
+}
