@@ -128,6 +128,8 @@ public final class LayoutServer: RPCHandler {
     strings(Self.methodTable.map(\.name), &w)
     w.key("methodTable")
     writeMethodTable(&w)
+    w.key("resultShapes")
+    writeResultShapes(&w)
     w.key("limits")
     w.beginObject()
     w.key("maxSessions")

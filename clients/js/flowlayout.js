@@ -21,9 +21,30 @@
  * by `spawn`, so the same file loads in a browser.
  */
 
-import { LayoutMethods, METHODS, WRAPPERS } from './methods.js';
+import { LayoutMethods, METHODS, RESULT_SHAPES, WRAPPERS } from './methods.js';
 
-export { LayoutMethods, METHODS, WRAPPERS };
+export { LayoutMethods, METHODS, RESULT_SHAPES, WRAPPERS };
+
+// The answers' shapes are generated into methods.js from the daemon's
+// table (capabilities.resultShapes), so that no client drifts from it.
+/** @typedef {import('./methods.js').OpenResult} OpenResult */
+/** @typedef {import('./methods.js').MutationResult} MutationResult */
+/** @typedef {import('./methods.js').BatchUpdatesResult} BatchUpdatesResult */
+/** @typedef {import('./methods.js').SnapshotResult} SnapshotResult */
+/** @typedef {import('./methods.js').RowScrollResult} RowScrollResult */
+/** @typedef {import('./methods.js').MovementBegan} MovementBegan */
+/** @typedef {import('./methods.js').MovementUpdateResult} MovementUpdateResult */
+/** @typedef {import('./methods.js').MovementEndResult} MovementEndResult */
+/** @typedef {import('./methods.js').ScrollPlan} ScrollPlan */
+/** @typedef {import('./methods.js').ScrollTarget} ScrollTarget */
+/** @typedef {import('./methods.js').AttributesPage} AttributesPage */
+/** @typedef {import('./methods.js').ElementAttributes} ElementAttributes */
+/** @typedef {import('./methods.js').OptionalElementAttributes} OptionalElementAttributes */
+/** @typedef {import('./methods.js').ContentSizeResult} ContentSizeResult */
+/** @typedef {import('./methods.js').Attributes} Attributes */
+/** @typedef {import('./methods.js').ElementKey} ElementKey */
+/** @typedef {import('./methods.js').ItemRef} ItemRef */
+/** @typedef {import('./methods.js').MovedElement} MovedElement */
 
 // MARK: the protocol's shapes (protocol.md "Values" and the method sections)
 
@@ -42,37 +63,11 @@ export { LayoutMethods, METHODS, WRAPPERS };
 /** UIEdgeInsets; may be negative. @typedef {{top: number, left: number, bottom: number, right: number}} Insets */
 /** Another name for Insets. @typedef {Insets} EdgeInsets */
 /** @typedef {{section: number, item: number}} IndexPath */
-/** An item, with its `lap` when the layout loops and its `id` when it has one. @typedef {{section: number, item: number, lap?: number, id?: ItemID}} ItemRef */
 /** A stable item or section id; `1` and `"1"` are different ids. @typedef {string | number} ItemID */
 /** @typedef {"center" | "leading" | "trailing"} ItemPosition */
 /** A compositional section's background is a "decoration" (its `elementKind` is "background"). @typedef {"cell" | "header" | "footer" | "decoration"} ElementKind */
 
-/**
- * An element's identity in the picture: `item` is 0 for headers and
- * footers; `lap` only when the layout loops (absent and 0 are the same key).
- * @typedef {{kind: ElementKind | string, section: number, item: number, lap?: number, id?: ItemID}} ElementKey
- */
 
-/**
- * UICollectionViewLayoutAttributes. `size` is untransformed, `frame` the
- * bounding box after `transform` (CATransform3D's m11…m44, which is also
- * CSS matrix3d()'s order; absent for the identity).
- * @typedef {object} Attributes
- * @property {ElementKind} kind
- * @property {number} section
- * @property {number} item
- * @property {number} [lap]
- * @property {ItemID} [id] the item's id, when it has one
- * @property {Point} center
- * @property {Size} size
- * @property {Rect} frame
- * @property {number[]} [transform]
- * @property {number} alpha
- * @property {number} zIndex
- * @property {true} [hidden] a carousel card facing away or reaching the eye
- *   (only attributesForItem answers hidden cards)
- * @property {true} [moving] the item an interactive movement drags
- */
 
 /**
  * A section of the data source: `itemCount` items of the layout's
@@ -301,76 +296,17 @@ export { LayoutMethods, METHODS, WRAPPERS };
 
 /** A measured size (`layout/setItemSizes`), by path or by id. @typedef {{section: number, item: number, size: Size} | {id: ItemID, size: Size}} ItemSizeUpdate */
 
-/**
- * `layout/open`: the session's first picture.
- * @typedef {{contentSize: Size, bounds: Rect, attributes: Attributes[], centeredItem: ItemRef | null}} OpenResult
- */
 
-/**
- * The answer of every method that changes a session: a delta of the
- * picture. `bounds` is what the client adopts (a relayout may anchor it).
- * @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true}} MutationResult
- */
 
-/**
- * A surviving element whose frame changed in a batch update.
- * @typedef {{kind: ElementKind, section: number, item: number, lap?: number, id?: ItemID, from: IndexPath, fromFrame: Rect, frame: Rect}} MovedElement
- */
 
-/**
- * `layout/scrollSection`: the delta, and the row's offset as the daemon
- * clamped it to the row's range.
- * @typedef {MutationResult & {offset: number}} RowScrollResult
- */
 
-/**
- * `layout/performBatchUpdates`: the delta, plus what to animate.
- * @typedef {MutationResult & {appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[]}} BatchUpdatesResult
- */
 
-/**
- * `layout/applySnapshot`: what performBatchUpdates answers, plus the batch
- * the diff computed; a first apply to a session without ids answers as
- * reloadData does, with `updates: null` and no animation lists.
- * @typedef {(BatchUpdatesResult & {updates: BatchUpdates}) | (MutationResult & {updates: null})} SnapshotResult
- */
 
-/** `layout/beginInteractiveMovement`. @typedef {{began: boolean}} MovementBegan */
 
-/**
- * `layout/updateInteractiveMovement`: the delta (others laid out as if the
- * item sat at `target`), the target, and the autoscroll velocity (points
- * per ms).
- * @typedef {MutationResult & {target: IndexPath, autoscroll: Point}} MovementUpdateResult
- */
 
-/**
- * `layout/endInteractiveMovement`: performBatchUpdates' answer for the one
- * move, and that batch (`{}` for a drop where it started).
- * @typedef {BatchUpdatesResult & {updates: BatchUpdates}} MovementEndResult
- */
 
-/**
- * `layout/scrollEnded`: where a release comes to rest and the path there.
- * @typedef {object} ScrollPlan
- * @property {Point} targetContentOffset
- * @property {ItemRef | null} targetItem
- * @property {Point} projectedContentOffset
- * @property {string} policy
- * @property {number} durationMs
- * @property {Point[]} trajectory
- */
 
-/** `layout/scrollToItem`: `rowOffset` when the item's row scrolls on its own. @typedef {{contentOffset: Point, lap?: number, rowOffset?: number}} ScrollTarget */
 /** @typedef {{attributes: Attributes[]}} AttributesList */
-/**
- * `layout/attributesInRect`: the elements, or with `limit` a page of them
- * and, while more remain, `next` (pass it as `after` for the next page).
- * @typedef {{attributes: Attributes[], next?: ElementKey}} AttributesPage
- */
-/** @typedef {{attributes: Attributes}} ElementAttributes */
-/** @typedef {{attributes: Attributes | null}} OptionalElementAttributes */
-/** @typedef {{contentSize: Size}} ContentSizeResult */
 
 /**
  * One entry of the daemon's `capabilities.methodTable` (and of METHODS).
