@@ -716,6 +716,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "demo":
             return demo(args.daemon)
         if args.command == "web":
+            if args.screenshot:
+                try:
+                    window = web._window(args.window)
+                except ValueError as e:
+                    print(f"flowlayout web: {e}", file=sys.stderr)
+                    return 2
+                return web.screenshot(args.screenshot, args.url_state, args.daemon, args.root, window)
+            if args.url_state:
+                print("flowlayout web: --url-state goes with --screenshot (open the URL with it after #)",
+                      file=sys.stderr)
+                return 2
             return web.serve(args.port, args.daemon, args.root, args.verbose)
         if args.command == "render":
             initialize = not args.no_initialize
