@@ -166,7 +166,8 @@ dist: deps-system
 
 # `make install PREFIX=…` (default /usr/local): the static daemon as
 # PREFIX/bin/flowlayoutd and the Python client's `flowlayout` command (in a
-# virtualenv of its own under PREFIX/lib/flowlayout, with the web page), so
+# virtualenv of its own under PREFIX/lib/flowlayout, with the web page and
+# the png extra, Pillow from PyPI, so that `render --out view.png` works), so
 # that with PREFIX/bin on PATH `flowlayout demo`, `render` and `web` work
 # from any directory. INSTALL_DAEMON=path installs that build instead of
 # making `dist` (the test installs the daemon it tests). `make uninstall
@@ -180,7 +181,7 @@ install: deps-system
 	install -m 755 "$(or $(INSTALL_DAEMON),$(DIST))" "$(PREFIX)/bin/flowlayoutd"
 	rm -rf "$(INSTALL_LIB)/venv"
 	$(PYTHON) -m venv "$(INSTALL_LIB)/venv"
-	"$(INSTALL_LIB)/venv/bin/python" -m pip install -q --disable-pip-version-check ./clients/python
+	"$(INSTALL_LIB)/venv/bin/python" -m pip install -q --disable-pip-version-check "./clients/python[png]"
 	ln -sf "../lib/flowlayout/venv/bin/flowlayout" "$(PREFIX)/bin/flowlayout"
 	@echo "installed $(PREFIX)/bin/flowlayoutd and $(PREFIX)/bin/flowlayout"
 

@@ -3,7 +3,8 @@
 
     python3 Tests/sync_protocol.py DAEMON
 
-- the method table under "## Methods", from `capabilities.methodTable`;
+- the method table under "## Methods", from `capabilities.methodTable`,
+  and the result shapes after it, from `capabilities.resultShapes`;
 - every `<--` line of the ```jsonrpc examples, replayed in document order
   as test_protocol_examples.py replays them; an answer longer than 400
   characters goes to docs/protocol-answers/<id>.json (pretty-printed) and
@@ -57,6 +58,26 @@ def table_rows(table) -> list[str]:
     return rows
 
 
+def shape_rows(shapes) -> list[str]:
+    rows = []
+    for s in shapes:
+        fields = ", ".join(f"{f['name']}{'' if f['required'] else '?'}: {f['type']}" for f in s["fields"])
+        cells = [f"`{s['name']}`", f"`{{{fields}}}`", s["summary"]]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return rows
+
+
+def replace_table(text: str, head: str, prefix: str, rows: list[str]) -> str:
+    """Replaces the rows (lines starting with `prefix`) under `head`."""
+    start = text.index(head) + len(head)
+    lines = text[start:].split("\n")
+    n = 0
+    while n < len(lines) and lines[n].startswith(prefix):
+        n += 1
+    end = start + len("\n".join(lines[:n]))
+    return text[:start] + "\n".join(rows) + text[end:]
+
+
 def main() -> None:
     daemon = sys.argv[1]
     text = PROTOCOL.read_text(encoding="utf-8")
@@ -75,6 +96,7 @@ def main() -> None:
                 got = json.loads(raw)
                 if isinstance(got, dict) and "capabilities" in (got.get("result") or {}):
                     replay.table = got["result"]["capabilities"]["methodTable"]
+                    replay.shapes = got["result"]["capabilities"]["resultShapes"]
                 if len(raw) > LONG_ANSWER:
                     # A long answer lives in a file of its own; the line names it.
                     name = f"{got.get('id')}.json"
@@ -102,15 +124,9 @@ def main() -> None:
             stale.unlink()
     proc.stdin.close()
     proc.wait(timeout=10)
-    head = "| method | params | result | picture | |\n| --- | --- | --- | --- | --- |\n"
-    start = text.index(head) + len(head)
-    end = start
-    lines = text[start:].split("\n")
-    n = 0
-    while n < len(lines) and lines[n].startswith("| [`"):
-        n += 1
-    end = start + len("\n".join(lines[:n]))
-    text = text[:start] + "\n".join(table_rows(replay.table)) + text[end:]
+    text = replace_table(text, "| method | params | result | picture | |\n| --- | --- | --- | --- | --- |\n",
+                         "| [`", table_rows(replay.table))
+    text = replace_table(text, "| shape | fields | |\n| --- | --- | --- |\n", "| `", shape_rows(replay.shapes))
     PROTOCOL.write_text(text, encoding="utf-8")
 
 

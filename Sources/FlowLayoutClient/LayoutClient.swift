@@ -42,13 +42,11 @@ public final class LayoutClient {
   private var nextID = 1
   private var closed = false
 
-  /// Spawns `daemon` (default: `$FLOWLAYOUTD`, else `flowlayoutd` on
-  /// `PATH`) with `arguments` and initializes it. SIGPIPE is ignored from
-  /// then on, so that a daemon that dies makes writes fail instead of
-  /// killing this process.
+  /// Spawns `daemon` (default: `findDaemon()`'s) with `arguments` and
+  /// initializes it. SIGPIPE is ignored from then on, so that a daemon
+  /// that dies makes writes fail instead of killing this process.
   public static func spawn(daemon: String? = nil, arguments: [String] = []) throws -> LayoutClient {
-    guard let path = daemon ?? ProcessInfo.processInfo.environment["FLOWLAYOUTD"] ?? findOnPath()
-    else { throw TransportError(reason: "flowlayoutd was not found: set $FLOWLAYOUTD or PATH") }
+    let path = try findDaemon(daemon)
     signal(SIGPIPE, SIG_IGN)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -89,13 +87,46 @@ public final class LayoutClient {
     #endif
   }
 
-  private static func findOnPath() -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    for dir in path.split(separator: ":") {
-      let candidate = "\(dir)/flowlayoutd"
-      if access(candidate, X_OK) == 0 { return candidate }
+  /// Locates flowlayoutd, in the order every client (Python, JavaScript,
+  /// Swift) shares and the README's "Finding the daemon" documents:
+  /// `daemon`; `$FLOWLAYOUTD`; `.build/release` then `.build/debug` in
+  /// `directory` (default: the working directory) or any parent, then
+  /// beside this library's source or any of its parents (a checkout's
+  /// client finds the checkout's daemon); finally `flowlayoutd` on `PATH`.
+  public static func findDaemon(
+    _ daemon: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+    directory: String = FileManager.default.currentDirectoryPath
+  ) throws -> String {
+    if let daemon, !daemon.isEmpty { return daemon }
+    if let env = environment["FLOWLAYOUTD"], !env.isEmpty { return env }
+    let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+    for start in [directory, source] {
+      var dir = URL(fileURLWithPath: start).standardizedFileURL
+      while true {
+        for candidate in [".build/release/flowlayoutd", ".build/debug/flowlayoutd"] {
+          let path = dir.appendingPathComponent(candidate).path
+          if isExecutableFile(path) { return path }
+        }
+        let parent = dir.deletingLastPathComponent()
+        if parent.path == dir.path { break }
+        dir = parent
+      }
     }
-    return nil
+    for dir in (environment["PATH"] ?? "").split(separator: ":") {
+      let candidate = "\(dir)/flowlayoutd"
+      if isExecutableFile(candidate) { return candidate }
+    }
+    throw TransportError(
+      reason:
+        "flowlayoutd not found: pass its path, set FLOWLAYOUTD, build it with `swift build` "
+        + "(searched for .build/{release,debug}/flowlayoutd upward from the working directory "
+        + "and from this library's source), or put it on PATH")
+  }
+
+  private static func isExecutableFile(_ path: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+      && !isDirectory.boolValue && access(path, X_OK) == 0
   }
 
   // MARK: Requests

@@ -54,6 +54,30 @@ extension LayoutClient {
     "layout/cancelInteractiveMovement": "delta",
   ]
 
+  /// The answers' shapes (capabilities.resultShapes): each object's fields in the
+  /// daemon's order, `?` after one that may be absent. Every client's shapes come
+  /// from this one table.
+  public static let resultShapes: [String: [String]] = [
+    "OpenResult": ["contentSize", "bounds", "attributes", "centeredItem"],
+    "MutationResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?"],
+    "BatchUpdatesResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "appearing", "disappearing", "moved"],
+    "SnapshotResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "appearing?", "disappearing?", "moved?", "updates"],
+    "RowScrollResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "offset"],
+    "MovementBegan": ["began"],
+    "MovementUpdateResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "target", "autoscroll"],
+    "MovementEndResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "appearing", "disappearing", "moved", "updates"],
+    "ScrollPlan": ["targetContentOffset", "targetItem", "projectedContentOffset", "policy", "durationMs", "trajectory"],
+    "ScrollTarget": ["contentOffset", "lap?", "rowOffset?"],
+    "AttributesPage": ["attributes", "next?"],
+    "ElementAttributes": ["attributes"],
+    "OptionalElementAttributes": ["attributes"],
+    "ContentSizeResult": ["contentSize"],
+    "Attributes": ["kind", "elementKind?", "section", "item", "lap?", "id?", "center", "size", "frame", "transform?", "alpha", "zIndex", "hidden?", "moving?"],
+    "ElementKey": ["kind", "section", "item", "lap?", "id?"],
+    "ItemRef": ["section", "item", "lap?", "id?"],
+    "MovedElement": ["kind", "section", "item", "lap?", "id?", "from", "fromFrame", "frame"],
+  ]
+
   /// Opens a session and answers its first viewport.
   /// `layout/open` {session: string, layout: LayoutConfiguration, bounds: Rect, sections: Section[], contentInset?: Insets, overscan?: number, followsEnd?: boolean} → `OpenResult`; picture: open.
   @discardableResult

@@ -200,7 +200,7 @@ public struct Fields {
   /// instead of a silently ignored default; a method's few names compared
   /// as bytes in order. O(members · names).
   public func rejectUnknown(_ known: [String]) throws(RPCError) {
-    try rejectUnknown { bytes in
+    try rejectUnknown(suggestingFrom: { known }) { bytes in
       known.contains { k in
         var k = k
         return k.utf8.count == bytes.count
@@ -214,12 +214,17 @@ public struct Fields {
   /// `rejectUnknown` for a set of names. O(members).
   public func rejectUnknown(_ known: Set<String>) throws(RPCError) {
     // Keys up to 15 bytes become small strings: no allocation per key.
-    try rejectUnknown { known.contains(String(decoding: $0, as: UTF8.self)) }
+    try rejectUnknown(suggestingFrom: { known.sorted() }) {
+      known.contains(String(decoding: $0, as: UTF8.self))
+    }
   }
 
   /// The first key, in the object's order, that `isKnown` refuses, as
-  /// error -32602 naming it. O(keys).
-  private func rejectUnknown(where isKnown: (UnsafeRawBufferPointer) -> Bool) throws(RPCError) {
+  /// error -32602 naming it and the nearest of `names` (did you mean).
+  /// O(keys).
+  private func rejectUnknown(
+    suggestingFrom names: () -> [String], where isKnown: (UnsafeRawBufferPointer) -> Bool
+  ) throws(RPCError) {
     var unknown: String? = nil
     value.forEachKey { bytes in
       if isKnown(bytes) { return true }
@@ -228,7 +233,14 @@ public struct Fields {
         decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(1024)), as: UTF8.self)
       return false
     }
-    if let unknown { throw .invalidParams(path(bounded(unknown)), "is not a known field") }
+    if let unknown {
+      var e = RPCError.invalidParams(path(bounded(unknown)), "is not a known field")
+      if let s = nearestName(to: unknown, among: names()) {
+        e.message += "; did you mean \(s)?"
+        e.suggestion = s
+      }
+      throw e
+    }
   }
 
 }

@@ -76,6 +76,13 @@ public struct FrameReader {
   public mutating func next() -> Event? {
     while true {
       guard let end = find(Self.crlfcrlf, from: start) else {
+        if !recovering, let lineEnd = unframedLineEnd() {
+          // A JSON text on a line of its own, with no header before it:
+          // the most common first mistake. Answered now, not at EOF.
+          start = lineEnd
+          recovering = true
+          return .error(.parseError(Self.unframed))
+        }
         if bufferedCount > maxHeaderBytes {
           // A flood without a blank line: drop it, keeping a tail in case
           // a real header starts inside it.
@@ -138,6 +145,60 @@ public struct FrameReader {
         return .message(body)
       }
     }
+  }
+
+  /// The framing every message needs, as the errors about its absence
+  /// name it.
+  public static let expectedFraming =
+    "expected \"Content-Length: N\\r\\n\\r\\n\" before each message's N-byte body"
+
+  static let unframed = "input is not framed: \(expectedFraming)"
+
+  /// Ends the input (EOF): an error for what is held that is not a whole
+  /// frame (unframed text, a header without its blank line, a body
+  /// shorter than declared), unless it is only whitespace or the rest of
+  /// damage already reported. Leaves the reader empty. O(bytes held).
+  public mutating func finish() -> Event? {
+    defer {
+      buffer = []
+      start = 0
+      recovering = false
+    }
+    guard !recovering else { return nil }
+    let held = buffer[start...]
+    guard held.contains(where: { !isSpace($0) }) else { return nil }
+    if let end = find(Self.crlfcrlf, from: start),
+      case .success(let length) = parseHeaders(
+        from: start, to: end)
+    {
+      let got = buffer.count - (end + 4)
+      return .error(
+        .parseError(
+          "incomplete frame at EOF: Content-Length \(length) declared, \(got) bytes of body arrived; \(Self.expectedFraming)"
+        ))
+    }
+    let first = held.first(where: { !isSpace($0) })
+    if first != UInt8(ascii: "{") && first != UInt8(ascii: "[") {
+      return .error(
+        .parseError(
+          "incomplete frame at EOF: the header block has no blank line; \(Self.expectedFraming)"
+        ))
+    }
+    return .error(.parseError(Self.unframed))
+  }
+
+  private func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+
+  /// Where a line that starts (after whitespace) with `{` or `[` and holds
+  /// no `Content-Length` ends, after its LF; nil for anything else.
+  private func unframedLineEnd() -> Int? {
+    var i = start
+    while i < buffer.count && isSpace(buffer[i]) { i += 1 }
+    guard i < buffer.count, buffer[i] == UInt8(ascii: "{") || buffer[i] == UInt8(ascii: "[")
+    else { return nil }
+    guard let lf = buffer[i...].firstIndex(of: 10) else { return nil }
+    guard findCaseInsensitive(Self.contentLength, from: i, to: lf) == nil else { return nil }
+    return lf + 1
   }
 
   /// Records dropped input; returns an error unless one was already

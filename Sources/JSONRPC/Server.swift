@@ -123,7 +123,14 @@ public final class Server {
       if outputBroken { return 1 }
       // Frames read but not parsed yet come before any new input.
       if parseBuffered() { continue }
-      if eof { return state == .shuttingDown ? 0 : 1 }
+      if eof {
+        // What is held is not a whole frame: answered, not dropped.
+        if case .error(let e) = reader.finish() {
+          queueFrameError(e)
+          continue
+        }
+        return state == .shuttingDown ? 0 : 1
+      }
       releaseBulkMemoryWhenIdle()
       readInput(blocking: true)
     }
@@ -271,8 +278,7 @@ public final class Server {
     while queue.count - queueHead < readAheadMessages, let event = reader.next() {
       switch event {
       case .error(let e):
-        logger?.log("framing: \(e.message)")
-        queue.append(.frameError(e))
+        queueFrameError(e)
       case .message(let body):
         do {
           let doc = try JSONDocument.parse(body)
@@ -285,6 +291,13 @@ public final class Server {
       }
     }
     return queue.count > before
+  }
+
+  /// Queues a framing error's answer and logs it on one line, pointing
+  /// to the framing's description.
+  private func queueFrameError(_ e: RPCError) {
+    logger?.log("framing: \(e.message) (see protocol.md#transport)")
+    queue.append(.frameError(e))
   }
 
   /// A `$/cancelRequest` marks its id now, so the request (queued ahead of

@@ -131,6 +131,8 @@ public final class LayoutServer: RPCHandler {
     strings(Self.methodTable.map(\.name), &w)
     w.key("methodTable")
     writeMethodTable(&w)
+    w.key("resultShapes")
+    writeResultShapes(&w)
     w.key("limits")
     w.beginObject()
     w.key("maxSessions")
@@ -178,7 +180,9 @@ public final class LayoutServer: RPCHandler {
   public func handleRequest(method: String, params: JSONValue?, result w: inout JSONWriter)
     throws(RPCError)
   {
-    guard let spec = spec(named: method) else { throw .methodNotFound(method) }
+    guard let spec = spec(named: method) else {
+      throw .methodNotFound(method, among: ["initialize", "shutdown"] + methodNames)
+    }
     let fields = try Fields.params(params)
     try fields.rejectUnknown(spec.knownNames)
     try spec.handler(self)(fields, &w)

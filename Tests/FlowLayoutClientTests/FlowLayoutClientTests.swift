@@ -39,6 +39,44 @@ final class LayoutClientTests: XCTestCase {
     return bundle.appendingPathComponent("flowlayoutd").path
   }
 
+  /// README.md's "Finding the daemon", the order the Python and JS
+  /// clients' test (test_daemon_discovery.py) checks too.
+  func testFindDaemonOrder() throws {
+    let fm = FileManager.default
+    let root = fm.temporaryDirectory.appendingPathComponent("find-daemon-\(getpid())").path
+    defer { try? fm.removeItem(atPath: root) }
+    func stub(_ path: String) throws -> String {
+      try fm.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      XCTAssertTrue(
+        fm.createFile(
+          atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755]))
+      return path
+    }
+    let cwd = "\(root)/project/sub"
+    try fm.createDirectory(atPath: cwd, withIntermediateDirectories: true)
+    let onPath = try stub("\(root)/bin/flowlayoutd")
+    let env = ["PATH": "\(root)/bin"]
+    // This library's own checkout (its source's ancestors) holds a build:
+    // the tests run from it. It comes before PATH.
+    let own = try LayoutClient.findDaemon(environment: env, directory: cwd)
+    XCTAssertTrue(
+      own.hasSuffix("/.build/release/flowlayoutd") || own.hasSuffix("/.build/debug/flowlayoutd"),
+      own)
+    XCTAssertNotEqual(own, onPath)
+    let debug = try stub("\(root)/project/.build/debug/flowlayoutd")
+    XCTAssertEqual(try LayoutClient.findDaemon(environment: env, directory: cwd), debug)
+    let release = try stub("\(root)/project/.build/release/flowlayoutd")
+    XCTAssertEqual(try LayoutClient.findDaemon(environment: env, directory: cwd), release)
+    XCTAssertEqual(
+      try LayoutClient.findDaemon(
+        environment: env.merging(["FLOWLAYOUTD": "/opt/f"]) { $1 }, directory: cwd),
+      "/opt/f")
+    XCTAssertEqual(
+      try LayoutClient.findDaemon("/given", environment: ["FLOWLAYOUTD": "/opt/f"], directory: cwd),
+      "/given")
+  }
+
   func testAFullSession() throws {
     let client = try LayoutClient.spawn(daemon: Self.daemon)
     XCTAssertEqual(client.serverInfo["name"].string, "flowlayoutd")

@@ -50,6 +50,46 @@ final class FrameReaderTests: XCTestCase {
     XCTAssertEqual(events[1], .message(ArraySlice("{}".utf8)))
   }
 
+  func testUnframedLineIsAnsweredAtOnceNamingTheFraming() {
+    var r = FrameReader()
+    r.append(Array("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}".utf8))
+    XCTAssertNil(r.next())  // no line end yet: it may still be a header
+    r.append(Array("\n".utf8))
+    guard case .error(let e)? = r.next() else { return XCTFail() }
+    XCTAssertEqual(e.code, -32700)
+    XCTAssertEqual(
+      e.message,
+      "Parse error: input is not framed: expected \"Content-Length: N\\r\\n\\r\\n\" before each message's N-byte body"
+    )
+    // Reported once; the next frame is read as usual.
+    r.append(Array("{\"again\":1}\n".utf8) + frame("{}"))
+    XCTAssertEqual(drain(&r), [.message(ArraySlice("{}".utf8))])
+    XCTAssertNil(r.finish())
+  }
+
+  func testFinishReportsWhatIsNotAWholeFrame() {
+    func finished(_ s: String) -> String? {
+      var r = FrameReader()
+      r.append(Array(s.utf8))
+      _ = drain(&r)
+      guard case .error(let e)? = r.finish() else { return nil }
+      XCTAssertEqual(e.code, -32700)
+      return e.message
+    }
+    let hint = "expected \"Content-Length: N\\r\\n\\r\\n\" before each message's N-byte body"
+    XCTAssertEqual(finished("{\"id\":1}"), "Parse error: input is not framed: \(hint)")
+    XCTAssertEqual(
+      finished("Content-Length: 500\r\n\r\n{\"id\":1}"),
+      "Parse error: incomplete frame at EOF: Content-Length 500 declared, 8 bytes of body arrived; \(hint)"
+    )
+    XCTAssertEqual(
+      finished("Content-Len"),
+      "Parse error: incomplete frame at EOF: the header block has no blank line; \(hint)")
+    XCTAssertNil(finished(""))
+    XCTAssertNil(finished("\n\r\n "))
+    XCTAssertNil(finished("Content-Length: 2\r\n\r\n{}\n"))
+  }
+
   func testJunkGluedToTheNextHeaderIsSkipped() {
     // The body of a frame whose header was damaged runs straight into the
     // next header: the junk must not hide that frame.
@@ -396,5 +436,32 @@ final class FrameReaderMemoryTests: XCTestCase {
     XCTAssertEqual(r.bufferedCount, 0)
     r.append(Array("Content-Length: 2\r\n\r\n[]".utf8))
     XCTAssertEqual(r.next(), .message(ArraySlice("[]".utf8)))
+  }
+}
+
+final class NearestNameTests: XCTestCase {
+  func testTheIssuesExamplesAndTheLimits() {
+    let methods = [
+      "initialize", "shutdown", "layout/open", "layout/scrollEnded", "layout/setBounds",
+    ]
+    XCTAssertEqual(nearestName(to: "layout/scrollEnd", among: methods), "layout/scrollEnded")
+    XCTAssertEqual(nearestName(to: "setBounds", among: methods), "layout/setBounds")
+    XCTAssertEqual(nearestName(to: "shutdwon", among: methods), "shutdown")
+    // "nope" is 2 edits from "open": too far for a 4-letter name.
+    XCTAssertNil(nearestName(to: "layout/nope", among: methods))
+    XCTAssertNil(nearestName(to: "layout/open", among: methods))  // known: nothing to suggest
+    let fields = ["itemSize", "itemCount", "estimatedItemSize"]
+    XCTAssertEqual(nearestName(to: "itemsize", among: fields), "itemSize")
+    XCTAssertEqual(nearestName(to: "itemSzie", among: fields), "itemSize")  // a transposition
+    XCTAssertNil(nearestName(to: "depth", among: ["width", "height"]))
+    XCTAssertNil(nearestName(to: "", among: fields))
+  }
+
+  func testTheEditDistance() {
+    func d(_ a: String, _ b: String) -> Int { editDistance(Array(a), Array(b)) }
+    XCTAssertEqual(d("kitten", "sitting"), 3)
+    XCTAssertEqual(d("ab", "ba"), 1)
+    XCTAssertEqual(d("", "abc"), 3)
+    XCTAssertEqual(d("scrollEnd", "scrollEnded"), 2)
   }
 }

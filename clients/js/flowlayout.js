@@ -21,9 +21,30 @@
  * by `spawn`, so the same file loads in a browser.
  */
 
-import { LayoutMethods, METHODS, WRAPPERS } from './methods.js';
+import { LayoutMethods, METHODS, RESULT_SHAPES, WRAPPERS } from './methods.js';
 
-export { LayoutMethods, METHODS, WRAPPERS };
+export { LayoutMethods, METHODS, RESULT_SHAPES, WRAPPERS };
+
+// The answers' shapes are generated into methods.js from the daemon's
+// table (capabilities.resultShapes), so that no client drifts from it.
+/** @typedef {import('./methods.js').OpenResult} OpenResult */
+/** @typedef {import('./methods.js').MutationResult} MutationResult */
+/** @typedef {import('./methods.js').BatchUpdatesResult} BatchUpdatesResult */
+/** @typedef {import('./methods.js').SnapshotResult} SnapshotResult */
+/** @typedef {import('./methods.js').RowScrollResult} RowScrollResult */
+/** @typedef {import('./methods.js').MovementBegan} MovementBegan */
+/** @typedef {import('./methods.js').MovementUpdateResult} MovementUpdateResult */
+/** @typedef {import('./methods.js').MovementEndResult} MovementEndResult */
+/** @typedef {import('./methods.js').ScrollPlan} ScrollPlan */
+/** @typedef {import('./methods.js').ScrollTarget} ScrollTarget */
+/** @typedef {import('./methods.js').AttributesPage} AttributesPage */
+/** @typedef {import('./methods.js').ElementAttributes} ElementAttributes */
+/** @typedef {import('./methods.js').OptionalElementAttributes} OptionalElementAttributes */
+/** @typedef {import('./methods.js').ContentSizeResult} ContentSizeResult */
+/** @typedef {import('./methods.js').Attributes} Attributes */
+/** @typedef {import('./methods.js').ElementKey} ElementKey */
+/** @typedef {import('./methods.js').ItemRef} ItemRef */
+/** @typedef {import('./methods.js').MovedElement} MovedElement */
 
 // MARK: the protocol's shapes (protocol.md "Values" and the method sections)
 
@@ -42,37 +63,11 @@ export { LayoutMethods, METHODS, WRAPPERS };
 /** UIEdgeInsets; may be negative. @typedef {{top: number, left: number, bottom: number, right: number}} Insets */
 /** Another name for Insets. @typedef {Insets} EdgeInsets */
 /** @typedef {{section: number, item: number}} IndexPath */
-/** An item, with its `lap` when the layout loops and its `id` when it has one. @typedef {{section: number, item: number, lap?: number, id?: ItemID}} ItemRef */
 /** A stable item or section id; `1` and `"1"` are different ids. @typedef {string | number} ItemID */
 /** @typedef {"center" | "leading" | "trailing"} ItemPosition */
 /** A compositional section's background is a "decoration" (its `elementKind` is "background"). @typedef {"cell" | "header" | "footer" | "decoration"} ElementKind */
 
-/**
- * An element's identity in the picture: `item` is 0 for headers and
- * footers; `lap` only when the layout loops (absent and 0 are the same key).
- * @typedef {{kind: ElementKind | string, section: number, item: number, lap?: number, id?: ItemID}} ElementKey
- */
 
-/**
- * UICollectionViewLayoutAttributes. `size` is untransformed, `frame` the
- * bounding box after `transform` (CATransform3D's m11…m44, which is also
- * CSS matrix3d()'s order; absent for the identity).
- * @typedef {object} Attributes
- * @property {ElementKind} kind
- * @property {number} section
- * @property {number} item
- * @property {number} [lap]
- * @property {ItemID} [id] the item's id, when it has one
- * @property {Point} center
- * @property {Size} size
- * @property {Rect} frame
- * @property {number[]} [transform]
- * @property {number} alpha
- * @property {number} zIndex
- * @property {true} [hidden] a carousel card facing away or reaching the eye
- *   (only attributesForItem answers hidden cards)
- * @property {true} [moving] the item an interactive movement drags
- */
 
 /**
  * A section of the data source: `itemCount` items of the layout's
@@ -301,76 +296,17 @@ export { LayoutMethods, METHODS, WRAPPERS };
 
 /** A measured size (`layout/setItemSizes`), by path or by id. @typedef {{section: number, item: number, size: Size} | {id: ItemID, size: Size}} ItemSizeUpdate */
 
-/**
- * `layout/open`: the session's first picture.
- * @typedef {{contentSize: Size, bounds: Rect, attributes: Attributes[], centeredItem: ItemRef | null}} OpenResult
- */
 
-/**
- * The answer of every method that changes a session: a delta of the
- * picture. `bounds` is what the client adopts (a relayout may anchor it).
- * @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true}} MutationResult
- */
 
-/**
- * A surviving element whose frame changed in a batch update.
- * @typedef {{kind: ElementKind, section: number, item: number, lap?: number, id?: ItemID, from: IndexPath, fromFrame: Rect, frame: Rect}} MovedElement
- */
 
-/**
- * `layout/scrollSection`: the delta, and the row's offset as the daemon
- * clamped it to the row's range.
- * @typedef {MutationResult & {offset: number}} RowScrollResult
- */
 
-/**
- * `layout/performBatchUpdates`: the delta, plus what to animate.
- * @typedef {MutationResult & {appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[]}} BatchUpdatesResult
- */
 
-/**
- * `layout/applySnapshot`: what performBatchUpdates answers, plus the batch
- * the diff computed; a first apply to a session without ids answers as
- * reloadData does, with `updates: null` and no animation lists.
- * @typedef {(BatchUpdatesResult & {updates: BatchUpdates}) | (MutationResult & {updates: null})} SnapshotResult
- */
 
-/** `layout/beginInteractiveMovement`. @typedef {{began: boolean}} MovementBegan */
 
-/**
- * `layout/updateInteractiveMovement`: the delta (others laid out as if the
- * item sat at `target`), the target, and the autoscroll velocity (points
- * per ms).
- * @typedef {MutationResult & {target: IndexPath, autoscroll: Point}} MovementUpdateResult
- */
 
-/**
- * `layout/endInteractiveMovement`: performBatchUpdates' answer for the one
- * move, and that batch (`{}` for a drop where it started).
- * @typedef {BatchUpdatesResult & {updates: BatchUpdates}} MovementEndResult
- */
 
-/**
- * `layout/scrollEnded`: where a release comes to rest and the path there.
- * @typedef {object} ScrollPlan
- * @property {Point} targetContentOffset
- * @property {ItemRef | null} targetItem
- * @property {Point} projectedContentOffset
- * @property {string} policy
- * @property {number} durationMs
- * @property {Point[]} trajectory
- */
 
-/** `layout/scrollToItem`: `rowOffset` when the item's row scrolls on its own. @typedef {{contentOffset: Point, lap?: number, rowOffset?: number}} ScrollTarget */
 /** @typedef {{attributes: Attributes[]}} AttributesList */
-/**
- * `layout/attributesInRect`: the elements, or with `limit` a page of them
- * and, while more remain, `next` (pass it as `after` for the next page).
- * @typedef {{attributes: Attributes[], next?: ElementKey}} AttributesPage
- */
-/** @typedef {{attributes: Attributes}} ElementAttributes */
-/** @typedef {{attributes: Attributes | null}} OptionalElementAttributes */
-/** @typedef {{contentSize: Size}} ContentSizeResult */
 
 /**
  * One entry of the daemon's `capabilities.methodTable` (and of METHODS).
@@ -1182,7 +1118,8 @@ class HttpTransport {
 
 /**
  * @typedef {object} SpawnOptions
- * @property {string} [daemon] the daemon's path (default: $FLOWLAYOUTD, else `flowlayoutd` on PATH)
+ * @property {string} [daemon] the daemon's path (default: `findDaemon()`'s: $FLOWLAYOUTD, a checkout's
+ *   .build/{release,debug}, then PATH)
  * @property {string[]} [args] extra command-line arguments (`--max-sessions 10`, …)
  * @property {{name: string, version?: string}} [clientInfo] sent with initialize
  * @property {Record<string, string | undefined>} [env] the daemon's environment (default: this process's)
@@ -1215,6 +1152,56 @@ const MAX_RESTARTS_IN_A_ROW = 3;
  * @typedef {() => Promise<{child: import('node:child_process').ChildProcessWithoutNullStreams, transport: StdioTransport}>} Launcher
  */
 
+/** The checkout's builds, release first, as every client looks for them. */
+const DAEMON_CANDIDATES = ['.build/release/flowlayoutd', '.build/debug/flowlayoutd'];
+
+/**
+ * Locates flowlayoutd, in the order every client (Python, JavaScript,
+ * Swift) shares and the README's "Finding the daemon" documents: the
+ * `daemon` argument; `$FLOWLAYOUTD`; `.build/release` then `.build/debug`
+ * in the working directory or any parent, then beside this module or any
+ * of its parents (a checkout's client finds the checkout's daemon);
+ * finally `flowlayoutd` on `PATH`. Node only.
+ * @param {{daemon?: string, env?: Record<string, string | undefined>, cwd?: string}} [options]
+ * @returns {Promise<string>} the path (or the bare name found on PATH, as a path)
+ * @throws {DaemonError} when none is found, naming where it looked
+ */
+export async function findDaemon(options = {}) {
+  if (options.daemon) return options.daemon;
+  const env = options.env ?? globalThis.process?.env ?? {};
+  if (env.FLOWLAYOUTD) return env.FLOWLAYOUTD;
+  const [fs, path, url] = await Promise.all([import('node:fs'), import('node:path'), import('node:url')]);
+  /** @param {string} p */
+  const executable = (p) => {
+    try {
+      return fs.statSync(p).isFile() && (fs.accessSync(p, fs.constants.X_OK), true);
+    } catch {
+      return false;
+    }
+  };
+  const starts = [path.resolve(options.cwd ?? globalThis.process.cwd())];
+  if (import.meta.url.startsWith('file:')) starts.push(path.dirname(url.fileURLToPath(import.meta.url)));
+  for (const start of starts) {
+    for (let dir = start; ; dir = path.dirname(dir)) {
+      for (const candidate of DAEMON_CANDIDATES) {
+        const p = path.join(dir, candidate);
+        if (executable(p)) return p;
+      }
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const p = path.join(dir, 'flowlayoutd');
+    if (executable(p)) return p;
+  }
+  throw new DaemonError(
+    'flowlayoutd not found: pass {daemon}, set FLOWLAYOUTD, build it with `swift build` ' +
+      '(searched for .build/{release,debug}/flowlayoutd upward from the working directory ' +
+      'and from this module), or put it on PATH',
+  );
+}
+
 /**
  * A launcher for the daemon of `options` (the same path, args and env each
  * time).
@@ -1224,7 +1211,7 @@ const MAX_RESTARTS_IN_A_ROW = 3;
 async function daemonLauncher(options) {
   const [{ spawn }, { constants }] = await Promise.all([import('node:child_process'), import('node:os')]);
   const env = options.env ?? globalThis.process?.env;
-  const daemon = options.daemon || env?.FLOWLAYOUTD || 'flowlayoutd';
+  const daemon = await findDaemon({ daemon: options.daemon, env });
   const args = [...(options.args ?? [])];
   return async () => {
     const child = spawn(daemon, args, { env }); // stdin, stdout and stderr piped
@@ -1585,7 +1572,9 @@ export class FlowLayoutClient extends LayoutMethods {
         await this.#handshake(transport);
         await this.#replay(transport);
       } catch (e) {
-        if (LOST.has(/** @type {Error} */ (e))) {
+        // A parse error to a frame this client wrote whole means its bytes
+        // did not arrive (the daemon lost its input mid-frame): a death.
+        if (LOST.has(/** @type {Error} */ (e)) || (e instanceof RPCError && e.code === -32700)) {
           lastDeath = /** @type {Error} */ (e);
           continue;
         }

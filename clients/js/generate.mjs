@@ -7,8 +7,10 @@
  *
  * DAEMON defaults to $FLOWLAYOUTD, else `flowlayoutd` on PATH. The
  * generator spawns it, sends `initialize`, reads
- * `capabilities.methodTable` and writes methods.js into DIR (default: this
- * file's directory): the table as data (METHODS), the wrapper name of each
+ * `capabilities.methodTable` and `capabilities.resultShapes` and writes
+ * methods.js into DIR (default: this file's directory): the table as data
+ * (METHODS), the answers' shapes as data (RESULT_SHAPES) and as JSDoc
+ * typedefs, the wrapper name of each
  * method (WRAPPERS) and the class LayoutMethods with one JSDoc-typed
  * wrapper per method, which FlowLayoutClient extends. `--check` writes
  * nothing and exits 1 when the file on disk differs from what would be
@@ -105,12 +107,15 @@ const PICTURE = {
 };
 
 /**
- * methods.js for a method table.
+ * methods.js for a method table and the result shapes.
  * @param {any[]} table capabilities.methodTable
+ * @param {any[]} [shapes] capabilities.resultShapes
  * @returns {string}
  */
-export function render(table) {
+export function render(table, shapes = []) {
   if (!Array.isArray(table) || table.length === 0) throw new Error('the method table is empty');
+  if (!Array.isArray(shapes)) throw new Error('the result shapes are not a list');
+  const defined = new Set(shapes.map((s) => s.name));
   const names = new Set();
   const wrappers = new Map();
   for (const m of table) {
@@ -126,6 +131,13 @@ export function render(table) {
     for (const p of m.params) for (const n of typeNames(p.type)) names.add(n);
     for (const n of typeNames(m.result)) names.add(n);
   }
+  for (const shape of shapes) {
+    if (typeof shape.name !== 'string' || !Array.isArray(shape.fields)) {
+      throw new Error(`malformed result shape ${JSON.stringify(shape)}`);
+    }
+    for (const f of shape.fields) for (const n of typeNames(f.type)) names.add(n);
+  }
+  for (const n of defined) names.delete(n);
   const out = [];
   out.push(
     '// GENERATED FILE: do not edit. Written by clients/js/generate.mjs from the',
@@ -142,6 +154,13 @@ export function render(table) {
     "/** @typedef {import('./flowlayout.js').MethodInfo} MethodInfo */",
   );
   for (const n of [...names].sort()) out.push(`/** @typedef {import('./flowlayout.js').${n}} ${n} */`);
+  if (shapes.length) out.push('', "// The answers' shapes (capabilities.resultShapes).");
+  for (const shape of shapes) {
+    const fields = shape.fields.map(
+      (/** @type {{name: string, type: string, required: boolean}} */ f) => `${f.name}${f.required ? '' : '?'}: ${f.type}`,
+    );
+    out.push(`/** ${doc(shape.summary)} @typedef {{${doc(fields.join(', '))}}} ${shape.name} */`);
+  }
   out.push(
     '',
     '/**',
@@ -164,6 +183,14 @@ export function render(table) {
     ' * @type {ReadonlyArray<MethodInfo>}',
     ' */',
     `export const METHODS = freeze(${JSON.stringify(table, null, 2)});`,
+    '',
+    '/**',
+    " * The answers' shapes, as the daemon's initialize result describes them",
+    ' * (capabilities.resultShapes): name, summary and fields ({name, type,',
+    ' * required}); the typedefs above are written from the same table.',
+    ' * @type {ReadonlyArray<{name: string, summary: string, fields: ReadonlyArray<{name: string, type: string, required: boolean}>}>}',
+    ' */',
+    `export const RESULT_SHAPES = freeze(${JSON.stringify(shapes, null, 2)});`,
     '',
     '/**',
     " * Each method's wrapper on LayoutMethods (and so on FlowLayoutClient): the",
@@ -247,7 +274,18 @@ function frames(data) {
  * @param {number} [timeoutMs]
  * @returns {Promise<any[]>}
  */
-export function fetchMethodTable(daemon, timeoutMs = 20000) {
+export async function fetchMethodTable(daemon, timeoutMs = 20000) {
+  return (await fetchTables(daemon, timeoutMs)).table;
+}
+
+/**
+ * Runs the daemon through initialize, shutdown and exit, and resolves with
+ * its capabilities.methodTable and capabilities.resultShapes.
+ * @param {string} daemon
+ * @param {number} [timeoutMs]
+ * @returns {Promise<{table: any[], shapes: any[]}>}
+ */
+export function fetchTables(daemon, timeoutMs = 20000) {
   return new Promise((resolve, reject) => {
     const child = spawn(daemon, [], { stdio: ['pipe', 'pipe', 'pipe'] });
     /** @type {Buffer[]} */
@@ -277,7 +315,11 @@ export function fetchMethodTable(daemon, timeoutMs = 20000) {
         if (!Array.isArray(table)) {
           throw new Error(`${daemon} reports no capabilities.methodTable: it is older than this client`);
         }
-        resolve(table);
+        const shapes = init.result.capabilities.resultShapes;
+        if (!Array.isArray(shapes)) {
+          throw new Error(`${daemon} reports no capabilities.resultShapes: it is older than this client`);
+        }
+        resolve({ table, shapes });
       } catch (e) {
         reject(e);
       }
@@ -309,7 +351,8 @@ async function main(argv) {
     else daemon = a;
   }
   if (!outDir) throw new Error('--out wants a directory');
-  const text = render(await fetchMethodTable(daemon));
+  const { table, shapes } = await fetchTables(daemon);
+  const text = render(table, shapes);
   const file = path.join(outDir, OUTPUT);
   if (check) {
     let current = null;

@@ -10,35 +10,41 @@
 // @ts-check
 
 /** @typedef {import('./flowlayout.js').MethodInfo} MethodInfo */
-/** @typedef {import('./flowlayout.js').AttributesPage} AttributesPage */
 /** @typedef {import('./flowlayout.js').BatchUpdates} BatchUpdates */
-/** @typedef {import('./flowlayout.js').BatchUpdatesResult} BatchUpdatesResult */
-/** @typedef {import('./flowlayout.js').ContentSizeResult} ContentSizeResult */
-/** @typedef {import('./flowlayout.js').ElementAttributes} ElementAttributes */
-/** @typedef {import('./flowlayout.js').ElementKey} ElementKey */
+/** @typedef {import('./flowlayout.js').ElementKind} ElementKind */
+/** @typedef {import('./flowlayout.js').IndexPath} IndexPath */
 /** @typedef {import('./flowlayout.js').Insets} Insets */
 /** @typedef {import('./flowlayout.js').ItemID} ItemID */
 /** @typedef {import('./flowlayout.js').ItemPosition} ItemPosition */
-/** @typedef {import('./flowlayout.js').ItemRef} ItemRef */
 /** @typedef {import('./flowlayout.js').ItemSizeUpdate} ItemSizeUpdate */
 /** @typedef {import('./flowlayout.js').LayoutConfiguration} LayoutConfiguration */
-/** @typedef {import('./flowlayout.js').MovementBegan} MovementBegan */
-/** @typedef {import('./flowlayout.js').MovementEndResult} MovementEndResult */
-/** @typedef {import('./flowlayout.js').MovementUpdateResult} MovementUpdateResult */
-/** @typedef {import('./flowlayout.js').MutationResult} MutationResult */
-/** @typedef {import('./flowlayout.js').OpenResult} OpenResult */
-/** @typedef {import('./flowlayout.js').OptionalElementAttributes} OptionalElementAttributes */
 /** @typedef {import('./flowlayout.js').Point} Point */
 /** @typedef {import('./flowlayout.js').Rect} Rect */
-/** @typedef {import('./flowlayout.js').RowScrollResult} RowScrollResult */
-/** @typedef {import('./flowlayout.js').ScrollPlan} ScrollPlan */
-/** @typedef {import('./flowlayout.js').ScrollTarget} ScrollTarget */
 /** @typedef {import('./flowlayout.js').Section} Section */
 /** @typedef {import('./flowlayout.js').Size} Size */
 /** @typedef {import('./flowlayout.js').SnapshotItem} SnapshotItem */
-/** @typedef {import('./flowlayout.js').SnapshotResult} SnapshotResult */
 /** @typedef {import('./flowlayout.js').SnapshotSection} SnapshotSection */
 /** @typedef {import('./flowlayout.js').integer} integer */
+
+// The answers' shapes (capabilities.resultShapes).
+/** `layout/open`: the session's first picture. @typedef {{contentSize: Size, bounds: Rect, attributes: Attributes[], centeredItem: ItemRef | null}} OpenResult */
+/** Every change's answer: the delta of the picture (`removed`, then `invalidated`). @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true}} MutationResult */
+/** `layout/performBatchUpdates`: the delta, plus what to animate. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[]}} BatchUpdatesResult */
+/** `layout/applySnapshot`: a batch's answer and the batch (null for a first apply without ids). @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, appearing?: Attributes[], disappearing?: Attributes[], moved?: MovedElement[], updates: BatchUpdates | null}} SnapshotResult */
+/** `layout/scrollSection`: the delta and the row's offset, clamped to its range. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, offset: number}} RowScrollResult */
+/** `layout/beginInteractiveMovement`: whether the drag began. @typedef {{began: boolean}} MovementBegan */
+/** `layout/updateInteractiveMovement`: the delta, the target and the autoscroll velocity (points per ms). @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, target: IndexPath, autoscroll: Point}} MovementUpdateResult */
+/** `layout/endInteractiveMovement`: the one move's batch answer, and the batch. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[], updates: BatchUpdates}} MovementEndResult */
+/** `layout/scrollEnded`: where a release comes to rest, and the path. @typedef {{targetContentOffset: Point, targetItem: ItemRef | null, projectedContentOffset: Point, policy: string, durationMs: number, trajectory: Point[]}} ScrollPlan */
+/** `layout/scrollToItem`: the offset; `rowOffset` when the item's row scrolls on its own. @typedef {{contentOffset: Point, lap?: integer, rowOffset?: number}} ScrollTarget */
+/** `layout/attributesInRect`: the elements, and `next` while a page leaves more. @typedef {{attributes: Attributes[], next?: ElementKey}} AttributesPage */
+/** `layout/attributesForItem`: one cell's attributes. @typedef {{attributes: Attributes}} ElementAttributes */
+/** `layout/attributesForSupplementary`: a header, footer or background, or null. @typedef {{attributes: Attributes | null}} OptionalElementAttributes */
+/** `layout/contentSize`: the session's content size. @typedef {{contentSize: Size}} ContentSizeResult */
+/** UICollectionViewLayoutAttributes, as Values describes them; `transform` is absent for the identity. @typedef {{kind: ElementKind, elementKind?: string, section: integer, item: integer, lap?: integer, id?: ItemID, center: Point, size: Size, frame: Rect, transform?: number[], alpha: number, zIndex: integer, hidden?: true, moving?: true}} Attributes */
+/** An element's identity: `item` 0 for headers and footers, `lap` only in a loop. @typedef {{kind: ElementKind, section: integer, item: integer, lap?: integer, id?: ItemID}} ElementKey */
+/** An item: its `lap` when the layout loops, its `id` when it has one. @typedef {{section: integer, item: integer, lap?: integer, id?: ItemID}} ItemRef */
+/** A surviving element whose frame a batch changed. @typedef {{kind: ElementKind, section: integer, item: integer, lap?: integer, id?: ItemID, from: IndexPath, fromFrame: Rect, frame: Rect}} MovedElement */
 
 /**
  * @template T
@@ -582,6 +588,623 @@ export const METHODS = freeze([
     ],
     "result": "MutationResult",
     "picture": "delta"
+  }
+]);
+
+/**
+ * The answers' shapes, as the daemon's initialize result describes them
+ * (capabilities.resultShapes): name, summary and fields ({name, type,
+ * required}); the typedefs above are written from the same table.
+ * @type {ReadonlyArray<{name: string, summary: string, fields: ReadonlyArray<{name: string, type: string, required: boolean}>}>}
+ */
+export const RESULT_SHAPES = freeze([
+  {
+    "name": "OpenResult",
+    "summary": "`layout/open`: the session's first picture.",
+    "fields": [
+      {
+        "name": "contentSize",
+        "type": "Size",
+        "required": true
+      },
+      {
+        "name": "bounds",
+        "type": "Rect",
+        "required": true
+      },
+      {
+        "name": "attributes",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "centeredItem",
+        "type": "ItemRef | null",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "MutationResult",
+    "summary": "Every change's answer: the delta of the picture (`removed`, then `invalidated`).",
+    "fields": [
+      {
+        "name": "contentSize",
+        "type": "Size",
+        "required": true
+      },
+      {
+        "name": "bounds",
+        "type": "Rect",
+        "required": true
+      },
+      {
+        "name": "invalidated",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "removed",
+        "type": "ElementKey[]",
+        "required": true
+      },
+      {
+        "name": "centeredItem",
+        "type": "ItemRef | null",
+        "required": true
+      },
+      {
+        "name": "movementCancelled",
+        "type": "true",
+        "required": false
+      }
+    ]
+  },
+  {
+    "name": "BatchUpdatesResult",
+    "summary": "`layout/performBatchUpdates`: the delta, plus what to animate.",
+    "fields": [
+      {
+        "name": "contentSize",
+        "type": "Size",
+        "required": true
+      },
+      {
+        "name": "bounds",
+        "type": "Rect",
+        "required": true
+      },
+      {
+        "name": "invalidated",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "removed",
+        "type": "ElementKey[]",
+        "required": true
+      },
+      {
+        "name": "centeredItem",
+        "type": "ItemRef | null",
+        "required": true
+      },
+      {
+        "name": "movementCancelled",
+        "type": "true",
+        "required": false
+      },
+      {
+        "name": "appearing",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "disappearing",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "moved",
+        "type": "MovedElement[]",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "SnapshotResult",
+    "summary": "`layout/applySnapshot`: a batch's answer and the batch (null for a first apply without ids).",
+    "fields": [
+      {
+        "name": "contentSize",
+        "type": "Size",
+        "required": true
+      },
+      {
+        "name": "bounds",
+        "type": "Rect",
+        "required": true
+      },
+      {
+        "name": "invalidated",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "removed",
+        "type": "ElementKey[]",
+        "required": true
+      },
+      {
+        "name": "centeredItem",
+        "type": "ItemRef | null",
+        "required": true
+      },
+      {
+        "name": "movementCancelled",
+        "type": "true",
+        "required": false
+      },
+      {
+        "name": "appearing",
+        "type": "Attributes[]",
+        "required": false
+      },
+      {
+        "name": "disappearing",
+        "type": "Attributes[]",
+        "required": false
+      },
+      {
+        "name": "moved",
+        "type": "MovedElement[]",
+        "required": false
+      },
+      {
+        "name": "updates",
+        "type": "BatchUpdates | null",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "RowScrollResult",
+    "summary": "`layout/scrollSection`: the delta and the row's offset, clamped to its range.",
+    "fields": [
+      {
+        "name": "contentSize",
+        "type": "Size",
+        "required": true
+      },
+      {
+        "name": "bounds",
+        "type": "Rect",
+        "required": true
+      },
+      {
+        "name": "invalidated",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "removed",
+        "type": "ElementKey[]",
+        "required": true
+      },
+      {
+        "name": "centeredItem",
+        "type": "ItemRef | null",
+        "required": true
+      },
+      {
+        "name": "movementCancelled",
+        "type": "true",
+        "required": false
+      },
+      {
+        "name": "offset",
+        "type": "number",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "MovementBegan",
+    "summary": "`layout/beginInteractiveMovement`: whether the drag began.",
+    "fields": [
+      {
+        "name": "began",
+        "type": "boolean",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "MovementUpdateResult",
+    "summary": "`layout/updateInteractiveMovement`: the delta, the target and the autoscroll velocity (points per ms).",
+    "fields": [
+      {
+        "name": "contentSize",
+        "type": "Size",
+        "required": true
+      },
+      {
+        "name": "bounds",
+        "type": "Rect",
+        "required": true
+      },
+      {
+        "name": "invalidated",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "removed",
+        "type": "ElementKey[]",
+        "required": true
+      },
+      {
+        "name": "centeredItem",
+        "type": "ItemRef | null",
+        "required": true
+      },
+      {
+        "name": "movementCancelled",
+        "type": "true",
+        "required": false
+      },
+      {
+        "name": "target",
+        "type": "IndexPath",
+        "required": true
+      },
+      {
+        "name": "autoscroll",
+        "type": "Point",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "MovementEndResult",
+    "summary": "`layout/endInteractiveMovement`: the one move's batch answer, and the batch.",
+    "fields": [
+      {
+        "name": "contentSize",
+        "type": "Size",
+        "required": true
+      },
+      {
+        "name": "bounds",
+        "type": "Rect",
+        "required": true
+      },
+      {
+        "name": "invalidated",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "removed",
+        "type": "ElementKey[]",
+        "required": true
+      },
+      {
+        "name": "centeredItem",
+        "type": "ItemRef | null",
+        "required": true
+      },
+      {
+        "name": "movementCancelled",
+        "type": "true",
+        "required": false
+      },
+      {
+        "name": "appearing",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "disappearing",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "moved",
+        "type": "MovedElement[]",
+        "required": true
+      },
+      {
+        "name": "updates",
+        "type": "BatchUpdates",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "ScrollPlan",
+    "summary": "`layout/scrollEnded`: where a release comes to rest, and the path.",
+    "fields": [
+      {
+        "name": "targetContentOffset",
+        "type": "Point",
+        "required": true
+      },
+      {
+        "name": "targetItem",
+        "type": "ItemRef | null",
+        "required": true
+      },
+      {
+        "name": "projectedContentOffset",
+        "type": "Point",
+        "required": true
+      },
+      {
+        "name": "policy",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "durationMs",
+        "type": "number",
+        "required": true
+      },
+      {
+        "name": "trajectory",
+        "type": "Point[]",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "ScrollTarget",
+    "summary": "`layout/scrollToItem`: the offset; `rowOffset` when the item's row scrolls on its own.",
+    "fields": [
+      {
+        "name": "contentOffset",
+        "type": "Point",
+        "required": true
+      },
+      {
+        "name": "lap",
+        "type": "integer",
+        "required": false
+      },
+      {
+        "name": "rowOffset",
+        "type": "number",
+        "required": false
+      }
+    ]
+  },
+  {
+    "name": "AttributesPage",
+    "summary": "`layout/attributesInRect`: the elements, and `next` while a page leaves more.",
+    "fields": [
+      {
+        "name": "attributes",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "next",
+        "type": "ElementKey",
+        "required": false
+      }
+    ]
+  },
+  {
+    "name": "ElementAttributes",
+    "summary": "`layout/attributesForItem`: one cell's attributes.",
+    "fields": [
+      {
+        "name": "attributes",
+        "type": "Attributes",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "OptionalElementAttributes",
+    "summary": "`layout/attributesForSupplementary`: a header, footer or background, or null.",
+    "fields": [
+      {
+        "name": "attributes",
+        "type": "Attributes | null",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "ContentSizeResult",
+    "summary": "`layout/contentSize`: the session's content size.",
+    "fields": [
+      {
+        "name": "contentSize",
+        "type": "Size",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "Attributes",
+    "summary": "UICollectionViewLayoutAttributes, as Values describes them; `transform` is absent for the identity.",
+    "fields": [
+      {
+        "name": "kind",
+        "type": "ElementKind",
+        "required": true
+      },
+      {
+        "name": "elementKind",
+        "type": "string",
+        "required": false
+      },
+      {
+        "name": "section",
+        "type": "integer",
+        "required": true
+      },
+      {
+        "name": "item",
+        "type": "integer",
+        "required": true
+      },
+      {
+        "name": "lap",
+        "type": "integer",
+        "required": false
+      },
+      {
+        "name": "id",
+        "type": "ItemID",
+        "required": false
+      },
+      {
+        "name": "center",
+        "type": "Point",
+        "required": true
+      },
+      {
+        "name": "size",
+        "type": "Size",
+        "required": true
+      },
+      {
+        "name": "frame",
+        "type": "Rect",
+        "required": true
+      },
+      {
+        "name": "transform",
+        "type": "number[]",
+        "required": false
+      },
+      {
+        "name": "alpha",
+        "type": "number",
+        "required": true
+      },
+      {
+        "name": "zIndex",
+        "type": "integer",
+        "required": true
+      },
+      {
+        "name": "hidden",
+        "type": "true",
+        "required": false
+      },
+      {
+        "name": "moving",
+        "type": "true",
+        "required": false
+      }
+    ]
+  },
+  {
+    "name": "ElementKey",
+    "summary": "An element's identity: `item` 0 for headers and footers, `lap` only in a loop.",
+    "fields": [
+      {
+        "name": "kind",
+        "type": "ElementKind",
+        "required": true
+      },
+      {
+        "name": "section",
+        "type": "integer",
+        "required": true
+      },
+      {
+        "name": "item",
+        "type": "integer",
+        "required": true
+      },
+      {
+        "name": "lap",
+        "type": "integer",
+        "required": false
+      },
+      {
+        "name": "id",
+        "type": "ItemID",
+        "required": false
+      }
+    ]
+  },
+  {
+    "name": "ItemRef",
+    "summary": "An item: its `lap` when the layout loops, its `id` when it has one.",
+    "fields": [
+      {
+        "name": "section",
+        "type": "integer",
+        "required": true
+      },
+      {
+        "name": "item",
+        "type": "integer",
+        "required": true
+      },
+      {
+        "name": "lap",
+        "type": "integer",
+        "required": false
+      },
+      {
+        "name": "id",
+        "type": "ItemID",
+        "required": false
+      }
+    ]
+  },
+  {
+    "name": "MovedElement",
+    "summary": "A surviving element whose frame a batch changed.",
+    "fields": [
+      {
+        "name": "kind",
+        "type": "ElementKind",
+        "required": true
+      },
+      {
+        "name": "section",
+        "type": "integer",
+        "required": true
+      },
+      {
+        "name": "item",
+        "type": "integer",
+        "required": true
+      },
+      {
+        "name": "lap",
+        "type": "integer",
+        "required": false
+      },
+      {
+        "name": "id",
+        "type": "ItemID",
+        "required": false
+      },
+      {
+        "name": "from",
+        "type": "IndexPath",
+        "required": true
+      },
+      {
+        "name": "fromFrame",
+        "type": "Rect",
+        "required": true
+      },
+      {
+        "name": "frame",
+        "type": "Rect",
+        "required": true
+      }
+    ]
   }
 ]);
 

@@ -60,12 +60,88 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     list: { label: 'list', axis: 'y' }, // a flow of rows, changed by snapshots
     chat: { label: 'chat', axis: 'y' }, // the same, following its end
   };
+  /** The viewport presets (points), the first the page opens with; width
+   *  and height of no preset are "custom". */
+  const DEVICES = {
+    iphone: { width: 390, height: 844 },
+    iphoneLandscape: { width: 844, height: 390 },
+    ipad: { width: 820, height: 1180 },
+  };
+  /** The preset of a viewport size, or "custom". */
+  const deviceOf = (w, h) =>
+    Object.keys(DEVICES).find((k) => DEVICES[k].width === w && DEVICES[k].height === h) || 'custom';
   /** The list and chat pages' one section, by id (snapshots name it). */
   const LIST_SECTION = 'rows';
   /** Their rows: the viewport's width less a margin, 44 points, 6 apart. */
   const ROW_HEIGHT = 44;
   const ROW_GAP = 6;
   const isList = (c) => c.layout === 'list' || c.layout === 'chat';
+  /** The chat: messages of varied lengths, alternate sides (even ids are
+   *  mine, on the right), DAY_MESSAGES a day under a date header. Each
+   *  bubble's size is measured from its text (CHAT_MAX_WIDTH of the row at
+   *  most) and reported by id (layout/setItemSizes, keyed self-sizing);
+   *  rows start at their estimate. */
+  const DAY_MESSAGES = 6;
+  const CHAT_HEADER = 28;
+  const CHAT_GAP = 6;
+  const CHAT_MAX_WIDTH = 0.72;
+  const CHAT_LINES = [
+    'Sure!', 'Sounds good.', 'See you at eight.', 'Did you get the tickets?', 'The train is late again.',
+    'I will bring the cake.', 'Can we move it to Friday?', 'Haha yes', 'That photo is great.',
+    'Where are you?', 'Running ten minutes behind, sorry.', 'ok', 'On my way.',
+    'The layout engine answered in sixteen microseconds, which is faster than I can blink.',
+    'Let me check and get back to you.', 'Thanks!', 'Who else is coming?',
+    'I think the second option is better, but the first one is cheaper and closer to the station.',
+    'Lunch tomorrow?', 'Good morning!', 'Can you send me the address again?', 'Yes', 'No worries.',
+    'The cover flow looks great on a phone now: three cards in landscape, one and a bit upright.',
+  ];
+  /** A message's text, from its id alone: one to three lines of the above. */
+  function chatText(id) {
+    let h = Math.imul(Number(id) + 7919, 0x9e3779b1) >>> 0;
+    const next = () => ((h = (Math.imul(h ^ (h >>> 15), 0x85ebca6b) + 0x2c1b3c6d) >>> 0) / 4294967296);
+    const count = 1 + Math.floor(next() * next() * 3);
+    const out = [];
+    for (let k = 0; k < count; k++) out.push(CHAT_LINES[Math.floor(next() * CHAT_LINES.length)]);
+    return out.join(' ');
+  }
+  const chatMine = (id) => Math.abs(Number(id)) % 2 === 0;
+  const dayOf = (id) => Math.floor(Number(id) / DAY_MESSAGES);
+  /** A day's header: a date, day 0 being Tuesday 1 December 2026. */
+  function dayLabel(day) {
+    const date = new Date(Date.UTC(2026, 11, 1 + day));
+    return date.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  }
+  /** The chat's sections: its messages by day, in order, each `day-<n>`. */
+  function chatDays(ids) {
+    const days = [];
+    for (const id of ids) {
+      const d = dayOf(id);
+      if (!days.length || days[days.length - 1].day !== d) days.push({ day: d, ids: [] });
+      days[days.length - 1].ids.push(id);
+    }
+    return days;
+  }
+  /** The bubble's measured size (CSS pixels are points here), by the same
+   *  style the page draws it with. */
+  let measurer = null;
+  function measureChat(ids, c) {
+    const row = Math.max(1, c.viewportWidth - 24);
+    if (!measurer) {
+      measurer = document.createElement('div');
+      measurer.className = 'chat-measure';
+      measurer.setAttribute('aria-hidden', 'true');
+      const bubble = document.createElement('div');
+      bubble.className = 'index chat-bubble';
+      measurer.append(bubble);
+      document.body.append(measurer);
+    }
+    const bubble = measurer.firstChild;
+    bubble.style.maxWidth = `${Math.floor(row * CHAT_MAX_WIDTH)}px`;
+    return ids.map((id) => {
+      bubble.textContent = chatText(id);
+      return { id, size: { width: row, height: Math.ceil(bubble.getBoundingClientRect().height) } };
+    });
+  }
   /** The App Store page: section 0 holds the cards of the data source (the
    *  count control, insert and delete), a featured row that centres a card
    *  per fling and zooms it; each other row shows one of UIKit's orthogonal
@@ -135,6 +211,11 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   ];
   /** The sections of `layout/open` for `c` with n cards. */
   function sectionsOf(c, n, sizes, ids) {
+    if (c.layout === 'chat') {
+      const days = chatDays(ids);
+      state.chatDays = days.map((d) => d.day);
+      return days.map((d) => ({ id: `day-${d.day}`, itemCount: d.ids.length, ids: d.ids }));
+    }
     if (isList(c)) return [{ id: LIST_SECTION, itemCount: n, ids }];
     if (c.layout === 'compositional') {
       return APP_SECTIONS.map((s, k) => ({ itemCount: k === 0 ? n : APP_ROW_ITEMS, layout: s.layout }));
@@ -254,6 +335,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   /** The data the element shows: the card's id in the data source, so a
    *  card keeps its colour (and element) whatever its index. */
   function dataIdentity(a) {
+    // A chat's date header, by its day (sections shift as history loads).
+    if (config.layout === 'chat' && a.kind === 'header' && state.chatDays) {
+      return `day-${state.chatDays[a.section]}`;
+    }
     if (a.kind !== 'cell') return `${a.kind}-${a.section}`;
     // Items with ids are keyed by the daemon's id (the list and chat pages).
     if (a.id !== undefined) return `card-${a.id}`;
@@ -314,6 +399,21 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     el.dataset.item = String(a.item);
     if (a.lap === undefined) delete el.dataset.lap;
     else el.dataset.lap = String(a.lap);
+    if (config.layout === 'chat') {
+      // A bubble of its text on its side; a header is its day's date.
+      const chat = a.kind === 'cell' && a.id !== undefined;
+      el.firstChild.classList.toggle('chat-bubble', chat);
+      el.firstChild.classList.toggle('chat-date', a.kind === 'header');
+      if (chat) {
+        el.dataset.side = chatMine(a.id) ? 'mine' : 'theirs';
+        el.firstChild.style.maxWidth = `${Math.floor(a.size.width * CHAT_MAX_WIDTH)}px`;
+        el.firstChild.textContent = chatText(a.id);
+      } else {
+        el.firstChild.textContent =
+          a.kind === 'header' && state.chatDays ? dayLabel(state.chatDays[a.section]) : '';
+      }
+      return;
+    }
     el.firstChild.textContent =
       a.kind === 'cell'
         ? String(a.item)
@@ -446,6 +546,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         ` (${r.targetItem ? `item ${r.targetItem.item}, ` : ''}${r.policy})`
       : '–';
     $('delete').disabled = state.cards.length === 0;
+    writeHash();
   }
 
   function showError(error) {
@@ -1075,6 +1176,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       tilt: f.tilt.checked,
       maxAngle: num('maxAngle'),
       perspective: num('perspective'),
+      device: f.device.value,
       viewportWidth: num('viewportWidth'),
       viewportHeight: num('viewportHeight'),
       gridItemWidth: num('gridItemWidth'),
@@ -1104,7 +1206,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
 
   /** The controls' values that are not numbers. */
   const CHOICES = new Set([
-    'layout', 'curve', 'snapPolicy', 'decelerationRate', 'loop', 'tilt', 'placement',
+    'layout', 'device', 'curve', 'snapPolicy', 'decelerationRate', 'loop', 'tilt', 'placement',
     'carouselStyle', 'carouselDirection', 'carouselWrap',
     'pagerTransformer', 'pagerDirection', 'pagerWrap', 'pagerDistance',
   ]);
@@ -1181,6 +1283,17 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   /** The layout object of layout/open: every setting is the daemon's to
    *  apply (the page draws what it answers). */
   function layoutJSON(c) {
+    if (c.layout === 'chat') {
+      const row = Math.max(1, c.viewportWidth - 24);
+      return {
+        type: 'flow',
+        scrollDirection: 'vertical',
+        estimatedItemSize: { width: row, height: ROW_HEIGHT },
+        headerReferenceSize: { width: c.viewportWidth, height: CHAT_HEADER },
+        minimumLineSpacing: CHAT_GAP,
+        sectionInset: { top: 4, left: 12, bottom: 8, right: 12 },
+      };
+    }
     if (isList(c)) {
       return {
         type: 'flow',
@@ -1315,6 +1428,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         if (next.layout === 'chat') opened.followsEnd = true;
         await request('layout/open', opened);
         state.sessionOpen = true;
+        // Another tab: the last release was the other layout's.
+        if (config && next.layout !== config.layout) state.lastRelease = null;
         state.rows = {};
         state.rowsDrawn = {};
         config = next;
@@ -1328,6 +1443,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         showLayout(next);
         view.style.width = `${next.viewportWidth}px`;
         view.style.height = `${next.viewportHeight}px`;
+        if (next.layout === 'chat' && p.cards.length) {
+          // Self-sizing: every bubble measured from its text, by id.
+          await request('layout/setItemSizes', { session: SESSION, sizes: measureChat(p.cards, next) });
+        }
         if (next.layout === 'chat') {
           // The end of the content: where followsEnd keeps it.
           offset[axis] = Math.max(0, picture.contentSize.height - next.viewportHeight);
@@ -1488,9 +1607,117 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
 
   function onChange(e) {
     if (!e.target.name) return;
+    const f = form.elements;
+    if (e.target.name === 'device' && DEVICES[f.device.value]) {
+      // A preset sets the size; a size of no preset is "custom".
+      f.viewportWidth.value = String(DEVICES[f.device.value].width);
+      f.viewportHeight.value = String(DEVICES[f.device.value].height);
+    } else if (e.target.name === 'viewportWidth' || e.target.name === 'viewportHeight') {
+      f.device.value = deviceOf(Number(f.viewportWidth.value), Number(f.viewportHeight.value));
+    }
     syncControls();
     applyForm();
   }
+
+  // MARK: the URL: a tab and its settings, to share and screenshot
+
+  /** Each control's value as the page starts (the defaults a URL leaves
+   *  out), taken once the daemon's style pickers are filled in. */
+  let defaults = null;
+  const controlValue = (el) => (el.type === 'checkbox' ? String(el.checked) : el.value);
+  function captureDefaults() {
+    defaults = {};
+    for (const el of [...form.elements]) if (el.name && el.name !== 'layout') defaults[el.name] = controlValue(el);
+  }
+  /** A control's name in the URL: a carousel's or pager's own controls
+   *  without their prefix (`transformer` for pagerTransformer) on that tab. */
+  function urlKey(name, layout) {
+    const prefix = layout === 'pager' || layout === 'carousel' ? layout : null;
+    if (prefix && name.startsWith(prefix) && /[A-Z]/.test(name[prefix.length] || '')) {
+      const rest = name.slice(prefix.length);
+      return rest[0].toLowerCase() + rest.slice(1);
+    }
+    return name;
+  }
+  /** The URL's hash for the page as it is: `#<layout>?<setting>=<value>&…`
+   *  with every setting that is not its default; the viewport as
+   *  `device=<preset>`, or `viewport=<width>x<height>` when custom. */
+  function stateHash() {
+    const f = form.elements;
+    const layout = f.layout.value;
+    const params = [];
+    for (const el of [...form.elements]) {
+      const name = el.name;
+      if (!name || name === 'layout' || name === 'device' || name === 'viewportWidth' || name === 'viewportHeight') continue;
+      if (params.some(([k]) => k === urlKey(name, layout))) continue; // radios share a name
+      const value = controlValue(el);
+      if (!defaults || value !== defaults[name]) params.push([urlKey(name, layout), value]);
+    }
+    if (f.device.value === 'custom') params.push(['viewport', `${f.viewportWidth.value}x${f.viewportHeight.value}`]);
+    else if (!defaults || f.device.value !== defaults.device) params.push(['device', f.device.value]);
+    const query = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+    return `#${layout}${query ? `?${query}` : ''}`;
+  }
+  /** Sets the controls from a hash (`#pager?transformer=cubic`): the
+   *  defaults, then what it names. Unknown names and values are left out,
+   *  and said on the page. */
+  function applyHash(hash) {
+    const text = String(hash || '').replace(/^#/, '');
+    if (!text) return;
+    const [layoutPart, query = ''] = text.split('?');
+    const f = form.elements;
+    const radio = picker.querySelector(`input[value="${CSS.escape(decodeURIComponent(layoutPart))}"]`);
+    const problems = [];
+    if (radio && !radio.closest('label').hidden) radio.checked = true;
+    else if (layoutPart) problems.push(`no layout "${decodeURIComponent(layoutPart)}"`);
+    const layout = f.layout.value;
+    for (const [name, value] of Object.entries(defaults || {})) {
+      const el = f[name];
+      if (el && el.type === 'checkbox') el.checked = value === 'true';
+      else if (el) el.value = value;
+    }
+    for (const pair of query.split('&').filter(Boolean)) {
+      const [k, v = ''] = pair.split('=').map((x) => decodeURIComponent(x.replace(/\+/g, ' ')));
+      if (k === 'viewport') {
+        const m = /^(\d+)x(\d+)$/.exec(v);
+        if (!m) { problems.push(`viewport=${v}`); continue; }
+        f.viewportWidth.value = m[1];
+        f.viewportHeight.value = m[2];
+        f.device.value = deviceOf(Number(m[1]), Number(m[2]));
+        continue;
+      }
+      const prefix = layout === 'pager' || layout === 'carousel' ? layout : '';
+      const name = [k, prefix + k.charAt(0).toUpperCase() + k.slice(1)].find(
+        (n) => n !== 'layout' && f[n] && f[n].name === n,
+      );
+      const el = name && f[name];
+      if (!el) { problems.push(`no setting "${k}"`); continue; }
+      if (el.type === 'checkbox') el.checked = v === 'true' || v === '1' || v === 'on';
+      else if (el.tagName === 'SELECT' && ![...el.options].some((o) => o.value === v)) problems.push(`${k}=${v}`);
+      else el.value = v;
+      if (name === 'device' && DEVICES[v]) {
+        f.viewportWidth.value = String(DEVICES[v].width);
+        f.viewportHeight.value = String(DEVICES[v].height);
+      }
+    }
+    syncControls();
+    return problems.length ? `the URL names what the page does not have: ${problems.join(', ')}` : null;
+  }
+  /** The URL follows the page (without a new history entry). */
+  let writtenHash = null;
+  function writeHash() {
+    if (!defaults) return;
+    const hash = stateHash();
+    if (hash === location.hash || hash === writtenHash) return;
+    writtenHash = hash;
+    history.replaceState(null, '', hash);
+  }
+  window.addEventListener('hashchange', () => {
+    if (location.hash === writtenHash) return;
+    writtenHash = location.hash;
+    const problem = applyHash(location.hash);
+    applyForm().then(() => problem && showError(problem));
+  });
   form.addEventListener('change', onChange);
   picker.addEventListener('change', onChange); // its radios belong to the form
   syncControls();
@@ -1608,10 +1835,21 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     return change(
       () => (isList(config) ? plan(state.cards.slice()) : null),
       async (cards, before) => {
-        const result = await request('layout/applySnapshot', {
-          session: SESSION,
-          sections: [{ id: LIST_SECTION, items: cards }],
-        });
+        let sections = [{ id: LIST_SECTION, items: cards }];
+        if (config.layout === 'chat') {
+          // By day; a new message carries its measured size (keyed by id).
+          const known = new Set(state.cards);
+          const sizes = new Map(measureChat(cards.filter((id) => !known.has(id)), config).map((m) => [m.id, m.size]));
+          const days = chatDays(cards);
+          state.pendingChatDays = days.map((d) => d.day);
+          sections = days.map((d) => ({
+            id: `day-${d.day}`,
+            items: d.ids.map((id) => (sizes.has(id) ? { id, size: sizes.get(id) } : id)),
+          }));
+        }
+        const result = await request('layout/applySnapshot', { session: SESSION, sections });
+        if (state.pendingChatDays) state.chatDays = state.pendingChatDays;
+        state.pendingChatDays = null;
         state.cards = cards;
         state.lastSnapshot = result.updates;
         config = { ...config, count: cards.length };
@@ -1629,7 +1867,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   function firstVisibleRow() {
     const b = picture.bounds;
     const rows = picture.elements().filter((a) => a.kind === 'cell' && a.frame.y >= b.y);
-    return rows.length ? rows[0].item : 0;
+    if (!rows.length) return 0;
+    // Its index in the data (the chat has a section a day).
+    const at = rows[0].id !== undefined ? state.cards.indexOf(rows[0].id) : -1;
+    return at >= 0 ? at : rows[0].item;
   }
 
   /** A deterministic shuffle (the page's data is the same run to run): a
@@ -1670,7 +1911,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   const loadHistory = () =>
     snapshot((cards) => {
       const older = [];
-      for (let k = 5; k > 0; k--) older.push(--state.oldestCardId);
+      for (let k = 5; k > 0; k--) older.unshift(--state.oldestCardId); // oldest first
       return [...older, ...cards];
     });
   state.oldestCardId = 0; // history's ids count down from here
@@ -1721,10 +1962,17 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     return fillStyles(c.capabilities.carouselStyles);
   });
   exclusive(() => styles).catch(() => {}); // no bridge: the open below says so
+  let urlProblem = null;
   const ready = reopen(() => {
+    // The URL's tab and settings (`#pager?transformer=cubic`), over the
+    // defaults as the page has them now.
+    captureDefaults();
+    urlProblem = applyHash(location.hash);
     const first = readForm();
     return { config: first, cards: newCardIds(first.count), keep: { offset: { x: 0, y: 0 } } };
   });
+
+  ready.then(() => urlProblem && showError(urlProblem));
 
   const copy = (v) => (v === null || v === undefined ? null : JSON.parse(JSON.stringify(v)));
 
@@ -1753,6 +2001,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     cards: () => state.cards.slice(),
     config: () => ({ ...config }),
     lastRelease: () => copy(state.lastRelease),
+    /** The URL's hash for the page as it is (location.hash follows it). */
+    stateHash: () => stateHash(),
     insertAtCentre,
     deleteAtCentre,
     shuffleRows,

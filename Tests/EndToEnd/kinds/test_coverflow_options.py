@@ -17,7 +17,7 @@ def open_params(session, **layout):
     ({"snap": {"decelerationRate": 1}}, "params.layout.snap.decelerationRate", "must not exceed 0.999 in magnitude"),
     ({"snap": {"decelerationRate": "slow"}}, "params.layout.snap.decelerationRate", 'must be one of "normal", "fast"'),
     ({"snap": {"maxItems": 0}}, "params.layout.snap.maxItems", "must be an integer from 1 to 1000000000"),
-    ({"snap": {"edge": "free"}}, "params.layout.snap.edge", "is not a known field"),
+    ({"snap": {"edge": "free"}}, "params.layout.snap.edge", "is not a known field; did you mean edges?"),
     ({"overlap": {"visibleOffset": 10}}, "params.layout.overlap", 'requires spacingMode "overlap"'),
     ({"spacingMode": "overlap", "overlap": {"visibleOffset": 0}}, "params.layout.overlap.visibleOffset", "must be > 0"),
     ({"rotation": {"maxAngle": 100}}, "params.layout.rotation.maxAngle", "must not exceed 90 in magnitude"),
@@ -28,7 +28,8 @@ def open_params(session, **layout):
 ])
 def test_bad_carousel_options(server, layout, field, message):
     e = server.error("layout/open", open_params("c", **layout), code=-32602)
-    assert e["data"] == {"field": field}
+    suggestion = {"suggestion": "edges"} if "did you mean edges?" in message else {}
+    assert e["data"] == {"field": field, **suggestion}
     assert e["message"] == f"{field} {message}"
     # Nothing was opened: the id is free.
     server.call("layout/open", open_params("c"))

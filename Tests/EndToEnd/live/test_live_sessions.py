@@ -504,7 +504,7 @@ def test_configure_errors_change_nothing(server):
     err = live.expect_unchanged_after("layout/configure", {"layout": {"minimumLineSpacing": -1}}, -32602)
     assert err["data"] == {"field": "params.layout.minimumLineSpacing"}
     err = live.expect_unchanged_after("layout/configure", {"layout": {"itemSise": {"width": 1, "height": 1}}}, -32602)
-    assert err["data"] == {"field": "params.layout.itemSise"}
+    assert err["data"] == {"field": "params.layout.itemSise", "suggestion": "itemSize"}
     err = live.expect_unchanged_after("layout/configure", {"layout": {"type": "grid"}}, -32602)
     assert err["data"] == {"field": "params.layout.type"}
 

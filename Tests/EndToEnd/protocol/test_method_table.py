@@ -82,8 +82,9 @@ def test_swift_client_methods_are_generated_from_the_table():
     generate = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(generate)
-    table = generate.method_table(DAEMON)
+    caps = generate.capabilities(DAEMON)
     checked_in = (REPO / "Sources" / "FlowLayoutClient" / "Methods.generated.swift").read_text(encoding="utf-8")
-    assert checked_in == generate.render(table), "regenerate: python3 clients/swift/generate.py"
-    for m in table:
+    assert checked_in == generate.render(caps["methodTable"], caps["resultShapes"]), \
+        "regenerate: python3 clients/swift/generate.py"
+    for m in caps["methodTable"]:
         assert f"public func {m['name'].split('/', 1)[1]}(" in checked_in

@@ -146,13 +146,25 @@ def test_framing_bad_content_length(spawn, case):
     then(d, r, before)
 
 
+def framing_hint_line(message: str) -> str:
+    """The one stderr line a framing error writes (protocol.md's Transport)."""
+    return f"flowlayoutd: framing: {message} (see protocol.md#transport)\n"
+
+
+def answer_messages(r: Row) -> list[str]:
+    """The error messages the row's answer cell quotes (code spans)."""
+    return [m for m in r.spans(r.answer) if m.startswith("Parse error:")]
+
+
 @covers("framing.content-length-beyond-body")
 def test_framing_content_length_beyond_body(spawn):
     r = row("framing.content-length-beyond-body")
     head = header(r)
     body = r.body()
     assert int(re.search(rb"\d+", head).group()) - len(body) == 456 and len(body) == 44
-    assert r.no_answer
+    [message] = answer_messages(r)
+    assert "Content-Length 500 declared, 44 bytes of body arrived" in message
+    assert 'expected "Content-Length: N\\r\\n\\r\\n"' in message
     for shutdown_first, code in ((False, r.exit_code), (True, 0)):
         d, _ = start(spawn, r)
         if shutdown_first:
@@ -163,8 +175,44 @@ def test_framing_content_length_beyond_body(spawn):
             d.read(timeout=0.5)
         assert d.proc.poll() is None
         d.close_stdin()
+        # At EOF the short frame is answered, not dropped in silence.
+        got = d.read()
+        assert got["id"] is None and got["error"] == {"code": -32700, "message": message}, got
         d.expect_eof()
         assert d.wait() == code, f"exit code after EOF (shutdown first: {shutdown_first})"
+        assert d.stderr_text() == framing_hint_line(message)
+
+
+@covers("framing.unframed")
+def test_framing_unframed_line_is_answered_at_once(spawn):
+    r = row("framing.unframed")
+    d, before = start(spawn, r)
+    # As `echo '...' | flowlayoutd` sends it: the body and a newline, and
+    # the answer comes before EOF (a user typing waits for none).
+    d.write(r.body().encode("utf-8") + b"\n")
+    got = expect_answer(d, r)
+    code, message = r.error()
+    assert code == -32700 and 'expected "Content-Length: N\\r\\n\\r\\n"' in message
+    then(d, r, before)
+    [line] = [s for s in r.spans(r.answer) if s.startswith("flowlayoutd:")]
+    assert line.replace("<message>", message) == framing_hint_line(message).rstrip("\n")
+    assert d.stderr_text() == framing_hint_line(message)
+
+
+def test_unframed_input_then_eof_is_answered_on_stdout_and_stderr():
+    """The issue's first mistake, exactly: one unframed request through a
+    pipe, then EOF. The answer is a frame on stdout, with a line on stderr."""
+    body = b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}'
+    message = row("framing.unframed").error()[1]
+    for tail in (b"\n", b""):  # echo, and printf without a newline
+        p = subprocess.run([DAEMON], input=body + tail, capture_output=True, timeout=TIMEOUT)
+        assert p.returncode == 1
+        expected = json.dumps(
+            {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": message}},
+            separators=(",", ":"),
+        ).encode("utf-8")
+        assert p.stdout == b"Content-Length: %d\r\n\r\n" % len(expected) + expected, p.stdout
+        assert p.stderr.decode() == framing_hint_line(message)
 
 
 @covers("framing.body-over-maximum")
@@ -965,6 +1013,9 @@ def test_transport_stdout_closed():
 @pytest.mark.parametrize("cut", ["header", "body"])
 def test_transport_stdin_closed_mid_frame(spawn, cut):
     r = row("transport.stdin-closed-mid-frame")
+    header_message, body_message = answer_messages(r)
+    hint = row("framing.unframed").error()[1].split(": ", 2)[2]
+    header_message, body_message = header_message.replace("…", hint), body_message.replace("…", hint)
     for last, code in (("layout/contentSize", r.exit_code), ("shutdown", 0)):
         d = spawn()
         three = [
@@ -979,6 +1030,15 @@ def test_transport_stdin_closed_mid_frame(spawn, cut):
         got = [d.read() for _ in three]
         assert [g["id"] for g in got] == [1, 2, 3]
         assert all("result" in g for g in got), got
+        last_answer = d.read()
+        assert last_answer["id"] is None and last_answer["error"]["code"] == -32700, last_answer
+        message = last_answer["error"]["message"]
+        if cut == "header":
+            assert message == header_message
+        else:
+            declared = len(encode(req(4, "layout/close", {"session": "s"})))
+            assert hint.startswith('expected "Content-Length: N')
+            assert body_message.replace("N declared, M bytes", f"{declared} declared, {declared - 5} bytes") == message
         d.expect_eof()
         assert d.wait() == code
-        assert d.stderr_text() == "", f"something was logged: {d.stderr_text()!r}"
+        assert d.stderr_text() == framing_hint_line(message)

@@ -227,6 +227,12 @@ def test_eof_after_pipelined_requests_with_shutdown(daemon):
 def test_eof_mid_frame(daemon):
     daemon.write(b"Content-Length: 100\r\n\r\n{\"jsonrpc\"")
     daemon.close_stdin()
+    # The short body is answered at EOF (issue #45), then the daemon exits.
+    got = daemon.read()
+    assert got["id"] is None and got["error"]["code"] == -32700, got
+    assert got["error"]["message"].startswith(
+        "Parse error: incomplete frame at EOF: Content-Length 100 declared, 10 bytes of body arrived; "
+    ), got
     daemon.expect_eof()
     assert daemon.wait() == 1
 

@@ -51,14 +51,17 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import shutil
+import subprocess
+import sys
 import time
 from typing import Any, Callable, Optional
 
 import pytest
 
-from daemon_support import REPO, WebBridge
+from daemon_support import DAEMON, REPO, WebBridge
 
 try:
     from selenium import webdriver
@@ -271,6 +274,7 @@ class Page:
         assert sorted(map(key, cards), key=repr) == sorted(by_key, key=repr), (cards, attributes)
         assert len({c["id"] for c in cards}) == len(cards), cards
         assert attributes, "nothing visible"
+        chat = self.js("return window.flowlayout.config().layout") == "chat"
         for c in cards:
             a = by_key[key(c)]
             where = f"item {a['item']} at bounds.x={bounds['x']}"
@@ -285,7 +289,8 @@ class Page:
             assert abs(c["opacity"] - a["alpha"]) <= 1e-6, where
             assert c["zIndex"] == str(a["zIndex"]), where
             if a["kind"] == "cell":
-                assert c["label"] == str(a["item"]), where
+                # A card shows its index; a chat row its message's bubble.
+                assert c["label"] == str(a["item"]) or (chat and c["label"]), where
         return snap
 
 
@@ -318,9 +323,23 @@ def assert_matrix(actual: list[float], expected: list[float], where: str) -> Non
         assert abs(x - e) <= t, f"{where}: transform[{i}] is {x}, the daemon says {e} (±{t})"
 
 
+#: The URL state the tests below start from: the page's first tab with the
+#: 375×300 viewport their numbers are worked out for (the page itself
+#: opens at a phone's size; test_url_state and test_viewport_presets check
+#: that).
+TEST_STATE = "#coverFlow?viewport=375x300"
+
+
+def load(browser, url: str) -> None:
+    """A fresh load: from a blank page, since a URL that differs from the
+    current one only after # would not reload it."""
+    browser.get("about:blank")
+    browser.get(url)
+
+
 @pytest.fixture
 def page(bridge, browser) -> Page:
-    browser.get(bridge.url)
+    load(browser, bridge.url + TEST_STATE)
     p = Page(browser)
     p.wait("the page to open its session", lambda: p.js("return !!window.flowlayout"))
     p.wait_idle()
@@ -1506,7 +1525,7 @@ def test_the_installed_package_serves_a_working_page(browser, installed_flowlayo
                   env=installed.env("path", tmp_path / "bin"), cwd=str(elsewhere))
     try:
         assert f"page from {installed.package / 'web'}" in b.first_line, b.first_line
-        browser.get(b.url)
+        load(browser, b.url + TEST_STATE)
         page = Page(browser)
         page.wait("the page to open its session", lambda: page.js("return !!window.flowlayout"))
         page.wait_idle()
@@ -1606,7 +1625,8 @@ def assert_keyed_by_id(page: Page) -> dict:
     snap = page.assert_matches_daemon()
     ids = {(a["section"], a["item"]): a["id"] for a in snap["attributes"] if a["kind"] == "cell"}
     for c in snap["cards"]:
-        assert c["id"] == f"card-{ids[(c['section'], c['item'])]}", (c, ids)
+        if c["kind"] == "cell":
+            assert c["id"] == f"card-{ids[(c['section'], c['item'])]}", (c, ids)
     return snap
 
 
@@ -1649,38 +1669,98 @@ def test_the_list_page_changes_by_snapshots_and_keeps_each_rows_element(page):
     assert updates == {"deleteItems": [updates["deleteItems"][0]]}, updates
 
 
-def test_the_chat_page_follows_its_end_and_keeps_history_still(page):
+def chat_bubbles(page: Page) -> list[dict]:
+    """Each drawn message: its id, side, text and bubble box, and its row's
+    box, top to bottom."""
+    return page.js("""
+        return [...document.querySelectorAll('#viewport .card[data-kind=cell]')].map((el) => {
+          const b = el.firstChild.getBoundingClientRect(), r = el.getBoundingClientRect();
+          return {id: el.dataset.id, side: el.dataset.side, text: el.firstChild.textContent,
+                  bubble: {x: b.x, y: b.y, width: b.width, height: b.height},
+                  row: {x: r.x, y: r.y, width: r.width, height: r.height}};
+        }).sort((a, b) => a.row.y - b.row.y);""")
+
+
+def test_the_chat_page_looks_like_a_chat(page):
+    """Issue #45: bubbles of varied widths and heights, their sizes measured
+    from their text and reported by id (keyed self-sizing), alternating
+    sides, a date header a day (six messages a day), at its end
+    (followsEnd)."""
     page.set_control("viewportWidth", 375)
-    page.set_control("viewportHeight", 300)
+    page.set_control("viewportHeight", 600)
     page.set_control("count", 20)
     page.record_rpc()
     pick_layout(page, "chat")
-    assert opened_layout(page)["followsEnd"] is True
-    # 20 rows: 50 · 20 + 10 = 1010 tall; the end of a 300-point view is 710.
-    assert page.js("return window.flowlayout.offset()") == {"x": 0, "y": 710}
-    assert_keyed_by_id(page)
+    opened = opened_layout(page)
+    assert opened["followsEnd"] is True
+    cards = page.js("return window.flowlayout.cards()")
+    # Messages 0-19 by day: 0-5, 6-11, 12-17, 18-19.
+    assert [s["id"] for s in opened["sections"]] == ["day-0", "day-1", "day-2", "day-3"]
+    assert [s["ids"] for s in opened["sections"]] == [cards[0:6], cards[6:12], cards[12:18], cards[18:20]]
+    assert opened["layout"]["estimatedItemSize"] == {"width": 351, "height": 44}
+    assert opened["layout"]["headerReferenceSize"] == {"width": 375, "height": 28}
+    # Every message measured and reported by id, right after the open.
+    measured = [e["request"]["params"]["sizes"] for e in page.sent() if e["request"]["method"] == "layout/setItemSizes"]
+    assert len(measured) == 1 and [m["id"] for m in measured[0]] == cards
+    heights = [m["size"]["height"] for m in measured[0]]
+    assert all(m["size"]["width"] == 351 for m in measured[0]) and len(set(heights)) >= 3, heights
+    # At the end: the last row's bottom and 8 of inset are the content's end.
+    bounds = page.js("return window.flowlayout.bounds()")
+    content = page.js("return window.flowlayout.request('layout/contentSize', {session: window.flowlayout.session})")
+    assert bounds["y"] + 600 == content["contentSize"]["height"]
+    snap = assert_keyed_by_id(page)
+    # Drawn: each row is the daemon's frame; its bubble is as tall as the
+    # height reported for it, alternate sides (even ids mine, on the right),
+    # widths varied; the headers are dates.
+    by_id = {f"card-{m['id']}": m["size"]["height"] for m in measured[0]}
+    bubbles = chat_bubbles(page)
+    assert len(bubbles) >= 4
+    for b in bubbles:
+        assert abs(b["bubble"]["height"] - by_id[b["id"]]) < 1, b
+        mine = int(b["id"].split("-")[1]) % 2 == 0
+        assert b["side"] == ("mine" if mine else "theirs"), b
+        if mine:
+            assert abs(b["bubble"]["x"] + b["bubble"]["width"] - (b["row"]["x"] + b["row"]["width"])) < 1, b
+        else:
+            assert abs(b["bubble"]["x"] - b["row"]["x"]) < 1, b
+        assert b["bubble"]["width"] <= 0.72 * 351 + 1 and b["text"], b
+    assert len({round(b["bubble"]["width"]) for b in bubbles}) >= 3, bubbles
+    headers = page.js("return [...document.querySelectorAll('#viewport .card[data-kind=header]')].map((e) => e.firstChild.textContent)")
+    assert headers and all(re.fullmatch(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{1,2} Dec 2026", h) for h in headers), headers
+    assert "Fri, 4 Dec 2026" in headers  # day 3: 1 December 2026 is a Tuesday
 
-    # A message while at the end: the view follows it.
+    # A message while at the end: sent with its measured size, the view
+    # follows it to the new end.
+    page.record_rpc()
     page.js("document.getElementById('receive').click()")
     page.wait_idle()
-    assert page.js("return window.flowlayout.bounds().y") == 760
     last = page.js("return window.flowlayout.cards().slice(-1)[0]")
-    snap = assert_keyed_by_id(page)
-    assert f"card-{last}" in {c["id"] for c in snap["cards"]}
+    sent = [e["request"]["params"] for e in page.sent() if e["request"]["method"] == "layout/applySnapshot"]
+    items = sent[0]["sections"][-1]["items"]
+    assert items[-1]["id"] == last and items[-1]["size"]["width"] == 351, items
+    assert all(isinstance(i, int) for i in items[:-1])  # the others keep their sizes
+    bounds = page.js("return window.flowlayout.bounds()")
+    content = page.js("return window.flowlayout.request('layout/contentSize', {session: window.flowlayout.session})")
+    assert bounds["y"] + 600 == content["contentSize"]["height"]
+    assert f"card-{last}" in {c["id"] for c in assert_keyed_by_id(page)["cards"]}
 
-    # Scrolled up, history above keeps what is read still: 5 rows, 250 points.
-    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 0, -300).perform()
+    # Scrolled up, history above keeps what is read still: a day of older
+    # messages under its own date, and the row being read does not move.
+    ActionChains(page.d).scroll_from_origin(ScrollOrigin.from_element(page.viewport), 0, -400).perform()
     page.wait_idle()
-    before = page.js("return window.flowlayout.bounds().y")
-    assert before < 760 - 100
+    reading = chat_bubbles(page)[1]
     page.js("document.getElementById('history').click()")
     page.wait_idle()
-    assert page.js("return window.flowlayout.bounds().y") == before + 5 * ROW
+    cards = page.js("return window.flowlayout.cards()")
+    assert cards[:5] == [-5, -4, -3, -2, -1]
+    still = next(b for b in chat_bubbles(page) if b["id"] == reading["id"])
+    assert abs(still["row"]["y"] - reading["row"]["y"]) < 0.5, (reading, still)
     assert_keyed_by_id(page)
     # Away from the end, a new message leaves the view where it is.
+    before = page.js("return window.flowlayout.bounds().y")
     page.js("document.getElementById('receive').click()")
     page.wait_idle()
-    assert page.js("return window.flowlayout.bounds().y") == before + 5 * ROW
+    assert page.js("return window.flowlayout.bounds().y") == before
 
 
 # MARK: drag to reorder
@@ -1795,3 +1875,118 @@ def test_drag_to_reorder_in_the_grid_and_the_waterfall(page):
         assert page.js("return window.flowlayout.cards()") == moved
         page.assert_matches_daemon()
         page.js("document.getElementById('reorder').checked = false")
+
+
+# MARK: (n) phone-sized viewports, the URL state and the screenshot (issue #45)
+
+
+def fresh(bridge, browser, state: str = "") -> Page:
+    load(browser, bridge.url + state)
+    p = Page(browser)
+    p.wait("the page to open its session", lambda: p.js("return !!window.flowlayout"), timeout=15)
+    p.wait_idle(timeout=15)
+    return p
+
+
+def viewport_size(page: Page) -> tuple[float, float]:
+    r = page.js("const r = document.getElementById('viewport').getBoundingClientRect(); return [r.width, r.height];")
+    return (r[0], r[1])
+
+
+def test_viewport_presets(bridge, browser):
+    """The page opens at a phone's size (iPhone, 390×844); the presets set
+    the viewport, and a size of no preset is custom."""
+    page = fresh(bridge, browser)
+    assert page.js("return document.querySelector('[name=device]').value") == "iphone"
+    assert viewport_size(page) == (390, 844)
+    assert page.js("return window.flowlayout.bounds()") == {"x": 0, "y": 0, "width": 390, "height": 844}
+    assert page.js("return location.hash") == "#coverFlow"
+    for device, size in (("iphoneLandscape", (844, 390)), ("ipad", (820, 1180)), ("iphone", (390, 844))):
+        page.set_control("device", device)
+        assert viewport_size(page) == size
+        assert page.js("return [window.flowlayout.config().viewportWidth, window.flowlayout.config().viewportHeight]") == list(size)
+        page.assert_matches_daemon()
+    page.set_control("viewportWidth", 500)
+    assert page.js("return document.querySelector('[name=device]').value") == "custom"
+    assert page.js("return location.hash") == "#coverFlow?viewport=500x844"
+    page.set_control("viewportHeight", 844)
+    page.set_control("viewportWidth", 390)
+    assert page.js("return document.querySelector('[name=device]').value") == "iphone"
+
+
+def test_url_state(bridge, browser):
+    """A URL per tab and settings: the issue's `#pager?transformer=cubic`
+    opens the pager with the cubic transformer; the URL follows every
+    change; a URL loaded later (or edited) sets the page again; what the
+    page does not have is said."""
+    if "cubic" not in pager_transformers(fresh(bridge, browser)):
+        pytest.fail("the daemon lists no cubic transformer")
+    page = fresh(bridge, browser, "#pager?transformer=cubic")
+    config = page.js("return window.flowlayout.config()")
+    assert (config["layout"], config["pagerTransformer"]) == ("pager", "cubic")
+    assert page.js("return location.hash") == "#pager?transformer=cubic"
+    assert page.js("return document.getElementById('layout-name').textContent") == "pager \u00b7 cubic"
+    page.assert_matches_daemon()
+    page.set_control("pagerWrap", "on")
+    assert page.js("return location.hash") == "#pager?transformer=cubic&wrap=on"
+    # Settings of other tabs keep their full names; the viewport its size.
+    page = fresh(bridge, browser, "#coverFlow?tilt=true&maxAngle=30&count=4&viewport=375x300")
+    config = page.js("return window.flowlayout.config()")
+    assert (config["tilt"], config["maxAngle"], config["count"]) == (True, 30, 4)
+    assert viewport_size(page) == (375, 300)
+    assert page.js("return window.flowlayout.cards().length") == 4
+    page.assert_matches_daemon()
+    # Editing the URL (a hashchange, no reload) sets the page too.
+    session = page.js("return window.flowlayout.session")
+    page.js("location.hash = '#flow?device=ipad'")
+    page.wait("the grid", lambda: page.js("return window.flowlayout.config().layout") == "flow", timeout=15)
+    page.wait_idle(timeout=15)
+    assert page.js("return window.flowlayout.session") == session
+    assert viewport_size(page) == (820, 1180)
+    assert page.js("return window.flowlayout.config().count") == 10  # the rest back to the defaults
+    page.assert_matches_daemon()
+    # What the page does not have is said, and the rest applies.
+    page = fresh(bridge, browser, "#pager?transformer=sideways&colour=red&wrap=on")
+    assert page.js("return window.flowlayout.config().pagerWrap") == "on"
+    error = page.js("return document.getElementById('error').textContent")
+    assert error == 'the URL names what the page does not have: transformer=sideways, no setting "colour"', error
+
+
+def test_the_status_column_keeps_its_width_and_a_tab_change_clears_the_release(page):
+    def status_width() -> float:
+        return page.js("return document.querySelector('.hud dl').getBoundingClientRect().width")
+
+    before = status_width()
+    assert page.js("return document.getElementById('release').textContent") == "\u2013"
+    page.drag(-300, pause=0)
+    page.wait_idle()
+    assert page.js("return document.getElementById('release').textContent").startswith("v ")
+    assert status_width() == before
+    pick_layout(page, "flow")
+    assert page.js("return window.flowlayout.lastRelease()") is None
+    assert page.js("return document.getElementById('release').textContent") == "\u2013"
+    assert status_width() == before
+
+
+def test_flowlayout_web_screenshot(tmp_path):
+    """`flowlayout web --screenshot PATH --url-state STATE` (docs/web-client.md):
+    a PNG of the window, the pager with the cubic transformer drawn in it."""
+    out = tmp_path / "pager.png"
+    env = dict(os.environ, FLOWLAYOUTD=os.path.abspath(DAEMON), PYTHONPATH=str(REPO / "clients" / "python"))
+    done = subprocess.run(
+        [sys.executable, "-m", "flowlayout", "web", "--screenshot", str(out), "--url-state",
+         "pager?transformer=cubic", "--window", "900x1000"],
+        capture_output=True, text=True, env=env, timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "#pager?transformer=cubic" in done.stderr
+    from PIL import Image
+    image = Image.open(out).convert("RGB")
+    assert image.size == (900, 1000)
+    # The centred page is drawn: the viewport (24 px in, below the header)
+    # holds the page's card colours, not only the background.
+    colours = {image.getpixel((x, y)) for x in range(40, 400, 8) for y in range(300, 700, 8)}
+    assert len(colours) > 20, len(colours)
+    bad = subprocess.run([sys.executable, "-m", "flowlayout", "web", "--screenshot", str(out), "--window", "9x9"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert bad.returncode == 2 and "--window must be 100 to 8000 pixels each way" in bad.stderr

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 
-import { FlowLayoutClient, LayoutMethods, METHODS, WRAPPERS } from '../flowlayout.js';
+import { FlowLayoutClient, LayoutMethods, METHODS, RESULT_SHAPES, WRAPPERS } from '../flowlayout.js';
 import { RESERVED, render, wrapperName } from '../generate.mjs';
 import { findDaemon, JS_DIR } from '../testing/daemon.mjs';
 
@@ -43,6 +43,8 @@ describe('the generator', () => {
     const client = await FlowLayoutClient.spawn({ daemon: findDaemon() });
     try {
       assert.deepEqual(METHODS, client.capabilities.methodTable);
+      // The answers' shapes too: the typedefs in methods.js are written from them.
+      assert.deepEqual(RESULT_SHAPES, client.capabilities.resultShapes);
       assert.deepEqual(
         METHODS.map((m) => m.name),
         client.capabilities.methods,
@@ -53,7 +55,14 @@ describe('the generator', () => {
   });
 
   test('render is deterministic and refuses a malformed table', () => {
-    assert.equal(render(structuredClone(METHODS)), readFileSync(CHECKED_IN, 'utf8'));
+    const text = readFileSync(CHECKED_IN, 'utf8');
+    assert.equal(render(structuredClone(METHODS), structuredClone(RESULT_SHAPES)), text);
+    // One typedef per shape, with exactly its fields.
+    for (const shape of RESULT_SHAPES) {
+      const fields = shape.fields.map((f) => `${f.name}${f.required ? '' : '?'}: ${f.type}`).join(', ');
+      assert.ok(text.includes(`@typedef {{${fields}}} ${shape.name} */`), shape.name);
+    }
+    assert.ok(RESULT_SHAPES.some((s) => s.name === 'MovementBegan' && s.fields[0].name === 'began'));
     assert.throws(() => render([]), /empty/);
     assert.throws(() => render([{ name: 'layout/x', params: [], result: 'null', picture: 'sideways' }]), /picture/);
     const twice = [

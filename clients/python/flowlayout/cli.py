@@ -42,6 +42,8 @@ DEMO_ANIMATION_STRIDE = 30
 #: UIScrollView.DecelerationRate.normal: the speed kept after each ms.
 DECELERATION_RATE = 0.998
 PT_PER_COLUMN = 5.0
+#: The largest `render --scale`: a 375-point viewport at 8 is 3000 pixels wide.
+MAX_RENDER_SCALE = 8.0
 
 
 def project_offset(offset: float, velocity: float, rate: float = DECELERATION_RATE) -> float:
@@ -494,6 +496,7 @@ def render_script(
     session: Optional[str] = None,
     out: Optional[IO[str]] = None,
     fmt: Optional[str] = None,
+    scale: float = 1.0,
 ) -> int:
     """Runs a JSONL session script (as ``replay`` does) against a fresh
     daemon, keeps the client's picture of each session from the answers to
@@ -501,7 +504,13 @@ def render_script(
     final viewport of ``session`` (default: the session of the last such
     answer) to ``out_path`` (``-``: standard output): as SVG, or as PNG
     when ``fmt`` is ``"png"`` (by default, when the path ends in .png;
-    PNG needs Pillow, ``pip install 'flowlayout[png]'``)."""
+    PNG needs Pillow, which ``make install`` installs; without it the
+    error names the pip command for this Python). ``scale`` is pixels per
+    point (PNG) or the SVG's size per point: 2 for crisp pictures in docs."""
+    if not (isinstance(scale, (int, float)) and math.isfinite(scale) and 0 < scale <= MAX_RENDER_SCALE):
+        print(f"flowlayout render: --scale must be a number > 0 and <= {MAX_RENDER_SCALE:g}, got {scale!r}",
+              file=sys.stderr)
+        return 2
     sink = out or sys.stdout
     frames, messages = _read_script(script)
 
@@ -590,13 +599,14 @@ def render_script(
         fmt = "png" if out_path.lower().endswith(".png") else "svg"
     if fmt == "png":
         try:
-            drawn: Union[str, bytes] = picture_png(view.picture, content_origin=view.content_origin())
+            drawn: Union[str, bytes] = picture_png(view.picture, content_origin=view.content_origin(),
+                                                   scale=scale)
         except PNGUnavailable as e:
             print(f"flowlayout render: {e}", file=sys.stderr)
             return 2
     else:
         drawn = picture_svg(view.picture, title=f"flowlayout session {chosen}",
-                            content_origin=view.content_origin())
+                            content_origin=view.content_origin(), scale=scale)
     if out_path == "-":
         if isinstance(drawn, bytes):
             sink.flush()
@@ -678,7 +688,11 @@ def _parser() -> argparse.ArgumentParser:
     rd.add_argument(
         "--format", choices=["svg", "png"], default=None,
         help="svg or png (default: png for a .png path, else svg); "
-        "png needs Pillow: pip install 'flowlayout[png]'",
+        "png needs Pillow (make install installs it; else flowlayout render names the pip command)",
+    )
+    rd.add_argument(
+        "--scale", type=float, default=1.0, metavar="S",
+        help=f"pixels per point (default 1; 2 for crisp pictures in docs; at most {MAX_RENDER_SCALE:g})",
     )
     rd.add_argument(
         "--session", metavar="NAME",
@@ -702,15 +716,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "demo":
             return demo(args.daemon)
         if args.command == "web":
+            if args.screenshot:
+                try:
+                    window = web._window(args.window)
+                except ValueError as e:
+                    print(f"flowlayout web: {e}", file=sys.stderr)
+                    return 2
+                return web.screenshot(args.screenshot, args.url_state, args.daemon, args.root, window)
+            if args.url_state:
+                print("flowlayout web: --url-state goes with --screenshot (open the URL with it after #)",
+                      file=sys.stderr)
+                return 2
             return web.serve(args.port, args.daemon, args.root, args.verbose)
         if args.command == "render":
             initialize = not args.no_initialize
             if args.session_script == "-":
                 return render_script(sys.stdin, args.out, args.daemon, initialize, args.session,
-                                     fmt=args.format)
+                                     fmt=args.format, scale=args.scale)
             with open(args.session_script, encoding="utf-8") as script:
                 return render_script(script, args.out, args.daemon, initialize, args.session,
-                                     fmt=args.format)
+                                     fmt=args.format, scale=args.scale)
         if args.script == "-":
             return replay(sys.stdin, args.daemon, initialize=not args.no_initialize)
         with open(args.script, encoding="utf-8") as script:

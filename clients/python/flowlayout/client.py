@@ -40,6 +40,7 @@ from .model import (
     IndexPath,
     InsetsLike,
     JSONDict,
+    MovementBegan,
     MovementEnd,
     MovementUpdate,
     MutationResult,
@@ -422,6 +423,10 @@ class Client:
                 except DaemonError:
                     continue  # the new one died too: the retry finds out
                 except RPCError as e:
+                    if e.code == -32700:
+                        # A parse error to a frame this client wrote whole: its
+                        # bytes did not arrive (the daemon lost its input): a death.
+                        continue
                     raise DaemonError(f"the restarted flowlayoutd refused the replay: {e}") from None
         self._record(method, params)
         return result
@@ -702,15 +707,17 @@ class Client:
         *,
         id: Optional[Union[int, str]] = None,
         lap: Optional[int] = None,
-    ) -> bool:
+    ) -> MovementBegan:
         """UICollectionView's ``beginInteractiveMovementForItem``: starts
         dragging the item (``section``, ``item`` or its ``id``; ``lap``: the
-        copy grabbed in a looping layout). False when another movement is in
-        progress or the item's section has ``allowsReordering: false``."""
+        copy grabbed in a looping layout). The answer's shape, ``{began}``,
+        as every client has it (``MovementBegan``, which is truthy when it
+        began): ``began`` is False when another movement is in progress or
+        the item's section has ``allowsReordering: false``."""
         params = _item_params(session, section, item, id)
         if lap is not None:
             params["lap"] = lap
-        return bool(self.request("layout/beginInteractiveMovement", params)["began"])
+        return MovementBegan.from_json(self.request("layout/beginInteractiveMovement", params))
 
     def update_interactive_movement(self, session: str, position: PointLike) -> MovementUpdate:
         """``updateInteractiveMovementTargetPosition``: the dragged item's

@@ -8,6 +8,7 @@ daemon, which names the offending field, stays the one validator.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -26,6 +27,8 @@ __all__ = [
     "BatchResult",
     "SnapPlan",
     "SnapResult",
+    "MovementBegan",
+    "SHAPE_CLASSES",
     "JSONDict",
     "PointLike",
     "SizeLike",
@@ -128,12 +131,14 @@ class IndexPath:
     a wrapping carousel or pager) the lap of the copy the daemon named
     (``centeredItem``, ``targetItem``, ``itemAtPoint``). The lap is
     carried, not compared: ``IndexPath(0, 3, lap=2) == IndexPath(0, 3)``,
-    and ``p.lap`` says which copy. Likewise ``id``: the item's id, when
-    the daemon named one (items given ids)."""
+    and ``p.lap`` says which copy: 0 when the daemon names none, as
+    ``Attributes.lap`` and ``ElementKey.lap`` are (the protocol's ItemRef,
+    whose ``lap`` is absent outside a loop). Likewise ``id``: the item's
+    id, when the daemon named one (items given ids)."""
 
     section: int
     item: int
-    lap: Optional[int] = field(default=None, compare=False)
+    lap: int = field(default=0, compare=False)
     id: Optional[Union[int, str]] = field(default=None, compare=False)
 
     @classmethod
@@ -141,12 +146,11 @@ class IndexPath:
         """``{section, item, lap?, id?}`` or null (no item)."""
         if d is None:
             return None
-        lap = d.get("lap")
-        return cls(int(d["section"]), int(d["item"]), None if lap is None else int(lap), d.get("id"))
+        return cls(int(d["section"]), int(d["item"]), _lap(d), d.get("id"))
 
     def to_json(self) -> JSONDict:
         out: JSONDict = {"section": self.section, "item": self.item}
-        if self.lap is not None:
+        if self.lap:
             out["lap"] = self.lap
         return out
 
@@ -277,9 +281,26 @@ class Attributes:
 
     @property
     def scale(self) -> float:
-        """The x scale (m11); 1 for the identity. Cover flow scales
-        uniformly, so this is the card's scale."""
+        """m11 as it stands: the horizontal scale as drawn, so under a
+        tilt (a rotation about the vertical axis) it includes the tilt's
+        foreshortening (cos of the angle). The card's own scale is
+        ``scale_x`` and ``scale_y``; 1 for the identity."""
         return 1.0 if self.transform is None else self.transform[0]
+
+    @property
+    def scale_x(self) -> float:
+        """The scale of the element's own x axis, whatever rotates it:
+        the length of the transform's first row (m11, m12, m13); 1 for the
+        identity."""
+        t = self.transform
+        return 1.0 if t is None else math.hypot(t[0], t[1], t[2])
+
+    @property
+    def scale_y(self) -> float:
+        """The scale of the element's own y axis: the length of the second
+        row (m21, m22, m23); 1 for the identity."""
+        t = self.transform
+        return 1.0 if t is None else math.hypot(t[4], t[5], t[6])
 
     @property
     def is_affine(self) -> bool:
@@ -512,6 +533,22 @@ class MovementEnd(BatchResult):
 
 
 @dataclass(frozen=True)
+class MovementBegan:
+    """``layout/beginInteractiveMovement``'s answer, ``{began}``: whether the
+    drag began (False when another movement is in progress or the item's
+    section has ``allowsReordering: false``). True as a bool when it began."""
+
+    began: bool
+
+    def __bool__(self) -> bool:
+        return self.began
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "MovementBegan":
+        return cls(bool(d["began"]))
+
+
+@dataclass(frozen=True)
 class SnapPlan:
     """``layout/scrollEnded``: where the scroll view comes to rest and how
     it gets there. ``projected_content_offset`` is where deceleration alone
@@ -675,3 +712,22 @@ def _size_or_raw(size: Any) -> Any:
     if isinstance(size, (Size, Mapping)) or _is_pair(size):
         return size_json(size)
     return size
+
+
+#: The typed result of each of the daemon's result shapes
+#: (flowlayout.shapes, generated from ``capabilities.resultShapes``):
+#: test_result_shapes.py checks that each has every field of its shape.
+SHAPE_CLASSES: Dict[str, type] = {
+    "OpenResult": OpenResult,
+    "MutationResult": MutationResult,
+    "BatchUpdatesResult": BatchResult,
+    "SnapshotResult": SnapshotResult,
+    "RowScrollResult": RowScrollResult,
+    "MovementBegan": MovementBegan,
+    "MovementUpdateResult": MovementUpdate,
+    "MovementEndResult": MovementEnd,
+    "ScrollPlan": SnapPlan,
+    "Attributes": Attributes,
+    "ItemRef": IndexPath,
+    "MovedElement": MovedElement,
+}

@@ -5,20 +5,34 @@ element as the quadrilateral its transform projects it to, in painting
 order, with its alpha and its label; what lies outside the viewport veiled;
 the content's bounds and the viewport's edge outlined.
 
-Pillow draws it: an optional dependency (``pip install 'flowlayout[png]'``).
-:func:`picture_png` raises :class:`PNGUnavailable` without it.
+Pillow draws it: an optional dependency (``pip install 'flowlayout[png]'``;
+``make install`` installs it). :func:`picture_png` raises
+:class:`PNGUnavailable` without it, naming the command that installs it for
+the very Python that runs this (:func:`install_hint`).
 """
 
 from __future__ import annotations
 
 import io
+import shlex
+import sys
 from typing import List, Optional, Tuple
 
 from .model import IndexPath, Point
 from .picture import Picture
 from .svg import element_label, view_box
 
-__all__ = ["picture_png", "PNGUnavailable"]
+__all__ = ["picture_png", "PNGUnavailable", "install_hint"]
+
+#: Pillow as the ``png`` extra (pyproject.toml) requires it.
+PILLOW = "pillow>=9.2"
+
+
+def install_hint() -> str:
+    """The command that installs Pillow for this interpreter: its own pip
+    (``make install``'s private virtualenv's, a user's venv's, or the
+    system's), so that it works whichever installed the client."""
+    return f"{shlex.quote(sys.executable)} -m pip install {shlex.quote(PILLOW)}"
 
 
 class PNGUnavailable(RuntimeError):
@@ -48,7 +62,8 @@ def picture_png(picture: Picture, content_origin: Point = Point(0, 0), scale: fl
         from PIL import Image, ImageDraw, ImageFont
     except ImportError as e:  # pragma: no cover - depends on the machine
         raise PNGUnavailable(
-            "PNG pictures need Pillow: pip install 'flowlayout[png]' (or draw SVG with --format svg)"
+            f"PNG pictures need Pillow, which this Python ({sys.executable}) lacks: "
+            f"{install_hint()} (or draw SVG with --format svg)"
         ) from e
     if picture.bounds is None or picture.content_size is None:
         raise ValueError("the picture is empty: apply a layout/open result first")

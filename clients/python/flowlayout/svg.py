@@ -146,13 +146,15 @@ def view_box(picture: Picture) -> Tuple[int, int, int, int]:
 
 
 def picture_svg(
-    picture: Picture, title: Optional[str] = None, content_origin: Point = Point(0, 0)
+    picture: Picture, title: Optional[str] = None, content_origin: Point = Point(0, 0),
+    scale: float = 1.0,
 ) -> str:
     """The picture's viewport as an SVG document (a string, with an XML
     declaration). ``content_origin`` is where the content's bounds start in
     content coordinates: (0, 0) but in right-to-left horizontal layouts,
     where the content spans [W − contentSize.width, W] (W the bounds' width
-    less the content insets)."""
+    less the content insets). ``scale`` multiplies the document's width and
+    height (the viewBox, in points, stays)."""
     if picture.bounds is None or picture.content_size is None:
         raise ValueError("the picture is empty: apply a layout/open result first")
     bounds = picture.bounds
@@ -168,8 +170,8 @@ def picture_svg(
         f"{{{SVG_NS}}}svg",
         {
             "version": "1.1",
-            "width": _n(vw),
-            "height": _n(vh),
+            "width": _n(vw * scale),
+            "height": _n(vh * scale),
             "viewBox": f"{_n(lo_x)} {_n(lo_y)} {_n(vw)} {_n(vh)}",
         },
     )

@@ -35,8 +35,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
+import subprocess
 import sys
+import tempfile
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -47,7 +50,7 @@ from typing import IO, Any, List, Optional, Tuple
 from ._version import __version__
 from .client import Client, DaemonError
 
-__all__ = ["find_web_root", "find_js_root", "WebBridge", "serve"]
+__all__ = ["find_web_root", "find_js_root", "WebBridge", "serve", "screenshot", "find_chromium"]
 
 #: Methods the bridge keeps for itself: the page would otherwise be able
 #: to end (or re-initialize) the daemon every other tab shares.
@@ -357,6 +360,83 @@ def serve(
     return 0 if code == 0 else 1
 
 
+#: Browsers that take a headless screenshot (`--screenshot`), in order.
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def find_chromium() -> Optional[str]:
+    """$CHROMIUM, else the first of :data:`CHROMIUM_NAMES` on PATH."""
+    return os.environ.get("CHROMIUM") or next(filter(None, map(shutil.which, CHROMIUM_NAMES)), None)
+
+
+def screenshot(
+    path: str,
+    url_state: str = "",
+    daemon: Optional[str] = None,
+    root: Optional[str] = None,
+    window: Tuple[int, int] = (1280, 1000),
+    budget_ms: int = 10000,
+    err: Optional[IO[str]] = None,
+) -> int:
+    """Serves the page on a free port, loads it with ``url_state`` as its
+    hash (``pager?transformer=cubic``: a tab and its settings, as the page
+    writes them into its URL) in headless Chromium with a window of
+    ``window`` CSS pixels, writes a PNG of it to ``path`` and stops. The
+    page has ``budget_ms`` of virtual time to open its session and draw
+    (Chromium's ``--virtual-time-budget``: the time runs as fast as the
+    page lets it). Returns 0, or 1 with the reason on ``err``."""
+    err = err or sys.stderr
+    browser = find_chromium()
+    if browser is None:
+        print("flowlayout web --screenshot: no Chromium found (set CHROMIUM, or install chromium: "
+              "apt-get install chromium)", file=err)
+        return 1
+    client = Client(daemon, new_session=True)
+    httpd: Optional[WebBridge] = None
+    try:
+        httpd = WebBridge(0, find_web_root(root), client, False, find_js_root(None))
+        thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+        thread.start()
+        state = url_state.lstrip("#")
+        url = httpd.url + (f"#{state}" if state else "")
+        out = os.path.abspath(path)
+        with tempfile.TemporaryDirectory(prefix="flowlayout-chromium-") as profile:
+            done = subprocess.run(
+                [browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                 "--no-first-run", "--disable-extensions", f"--user-data-dir={profile}",
+                 "--force-device-scale-factor=1", f"--window-size={window[0]},{window[1]}",
+                 f"--virtual-time-budget={budget_ms}", f"--screenshot={out}", url],
+                capture_output=True, text=True, timeout=120,
+            )
+        try:
+            with open(out, "rb") as f:
+                ok = f.read(8) == b"\x89PNG\r\n\x1a\n"
+        except OSError:
+            ok = False
+        if done.returncode != 0 or not ok:
+            tail = "\n".join(done.stderr.strip().splitlines()[-5:])
+            print(f"flowlayout web --screenshot: {browser} wrote no picture (exit {done.returncode}): {tail}",
+                  file=err)
+            return 1
+        print(f"flowlayout web: wrote {out} ({url})", file=err)
+        return 0
+    finally:
+        if httpd is not None:
+            httpd.shutdown()
+            httpd.server_close()
+        client.shutdown()
+
+
+def _window(text: str) -> Tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--window must be WIDTHxHEIGHT, got {text!r}") from None
+    if not (100 <= w <= 8000 and 100 <= h <= 8000):
+        raise ValueError(f"--window must be 100 to 8000 pixels each way, got {text!r}")
+    return w, h
+
+
 def add_arguments(parser: Any) -> None:
     """The ``flowlayout web`` options (``--daemon`` is shared with the
     other commands)."""
@@ -369,4 +449,17 @@ def add_arguments(parser: Any) -> None:
         "the package, or the checkout's clients/web)",
     )
     parser.add_argument("--verbose", action="store_true", help="log every HTTP request to stderr")
+    parser.add_argument(
+        "--screenshot", metavar="PATH",
+        help="write a PNG of the page to PATH through headless Chromium, and exit (docs/web-client.md)",
+    )
+    parser.add_argument(
+        "--url-state", metavar="STATE", default="",
+        help="with --screenshot: the page's URL state, a tab and its settings as the page writes "
+        "them after # (e.g. 'pager?transformer=cubic' or 'coverFlow?device=ipad')",
+    )
+    parser.add_argument(
+        "--window", metavar="WxH", default="1280x1000",
+        help="with --screenshot: the browser window in CSS pixels (default 1280x1000)",
+    )
 

@@ -93,7 +93,8 @@ def _ancestors(start: Path) -> Iterator[Path]:
 def find_daemon(daemon: Optional[str] = None) -> str:
     """Locates flowlayoutd.
 
-    Order: the argument; ``$FLOWLAYOUTD``; ``.build/release`` then
+    The order every client shares (README.md, "Finding the daemon"):
+    the argument; ``$FLOWLAYOUTD``; ``.build/release`` then
     ``.build/debug`` in the working directory or any parent, then beside
     this package or any of its parents (a checkout's client finds the
     checkout's daemon); finally ``flowlayoutd`` on ``PATH``.

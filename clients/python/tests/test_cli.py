@@ -566,5 +566,42 @@ def test_render_says_what_a_png_needs_without_pillow(tmp_path: Path) -> None:
          str(script(tmp_path / "s.jsonl", [{"id": 1, "method": "layout/open", "params": grid}])),
          "--out", str(tmp_path / "x.png")], capture_output=True, text=True, env=env, timeout=30)
     assert done.returncode == 2
-    assert "pip install 'flowlayout[png]'" in done.stderr, done.stderr
+    # The exact command for this Python, whichever installed it (issue #45:
+    # `make install`'s private virtualenv has a pip of its own).
+    import shlex
+    hint = f"{shlex.quote(sys.executable)} -m pip install 'pillow>=9.2'"
+    assert done.stderr == (
+        f"flowlayout render: PNG pictures need Pillow, which this Python ({sys.executable}) lacks: "
+        f"{hint} (or draw SVG with --format svg)\n"
+    ), done.stderr
     assert not (tmp_path / "x.png").exists()
+
+
+def test_render_scale(tmp_path: Path) -> None:
+    """`render --scale 2` (issue #45): the grid of test_render_writes_a_png
+    (340×240 at 1) is 680×480 pixels, the same picture at twice the
+    resolution; an SVG's width and height double while its viewBox stays;
+    a scale that is not a positive number up to 8 is refused, exit 2."""
+    grid = {"session": "g", "layout": {"type": "flow", "itemSize": {"width": 100, "height": 100},
+                                       "minimumInteritemSpacing": 0, "minimumLineSpacing": 0},
+            "bounds": bounds(0, 0, 300, 200), "sections": [{"itemCount": 4}]}
+    s = script(tmp_path / "s.jsonl", [{"id": 1, "method": "layout/open", "params": grid}])
+    out = tmp_path / "grid.png"
+    done = run("render", "--session-script", str(s), "--out", str(out), "--scale", "2")
+    assert done.returncode == 0, done.stderr
+    data = out.read_bytes()
+    assert struct.unpack(">II", data[16:24]) == (680, 480)
+    from PIL import Image
+    image = Image.open(out).convert("RGB")
+    # Item 3's inside at twice the coordinates; the margin still veiled.
+    assert image.getpixel((2 * 50, 2 * 150)) == (0xCF, 0xE1, 0xF9)
+    assert image.getpixel((10, 10)) == (0xEE, 0xF0, 0xF3)
+    svg = tmp_path / "grid.svg"
+    assert run("render", "--session-script", str(s), "--out", str(svg), "--scale", "2").returncode == 0
+    root = ET.fromstring(svg.read_text(encoding="utf-8"))
+    assert (root.get("width"), root.get("height"), root.get("viewBox")) == ("680", "480", "-20 -20 340 240")
+    for bad in ("0", "-1", "9", "nan"):
+        done = run("render", "--session-script", str(s), "--out", str(tmp_path / "bad.png"), "--scale", bad)
+        assert done.returncode == 2, (bad, done.stderr)
+        assert "--scale must be a number > 0 and <= 8" in done.stderr, done.stderr
+    assert not (tmp_path / "bad.png").exists()

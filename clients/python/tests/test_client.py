@@ -33,6 +33,7 @@ sys.path.insert(0, str(_PACKAGE))
 
 from flowlayout import (  # noqa: E402
     Attributes,
+    MovementBegan,
     BatchResult,
     BoundsResult,
     Client,
@@ -686,9 +687,9 @@ def test_looping_answers_keep_their_lap(client: Client) -> None:
     hit = client.item_at_point("loop", Point(1600, 150))
     assert (hit, hit.lap) == (IndexPath(0, 1), 2)
     assert hit.to_json() == {"section": 0, "item": 1, "lap": 2}
-    # Without a loop there is no lap.
+    # Without a loop the daemon names no lap: 0, as Attributes.lap is (issue #45).
     flat = client.open("flat", dict(layout, wrap=False), Rect(0, 0, 400, 300), [{"itemCount": 3}])
-    assert flat.centered_item.lap is None and flat.centered_item.to_json() == {"section": 0, "item": 0}
+    assert flat.centered_item.lap == 0 and flat.centered_item.to_json() == {"section": 0, "item": 0}
 
 
 def test_apply_snapshot_and_the_picture_by_id(client: Client) -> None:
@@ -735,8 +736,10 @@ def test_drag_to_reorder_through_the_picture(client: Client) -> None:
     layout = {"type": "flow", "itemSize": {"width": 300, "height": 40}, "minimumLineSpacing": 0}
     picture = Picture()
     picture.apply(client.open("d", layout, Rect(0, 0, 300, 120), [{"itemCount": 3, "ids": ["a", "b", "c"]}]))
-    assert client.begin_interactive_movement("d", id="a") is True
-    assert client.begin_interactive_movement("d", 0, 1) is False  # one movement at a time
+    # The answer's shape, {began}, as the JS and Swift clients have it.
+    assert client.begin_interactive_movement("d", id="a") == MovementBegan(began=True)
+    refused = client.begin_interactive_movement("d", 0, 1)  # one movement at a time
+    assert refused.began is False and not refused
     u = client.update_interactive_movement("d", Point(150, 95))
     assert isinstance(u, MovementUpdate)
     assert u.target == IndexPath(0, 2) and u.autoscroll == Point(0, 0)  # nothing below to scroll to
@@ -751,13 +754,46 @@ def test_drag_to_reorder_through_the_picture(client: Client) -> None:
         ("a", Rect(0, 75, 300, 40), Rect(0, 80, 300, 40))]
     picture.apply(end)
     assert picture.ids() == ["b", "c", "a"] and not picture.by_id("a").moving
-    assert client.begin_interactive_movement("d", id="c") is True
+    assert client.begin_interactive_movement("d", id="c").began is True
     client.update_interactive_movement("d", Point(150, 10))
     r = client.perform_batch_updates("d", {"deleteItems": [(0, 0)]})
     assert r.movement_cancelled is True
     picture.apply(r)
     assert picture.ids() == ["c", "a"]
-    assert client.begin_interactive_movement("d", id="a") is True
+    assert client.begin_interactive_movement("d", id="a").began is True
     picture.apply(client.update_interactive_movement("d", Point(150, 10)))
     picture.apply(client.cancel_interactive_movement("d"))
     assert [(a.id, a.frame.y) for a in picture.elements()] == [("c", 0), ("a", 40)]
+
+
+def test_lap_is_0_outside_a_loop_for_index_paths_as_for_attributes(client: Client) -> None:
+    """Issue #45: IndexPath.lap was None where Attributes.lap is 0. Outside
+    a loop the daemon names no lap, and both say 0."""
+    opened = client.open("flat", {"type": "flow"}, Rect(0, 0, 375, 300), [{"itemCount": 3}])
+    assert opened.centered_item is not None and opened.centered_item.lap == 0
+    assert [a.lap for a in opened.attributes] == [0, 0, 0]
+    assert client.item_at_point("flat", Point(10, 10)).lap == 0
+    assert IndexPath(0, 1).to_json() == {"section": 0, "item": 1}
+
+
+def test_scale_x_and_scale_y_under_a_tilt(client: Client) -> None:
+    """Issue #45: under a tilt m11 (``scale``) is the scale times cos of the
+    angle, which is not the card's scale. protocol.md's Tilt: a horizontal
+    card's transform is [s·c, 0, −s·n, s·n·q, 0, s, 0, 0, n, 0, c, −c·q, …],
+    so with a constant scale s = 0.5 (peak 0.5, factor 0, minimum 0) every side card
+    has m11 = 0.5·c (c = m33 < 1) and its own x and y scales are 0.5."""
+    layout = {
+        "type": "coverFlow", "itemSize": {"width": 100, "height": 100},
+        "scale": {"peak": 0.5, "factor": 0, "minimum": 0}, "rotation": {"maxAngle": 60, "perspective": 500},
+    }
+    opened = client.open("tilt", layout, Rect(0, 0, 375, 300), [{"itemCount": 10}])
+    side = [a for a in opened.attributes if a.item >= 1]
+    assert side, opened.attributes
+    for a in side:
+        c = a.transform[10]
+        assert 0 < c < 0.99
+        assert a.scale == pytest.approx(0.5 * c, abs=1e-12) and a.scale < 0.495
+        assert a.scale_x == pytest.approx(0.5, abs=1e-12)
+        assert a.scale_y == pytest.approx(0.5, abs=1e-12)
+    centred = next(a for a in opened.attributes if a.item == 0)
+    assert (centred.scale, centred.scale_x, centred.scale_y) == pytest.approx((0.5, 0.5, 0.5), abs=1e-12)

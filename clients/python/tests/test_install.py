@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import shutil
+import struct
 import sys
 import tarfile
 import xml.etree.ElementTree as ET
@@ -327,6 +329,26 @@ def test_make_install_into_a_prefix(tmp_path: Path) -> None:
                            cwd="/tmp", env=env, capture_output=True, text=True, timeout=120)
     assert drawn.returncode == 0, drawn.stderr
     assert out.read_text().startswith("<svg") or "<svg" in out.read_text()[:200]
+    # The README's render line, as written, against the installed commands:
+    # PNG works (issue #45: `make install` installs Pillow in its venv).
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    line = re.search(r"`(flowlayout render\s+--session-script S\.jsonl --out view\.png)`", readme)
+    assert line, "README.md lost its render line"
+    command = line.group(1).split()
+    command[command.index("S.jsonl")] = str(script)
+    sizes = []
+    for scale in (None, "2"):
+        png = tmp_path / "view.png"
+        png.unlink(missing_ok=True)
+        drawn = subprocess.run(command + (["--scale", scale] if scale else []), cwd=tmp_path, env=env,
+                               capture_output=True, text=True, timeout=120)
+        assert drawn.returncode == 0, drawn.stderr
+        data = png.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", data[:24]
+        sizes.append(struct.unpack(">II", data[16:24]))
+    # The 375×300 viewport and a 20-point margin at least; twice at --scale 2.
+    (w, h), (w2, h2) = sizes
+    assert w >= 415 and h >= 340 and (w2, h2) == (2 * w, 2 * h), sizes
     gone = subprocess.run(["make", "-s", "uninstall", f"PREFIX={prefix}"], cwd=repo, capture_output=True,
                           text=True, timeout=120)
     assert gone.returncode == 0, gone.stderr
