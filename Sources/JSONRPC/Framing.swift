@@ -168,13 +168,13 @@ public struct FrameReader {
     let held = buffer[start...]
     guard held.contains(where: { !isSpace($0) }) else { return nil }
     if let end = find(Self.crlfcrlf, from: start),
-      case .success(let length) = parseHeaders(
+      case .success(let length, let sent) = parseHeaders(
         from: start, to: end)
     {
       let got = buffer.count - (end + 4)
       return .error(
         .parseError(
-          "incomplete frame at EOF: Content-Length \(length) declared, \(got) bytes of body arrived; \(Self.expectedFraming)"
+          "incomplete frame at EOF: Content-Length \(sent ?? String(length)) declared, \(got) bytes of body arrived; \(Self.expectedFraming)"
         ))
     }
     let first = held.first(where: { !isSpace($0) })
