@@ -219,11 +219,17 @@ class Daemon:
     def wait(self, timeout: float = TIMEOUT) -> int:
         """Waits for the process to exit and returns its exit code."""
         try:
-            return self.proc.wait(timeout=timeout)
+            code = self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             raise AssertionError(f"daemon did not exit within {timeout}s") from None
+        # The process is gone, but the reader thread may not have drained
+        # the last of stderr yet: wait for its EOF before anyone reads it.
+        self._err.join(timeout)
+        return code
 
     def stderr_text(self) -> str:
+        if self.proc.poll() is not None:
+            self._err.join(TIMEOUT)  # exited: take all it wrote
         return self.stderr.decode("utf-8", "replace")
 
     # -- requests ----------------------------------------------------------

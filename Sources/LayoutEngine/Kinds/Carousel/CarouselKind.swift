@@ -1,6 +1,6 @@
 // `carousel`: iCarousel. Slots a constant pitch apart
 // (Placement/CarouselPlacement.swift), every item drawn at the viewport's
-// centre by one of iCarousel's styles (Effects/Carousel.swift), its own
+// centre by one of iCarousel's styles (CarouselEffect.swift), its own
 // window of visible items and wrap (CarouselQueries.swift), item snapping.
 
 extension CarouselConfiguration: LayoutKind {

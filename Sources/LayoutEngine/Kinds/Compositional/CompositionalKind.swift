@@ -1,5 +1,5 @@
 // `compositional`: UICollectionViewCompositionalLayout. Sections of groups
-// (Placement/CompositionalPlacement.swift), some of them rows that scroll
+// (CompositionalPlacement.swift), some of them rows that scroll
 // on their own with row effects and row snapping (Rows.swift).
 
 extension CompositionalConfiguration: LayoutKind {

@@ -1,5 +1,5 @@
 // `coverFlow`: the seeds' cover flows. Flow lines of one card each, the
-// cover-flow effect (Effects/CoverFlow.swift), card snapping, and an
+// cover-flow effect (CoverFlowEffect.swift), card snapping, and an
 // optional loop.
 
 extension CoverFlowConfiguration: LayoutKind {

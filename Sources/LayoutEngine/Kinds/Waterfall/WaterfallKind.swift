@@ -1,5 +1,5 @@
 // `waterfall`: CHTCollectionViewWaterfallLayout. Waterfall columns
-// (Placement/WaterfallColumns.swift), optionally snapping to tops.
+// (WaterfallColumns.swift), optionally snapping to tops.
 
 extension WaterfallConfiguration: LayoutKind {
   var name: String { "waterfall" }

@@ -690,17 +690,7 @@ final class ColumnPlacer {
       // Until the tops settle, a column may take two of n items.
       guard !seen.contains(false) else { continue }
       let q = (end - i) / n
-      let entry = ColumnEntry(gap: Int32(truncatingIfNeeded: n), pitch: pitch)
-      for col in 0..<n {
-        placed.append(cycling: [entry], count: q, lane: col)
-        last[col] += q * n
-        tops[col] = tops[col] + pitch.times(q)
-      }
-      // Every top moved by one amount: the tree keeps its columns, and
-      // its tops are taken again.
-      rebuildTree()
-      columns.append(cycling: cycle, count: q * n)
-      count &+= q * n
+      appendCycles(q, pitch: pitch, cycle: cycle)
       i += q * n
       break
     }
@@ -708,6 +698,23 @@ final class ColumnPlacer {
       place(i, raw, column: nil)
       i += 1
     }
+  }
+
+  /// Appends `q` whole cycles of `cycle` (every column once, each item of
+  /// `pitch`) after a cycle placed item by item: each lane one run of
+  /// entries n apart, the columns' order one cycling run. O(columns).
+  private func appendCycles(_ q: Int, pitch: ExactSum, cycle: [Int32]) {
+    let entry = ColumnEntry(gap: Int32(truncatingIfNeeded: n), pitch: pitch)
+    for col in 0..<n {
+      placed.append(cycling: [entry], count: q, lane: col)
+      last[col] += q * n
+      tops[col] = tops[col] + pitch.times(q)
+    }
+    // Every top moved by one amount: the tree keeps its columns, and its
+    // tops are taken again.
+    rebuildTree()
+    columns.append(cycling: cycle, count: q * n)
+    count &+= q * n
   }
 
   /// Places `k` items of one stored size `raw` from item `i` on, item
@@ -724,15 +731,7 @@ final class ColumnPlacer {
     }
     for t in 0..<n { place(i + t, raw, column: Int(cycle[t])) }
     let q = (k - n) / n
-    let entry = ColumnEntry(gap: Int32(truncatingIfNeeded: n), pitch: pitch)
-    for col in 0..<n {
-      placed.append(cycling: [entry], count: q, lane: col)
-      last[col] += q * n
-      tops[col] = tops[col] + pitch.times(q)
-    }
-    rebuildTree()
-    columns.append(cycling: cycle, count: q * n)
-    count &+= q * n
+    appendCycles(q, pitch: pitch, cycle: cycle)
     let done = n + q * n
     for t in done..<k { place(i + t, raw, column: Int(cycle[t % n])) }
   }
