@@ -1,8 +1,6 @@
 extension LayoutType {
   // What generic code asks of every type, answered by its kind.
 
-  /// The flow fields of a type placed in flow lines (nil otherwise).
-  public var flowFields: FlowConfiguration? { kind.flowFields }
   public var scrollDirection: ScrollDirection { kind.scrollDirection }
   public var layoutDirection: LayoutDirection { kind.layoutDirection }
   /// Whether section headers, then footers, pin to the visible bounds.
@@ -13,8 +11,6 @@ extension LayoutType {
   public var uniformItemSize: Size { kind.uniformItemSize }
   /// Whether the placement keeps a record per item whatever the sizes.
   public var storesEveryItem: Bool { kind.storesEveryItem }
-  /// Whether its sections can be rows that scroll on their own.
-  public var hasRows: Bool { kind.hasRows }
 }
 
 extension Layout {
@@ -25,12 +21,14 @@ extension Layout {
     let scrollDirection: ScrollDirection
     let isRTL: Bool
     let pins: (headers: Bool, footers: Bool)
+    let restModel: RestModel
 
     init(_ type: LayoutType) {
       kind = type.kind
       scrollDirection = kind.scrollDirection
       isRTL = kind.layoutDirection == .rtl
       pins = kind.pinsSupplementaries
+      restModel = kind.restModel
     }
   }
 }
@@ -50,14 +48,10 @@ public struct Layout: Sendable {
   /// range of valid content offsets.
   public private(set) var contentInset: Insets
   public private(set) var viewportSize: Size
-  /// The placement layer: every element's untransformed frame.
-  public internal(set) var placement: AnyPlacement
-  /// The largest card extent, which bounds how far a scaled-up card can
-  /// grow beyond its untransformed frame.
-  private(set) var maxItemExtent: Double
-  /// The smallest and largest card extent plus line spacing along the
-  /// scroll axis, which bound how far apart neighbouring cards are.
-  private(set) var pitchRange: (min: Double, max: Double)
+  /// The placement layer (every element's untransformed frame), paired
+  /// with the kind that computed it: the one dispatch point of every
+  /// query.
+  var placement: any PlacedKind
   /// The global index of each section's first item, then the item count:
   /// items in order across sections, as carousels snap through them.
   private(set) var sectionStarts: [Int]
@@ -75,8 +69,8 @@ public struct Layout: Sendable {
     self.sections = sections
     self.contentInset = contentInset
     self.viewportSize = viewportSize
-    self.placement = Self.makePlacement(traits.kind, sections, contentInset, viewportSize)
-    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(traits.kind, sections)
+    self.placement = traits.kind.placed(sections, inset: contentInset, viewport: viewportSize)
+    sectionStarts = Self.sectionStarts(sections)
     loops = traits.kind.loops(itemCount: sectionStarts[sectionStarts.count - 1])
     hasItemIDs = sections.contains { $0.ids != nil }
   }
@@ -107,49 +101,13 @@ public struct Layout: Sendable {
     return itemID(section: a.section, item: a.item)
   }
 
-  /// What the data implies beyond the geometry: the largest card extent,
-  /// the range of pitches, and each section's first global item index.
-  /// O(sections): sizes come from the summaries of their ropes.
-  private static func derived(_ kind: any LayoutKind, _ sections: [Section]) -> (
-    Double, (min: Double, max: Double), [Int]
-  ) {
+  /// Each section's first global item index, then the item count.
+  /// O(sections).
+  private static func sectionStarts(_ sections: [Section]) -> [Int] {
     var starts = [0]
     starts.reserveCapacity(sections.count + 1)
     for s in sections { starts.append(starts[starts.count - 1] + s.count) }
-    // Columns have no card pitch: only the section starts matter.
-    guard let c = kind.flowFields else { return (0, (0, 0), starts) }
-    let uniform = c.uniformItemSize
-    let axes = Axes(direction: c.scrollDirection)
-    var extent = max(uniform.width, uniform.height)
-    var mainLo = Double.infinity
-    var mainHi = 0.0
-    var gapLo = Double.infinity
-    var gapHi = 0.0
-    for s in sections {
-      let gap = s.minimumLineSpacing ?? c.minimumLineSpacing
-      gapLo = min(gapLo, gap)
-      gapHi = max(gapHi, gap)
-      switch s.items {
-      case .uniform:
-        mainLo = min(mainLo, axes.main(uniform))
-        mainHi = max(mainHi, axes.main(uniform))
-      case .sizes(let sizes):
-        // The summary holds the extremes of the sizes items carry; the
-        // others have the uniform size.
-        let sum = sizes.summary
-        if sum.unset > 0 {
-          mainLo = min(mainLo, axes.main(uniform))
-          mainHi = max(mainHi, axes.main(uniform))
-        }
-        if sum.count > sum.unset {
-          extent = max(extent, sum.maxWidth, sum.maxHeight)
-          let vertical = c.scrollDirection == .vertical
-          mainLo = min(mainLo, vertical ? sum.minHeight : sum.minWidth)
-          mainHi = max(mainHi, vertical ? sum.maxHeight : sum.maxWidth)
-        }
-      }
-    }
-    return (extent, mainLo.isFinite ? (mainLo + gapLo, mainHi + gapHi) : (0, 0), starts)
+    return starts
   }
 
   /// Replaces the data (reloadData, or the outcome of a batch update).
@@ -166,7 +124,10 @@ public struct Layout: Sendable {
     self.type = type
     sections = old.sections(sections, leavingFor: type)
     // Columns survive a change that keeps their count (stable placement).
-    relayout(continuity: .identity(sections: sections.count))
+    placement = placement.replacingKind(
+      traits.kind, sections, inset: contentInset, viewport: viewportSize,
+      continuity: .identity(sections: sections.count))
+    derive()
   }
 
   /// Changes UIScrollView.contentInset. O(sections + items of varied sizes)
@@ -201,14 +162,9 @@ public struct Layout: Sendable {
       o.map { (old: $0, edit: result.edits[s]) }
     }
     sections = result.sections
-    // Kept only for a kind that reads it: held, it would share every node
-    // the relayout edits.
-    let old = traits.kind.readsPlacementBeforeApply ? placement : nil
     relayout(
       continuity: Continuity(
-        sections: reuse, survivors: result.survivors(section:), horizon: horizon),
-      rowOffsets: [:])
-    if let old { traits.kind.didApply(result, before: old, to: &self) }
+        sections: reuse, survivors: result.survivors(section:), horizon: horizon, batch: result))
   }
 
   /// Moves one item within a section of sizes in `sections` itself (see
@@ -250,7 +206,7 @@ public struct Layout: Sendable {
   /// `rect` through `bounds` stops looking: the end of the kind's widened
   /// search rect. O(1).
   private func horizon(_ rect: Rect, _ bounds: Rect) -> Double {
-    let r = traits.kind.searchRect(toLTR(rect), bounds: toLTR(bounds), in: self)
+    let r = placement.searchRect(toLTR(rect), bounds: toLTR(bounds), in: self)
     return axes.spans(r).mainHi
   }
 
@@ -331,51 +287,32 @@ public struct Layout: Sendable {
 
   /// Recomputes the placement (keeping what `continuity` says continues
   /// of the current one; nothing without it) and what the data implies
-  /// beyond it.
-  private mutating func relayout(continuity: Continuity? = nil, rowOffsets: RowOffsets? = nil) {
-    // The previous placement is handed over, not shared: a kind that edits
-    // it (waterfall columns) then finds its nodes unshared, edited in place.
-    // (Rows' offsets are read from it first.)
-    let rowOffsets = rowOffsets ?? self.rowOffsets
-    var previous: AnyPlacement? = nil
-    if continuity != nil {
-      previous = placement
-      placement = Self.placeholder
-    }
-    placement = Self.makePlacement(
-      traits.kind, sections, contentInset, viewportSize, previous: consume previous,
-      continuity: continuity, rowOffsets: rowOffsets)
-    (maxItemExtent, pitchRange, sectionStarts) = Self.derived(traits.kind, sections)
+  /// beyond it. The placement is handed to its kind, not shared: a kind
+  /// that edits it (waterfall columns) finds its nodes unshared, edited in
+  /// place.
+  private mutating func relayout(continuity: Continuity? = nil) {
+    placement.relayout(
+      sections, inset: contentInset, viewport: viewportSize, continuity: continuity)
+    derive()
+  }
+
+  /// What the data implies beyond the placement. O(sections).
+  private mutating func derive() {
+    sectionStarts = Self.sectionStarts(sections)
     loops = traits.kind.loops(itemCount: sectionStarts[sectionStarts.count - 1])
     hasItemIDs = sections.contains { $0.ids != nil }
   }
 
-  /// The placement of a layout type: its kind's.
-  private static func makePlacement(
-    _ kind: any LayoutKind, _ sections: [Section], _ inset: Insets, _ viewport: Size,
-    previous: consuming AnyPlacement? = nil, continuity: Continuity? = nil,
-    rowOffsets: RowOffsets = [:]
-  ) -> AnyPlacement {
-    kind.makePlacement(
-      sections, inset: inset, viewport: viewport, previous: previous, continuity: continuity,
-      rowOffsets: rowOffsets)
-  }
+  /// The placement as `G`, for tests that look inside one kind's
+  /// placement (a flow's lines, a waterfall's columns). O(1).
+  func placement<G: Placement>(as type: G.Type) -> G? { placement.placement(as: type) }
 
-  /// What `placement` holds while the previous one is handed over (never
-  /// queried; its arrays empty, so that it allocates nothing). O(1).
-  private static let placeholder = AnyPlacement.slots(
-    SlotGeometry(
-      pitch: 0, itemExtent: 0, itemSize: Size(width: 0, height: 0), sizes: [], starts: [],
-      wraps: false, horizontal: true, viewport: Size(width: 0, height: 0), emptyExtent: 0))
+  /// The flow lines of a type placed in them (flow, coverFlow), for tests.
+  var geometry: FlowGeometry { placement(as: FlowGeometry.self)! }
 
-  /// The flow placement of a type placed in flow lines (flow, coverFlow),
-  /// for tests that look at its lines.
-  var geometry: FlowGeometry {
-    guard case .flow(let g) = placement else {
-      preconditionFailure("only flow and coverFlow layouts have flow lines")
-    }
-    return g
-  }
+  /// An item's untransformed frame, before any effect, in the
+  /// left-to-right space. O(log n).
+  public func frameForItem(_ path: IndexPath) -> Rect { placement.frameForItem(path) }
 
   public var scrollDirection: ScrollDirection { traits.scrollDirection }
   var axes: Axes { Axes(direction: scrollDirection) }
@@ -496,7 +433,8 @@ public struct Layout: Sendable {
       // Along the axis for kinds that centre cards, in the plane for the
       // rest, as `centeredItem` measures.
       let c = toLTR(bounds).center
-      nearest = NearestCell(to: axes.main(c), cross: centresCards ? nil : axes.cross(c))
+      nearest = NearestCell(
+        to: axes.main(c), cross: restModel.measuresFromCentres ? nil : axes.cross(c))
     }
     let list = attributes(in: rect, bounds: bounds, nearest: &nearest)
     if let path = nearest?.settled { return (list, Card(path: path)) }
@@ -552,7 +490,7 @@ public struct Layout: Sendable {
   }
 
   func attributes(in rect: Rect, bounds: Rect, nearest: inout NearestCell?) -> [LayoutAttributes] {
-    traits.kind.attributes(in: rect, bounds: bounds, nearest: &nearest, of: self)
+    placement.attributes(in: rect, bounds: bounds, nearest: &nearest, of: self)
   }
 
   /// At least as many elements as `attributes(in: rect, bounds:)` answers,
@@ -562,7 +500,7 @@ public struct Layout: Sendable {
   /// ends of the rect and every copy between whole. O(log n) per section
   /// met (waterfall: O(columns · log n)).
   public func elementCountBound(in rect: Rect, bounds: Rect) -> Int {
-    traits.kind.elementCountBound(in: rect, bounds: bounds, of: self)
+    placement.elementCountBound(in: rect, bounds: bounds, of: self)
   }
 
   /// Where anchoring measures a card from, in content coordinates: the
@@ -572,7 +510,7 @@ public struct Layout: Sendable {
     guard path.section >= 0, path.section < sections.count, path.item >= 0,
       path.item < placement.itemCount(inSection: path.section)
     else { return nil }
-    return traits.kind.anchorPoint(path, lap: lap, bounds: bounds, of: self)
+    return placement.anchorPoint(path, lap: lap, bounds: bounds, of: self)
   }
 
   /// Where an anchor `offset` from the reference point goes across a
@@ -607,7 +545,7 @@ public struct Layout: Sendable {
     guard path.section >= 0, path.section < sections.count, path.item >= 0,
       path.item < placement.itemCount(inSection: path.section)
     else { return nil }
-    return traits.kind.attributesForItem(path, lap: lap, bounds: bounds, of: self)
+    return placement.attributesForItem(path, lap: lap, bounds: bounds, of: self)
   }
 
   /// layoutAttributesForSupplementaryView(ofKind:at:), or nil when the
@@ -621,7 +559,7 @@ public struct Layout: Sendable {
     -> LayoutAttributes?
   {
     guard section >= 0, section < sections.count else { return nil }
-    return traits.kind.attributesForSupplementary(
+    return placement.attributesForSupplementary(
       kind, section: section, lap: lap, bounds: bounds, of: self)
   }
 
@@ -631,10 +569,7 @@ public struct Layout: Sendable {
   public func centeredItem(in bounds: Rect) -> IndexPath? {
     if loops { return centeredCard(in: bounds)?.path }
     let center = toLTR(bounds).center
-    if centresCards {
-      return placement.nearestItem(to: center, mainAxisOnly: true)
-    }
-    return placement.nearestItem(to: center, mainAxisOnly: false)
+    return placement.nearestItem(to: center, mainAxisOnly: restModel.measuresFromCentres)
   }
 
   /// indexPathForItem(at:): the topmost cell whose transformed outline (the

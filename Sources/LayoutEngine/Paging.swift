@@ -62,6 +62,6 @@ extension Layout {
   public func forEachAttribute(
     in rect: Rect, bounds: Rect, after: PageStart? = nil, _ take: (LayoutAttributes) -> Bool
   ) {
-    traits.kind.forEachAttribute(in: rect, bounds: bounds, after: after, of: self, take)
+    placement.forEachAttribute(in: rect, bounds: bounds, after: after, of: self, take)
   }
 }

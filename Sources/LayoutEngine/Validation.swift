@@ -17,7 +17,7 @@ extension Layout {
   /// and the viewport size, never on the bounds' origin: a scroll cannot
   /// cause one. O(log lines).
   public var problem: LayoutProblem? {
-    if let own = traits.kind.problem(in: self) { return own }
+    if let own = placement.problem(in: self) { return own }
     return loopProblem.map(LayoutProblem.loop)
   }
 }

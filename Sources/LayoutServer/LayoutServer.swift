@@ -542,7 +542,7 @@ public final class LayoutServer: RPCHandler {
     guard layout.scrollsOrthogonally(section: s) else {
       throw .invalidParams(
         p.path("section"),
-        layout.type.hasRows
+        layout.hasOrthogonalRows
           ? "does not scroll on its own (its orthogonalScrollingBehavior is \"none\")"
           : "names a row, which a \(layout.type.name) layout does not have")
     }

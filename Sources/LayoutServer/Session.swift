@@ -117,7 +117,7 @@ struct Session {
 
   /// Anchoring follows the centred card of a layout that rests cards at
   /// the viewport's centre, the first visible item otherwise.
-  var centresCards: Bool { layout.centresCards }
+  var centresCards: Bool { layout.restModel.measuresFromCentres }
 
   /// The bounds grown by the overscan along the scroll axis. O(1).
   var visibleRect: Rect { visibleRect(for: bounds) }

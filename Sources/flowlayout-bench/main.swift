@@ -396,7 +396,7 @@ func compositionalRows() {
     })
   // A row in the middle of the content, scrolled frame by frame.
   let s = (count / 2) | 1  // odd sections are rows
-  let top = sections.placement.frameForItem(IndexPath(section: s, item: 0)).y
+  let top = sections.frameForItem(IndexPath(section: s, item: 0)).y
   let b = Rect(x: 0, y: max(0, top - 200), width: 375, height: 600)
   var scrolled = sections
   let range = scrolled.rowRange(section: s)!.hi

@@ -111,7 +111,7 @@ final class CarouselTests: XCTestCase {
       Size(width: 100, height: 50), Size(width: 250, height: 80), Size(width: 60, height: 60),
     ]
     let layout = Layout(type: .carousel(c), sections: [.sizes(sizes)], viewportSize: viewport)
-    guard case .slots(let g) = layout.placement else { return XCTFail("placement") }
+    guard let g = layout.placement(as: SlotGeometry.self) else { return XCTFail("placement") }
     XCTAssertEqual(g.pitch, 250)
     let a = layout.attributesForItem(IndexPath(section: 0, item: 2), bounds: bounds(0))!
     // off 2: translated by 2·250; its own 60×60 size.
@@ -158,7 +158,7 @@ final class CarouselTests: XCTestCase {
             $0.wrap = wrap
             $0.showBackfaces = true
           }
-          guard case .slots(let g) = layout.placement else { return XCTFail("placement") }
+          guard let g = layout.placement(as: SlotGeometry.self) else { return XCTFail("placement") }
           var offsets = [0.0, 0.5, 1, 2.5, Double(n) - 0.5]
           for _ in 0..<20 { offsets.append(Double.random(in: -2...Double(n + 2), using: &rng)) }
           for u in offsets {

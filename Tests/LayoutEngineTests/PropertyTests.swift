@@ -554,7 +554,8 @@ extension XCTestCase {
       if !layout.loops {
         let c = layout.toLTR(bounds).center
         var nearest: Layout.NearestCell? = Layout.NearestCell(
-          to: layout.axes.main(c), cross: layout.centresCards ? nil : layout.axes.cross(c))
+          to: layout.axes.main(c),
+          cross: layout.restModel.measuresFromCentres ? nil : layout.axes.cross(c))
         _ = layout.attributes(in: rect, bounds: bounds, nearest: &nearest)
         if let path = nearest?.settled {
           settled += 1

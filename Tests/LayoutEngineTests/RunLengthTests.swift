@@ -201,7 +201,7 @@ final class RunLengthTests: SmallRopeTestCase {
         viewportSize: Size(width: 1200, height: 800))
       var cycles = 0
       for step in 0..<25 {
-        if case .waterfall(let w) = layout.placement {
+        if let w = layout.placement(as: WaterfallGeometry.self) {
           for section in w.sections {
             section.order.forEachLeaf(from: 0) { _, leaf, _ in
               cycles += leaf.repeats > 0 && leaf.stored.count == columns ? 1 : 0
@@ -236,11 +236,11 @@ final class RunLengthTests: SmallRopeTestCase {
           layout.appendItems(section: s, count: 700, sizes: nil, ids: nil)
         }
         assertSame(layout, "waterfall \(columns) \(direction) \(placement)", step, &g)
-        if case .waterfall(let a) = layout.placement,
-          case .waterfall(let b) = Layout(
+        if let a = layout.placement(as: WaterfallGeometry.self),
+          let b = Layout(
             type: layout.type, sections: flat(layout.sections),
             viewportSize: layout.viewportSize
-          ).placement
+          ).placement(as: WaterfallGeometry.self)
         {
           XCTAssertEqual(a.sections.map(\.columns), b.sections.map(\.columns))
         }

@@ -24,7 +24,7 @@ final class WaterfallTests: XCTestCase {
   }
 
   func columns(_ l: Layout, section s: Int = 0) -> [Int32] {
-    guard case .waterfall(let g) = l.placement else { return [] }
+    guard let g = l.placement(as: WaterfallGeometry.self) else { return [] }
     return g.sections[s].columns
   }
 
@@ -513,7 +513,7 @@ extension IncrementalTests {
 
   func testWaterfallStableNeverMovesASurvivingItemToAnotherColumn() throws {
     func cols(_ l: Layout) -> [[Int32]] {
-      guard case .waterfall(let g) = l.placement else { return [] }
+      guard let g = l.placement(as: WaterfallGeometry.self) else { return [] }
       return g.sections.map(\.columns)
     }
     var checked = 0
@@ -660,7 +660,8 @@ extension IncrementalTests {
     let screen = Rect(x: 0, y: 0, width: 320, height: 480)
     var bounded = data
     bounded.apply(r, covering: screen, bounds: screen)
-    guard case .waterfall(let g) = bounded.placement, let rest = g.sections[0].provisional
+    guard let g = bounded.placement(as: WaterfallGeometry.self),
+      let rest = g.sections[0].provisional
     else { return XCTFail("the move re-placed the whole section") }
     // Placing stops at the first item past the move before which every
     // column's top is past the rect's end: columns 100 wide, so items 40
@@ -791,7 +792,7 @@ extension IncrementalTests {
 /// same columns and frames as placing each survivor in its old column.
 final class StableCycleTests: XCTestCase {
   func columns(_ l: Layout) -> [[Int32]] {
-    guard case .waterfall(let g) = l.placement else { return [] }
+    guard let g = l.placement(as: WaterfallGeometry.self) else { return [] }
     return g.sections.map(\.columns)
   }
 

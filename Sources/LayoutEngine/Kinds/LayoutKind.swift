@@ -33,21 +33,22 @@ protocol LayoutKind: Sendable {
   /// Whether it repeats by drawing copies of its placement one period
   /// apart (repetition, Snapping/Loop.swift), rather than by its own wrap.
   var repeatsPlacement: Bool { get }
-  /// Whether its sections can be rows that scroll on their own.
-  var hasRows: Bool { get }
-  /// Whether rest offsets put a card's centre at the viewport's centre.
-  var centresCards: Bool { get }
-  /// The flow fields of a kind placed in flow lines, whose cards have a
-  /// pitch (nil otherwise).
-  var flowFields: FlowConfiguration? { get }
+  /// How its scroll comes to rest, and what its focus is.
+  var restModel: RestModel { get }
+
+  /// The kind's own placement type: generic code reaches it through
+  /// `Placement`, the kind's code as itself.
+  associatedtype Geometry: Placement
 
   /// The placement for `sections` in a viewport of `viewport` size less
-  /// `inset`, keeping what `continuity` says continues of `previous`.
-  /// O(sections + items of varied sizes), less what continues.
+  /// `inset`, keeping what `continuity` says continues of `previous` (nil
+  /// continuity: nothing of its layout, only state of the kind's own that
+  /// outlives a reload, such as a row's offset). O(sections + items of
+  /// varied sizes), less what continues.
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
-    continuity: Continuity?, rowOffsets: RowOffsets
-  ) -> AnyPlacement
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming Geometry?,
+    continuity: Continuity?
+  ) -> Geometry
 
   // MARK: The query pipeline's stages
 
@@ -59,19 +60,20 @@ protocol LayoutKind: Sendable {
   /// Widen: the rect of untransformed frames to walk for `rect` (both in
   /// the left-to-right space) seen through `bounds`: how far the effect
   /// can draw an element from its frame. O(1).
-  func searchRect(_ rect: Rect, bounds: Rect, in layout: Layout) -> Rect
+  func searchRect(_ rect: Rect, bounds: Rect, _ g: Geometry, in layout: Layout) -> Rect
   /// Clip: whether an element the effect drew is shown at all (say, not
   /// when fully transparent or behind the eye), beside meeting the rect.
   /// O(1).
   func keeps(_ a: LayoutAttributes) -> Bool
   /// The effect's context for a viewport `bounds` (left to right). O(1).
-  func effectContext(bounds: Rect, in layout: Layout) -> EffectContext
+  func effectContext(bounds: Rect, _ g: Geometry, in layout: Layout) -> EffectContext
   /// The context for copy `lap` of repeated content, seen through
   /// `lapBounds` (the viewport moved into copy 0, where the copy's frames
   /// are) out of `viewport` (the client's, left to right). A kind whose
   /// effect is defined on the whole endless sequence reads the latter, so
   /// that no reduction rounds it. O(1).
-  func effectContext(lapBounds: Rect, viewport: Rect, in layout: Layout) -> EffectContext
+  func effectContext(lapBounds: Rect, viewport: Rect, _ g: Geometry, in layout: Layout)
+    -> EffectContext
   /// Effect: an element's transform, alpha, zIndex and drawn frame from
   /// its place relative to the viewport. O(1).
   func applyEffect(to a: inout LayoutAttributes, _ context: EffectContext, in layout: Layout)
@@ -82,47 +84,43 @@ protocol LayoutKind: Sendable {
   // its own.
 
   func attributes(
-    in rect: Rect, bounds: Rect, nearest: inout Layout.NearestCell?, of layout: Layout
+    in rect: Rect, bounds: Rect, nearest: inout Layout.NearestCell?, _ g: Geometry,
+    of layout: Layout
   ) -> [LayoutAttributes]
   func forEachAttribute(
-    in rect: Rect, bounds: Rect, after: PageStart?, of layout: Layout,
+    in rect: Rect, bounds: Rect, after: PageStart?, _ g: Geometry, of layout: Layout,
     _ take: (LayoutAttributes) -> Bool)
-  func elementCountBound(in rect: Rect, bounds: Rect, of layout: Layout) -> Int
+  func elementCountBound(in rect: Rect, bounds: Rect, _ g: Geometry, of layout: Layout) -> Int
   /// A valid item's attributes, copy `lap` of a loop (nil: the nearest).
-  func attributesForItem(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout)
-    -> LayoutAttributes?
+  func attributesForItem(
+    _ path: IndexPath, lap: Int?, bounds: Rect, _ g: Geometry, of layout: Layout
+  ) -> LayoutAttributes?
   /// A valid section's header, footer or background, or nil.
   func attributesForSupplementary(
-    _ kind: ElementKind, section: Int, lap: Int?, bounds: Rect, of layout: Layout
+    _ kind: ElementKind, section: Int, lap: Int?, bounds: Rect, _ g: Geometry, of layout: Layout
   ) -> LayoutAttributes?
   /// The copies of repeated content one query examines (0 without).
-  func lapsExamined(in rect: Rect, bounds: Rect, of layout: Layout) -> Double
+  func lapsExamined(in rect: Rect, bounds: Rect, _ g: Geometry, of layout: Layout) -> Double
   /// Where anchoring measures a valid item from, in content coordinates.
-  func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout) -> Point?
+  func anchorPoint(
+    _ path: IndexPath, lap: Int?, bounds: Rect, _ g: Geometry, of layout: Layout
+  ) -> Point?
   /// Anchoring across a resize: where the anchor's centre goes relative
   /// to the reference point, given where it was (`offset`). Most kinds
   /// keep it; FSPagerView puts the page centred before at rest. O(1).
   func anchorOffsetAfterResize(_ offset: Double) -> Double
-  /// After a batch update: what the kind carries across it beyond the
-  /// placement's continuity (a compositional row's offset).
-  func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout)
-
-  /// Whether `didApply` reads the placement before the batch (only then
-  /// is it kept while the new one is built). O(1).
-  var readsPlacementBeforeApply: Bool { get }
-
   /// Snapping: the kind's own rest for a release at `contentOffset` with
   /// `velocity`, projected to `projected` (client space, clamped as the
   /// scroll view clamps it): the target offset along the scroll axis, and
   /// its item and lap; nil leaves it to the snapping layer's policies.
   /// O(log n).
   func restTarget(
-    contentOffset: Point, projected: Point, velocity: Point, of layout: Layout
+    contentOffset: Point, projected: Point, velocity: Point, _ g: Geometry, of layout: Layout
   ) -> (main: Double, item: IndexPath?, lap: Int?)?
 
   /// The kind's own problem with `layout` (beyond repetition's, which
   /// `Layout.problem` checks for every kind), or nil. O(log lines).
-  func problem(in layout: Layout) -> LayoutProblem?
+  func problem(_ g: Geometry, in layout: Layout) -> LayoutProblem?
 
   /// Sections leaving this kind for `next`: what only this kind reads of
   /// them is dropped. O(n) when something is.
@@ -138,28 +136,26 @@ extension LayoutKind {
   var loops: Bool { false }
   var repeatsPlacement: Bool { loops }
   func loops(itemCount n: Int) -> Bool { loops }
-  var hasRows: Bool { false }
-  var centresCards: Bool { false }
-  var flowFields: FlowConfiguration? { nil }
-  func problem(in layout: Layout) -> LayoutProblem? { nil }
+  var restModel: RestModel { .free }
+  func problem(_ g: Geometry, in layout: Layout) -> LayoutProblem? { nil }
   var hasEffect: Bool { false }
-  func searchRect(_ rect: Rect, bounds: Rect, in layout: Layout) -> Rect { rect }
+  func searchRect(_ rect: Rect, bounds: Rect, _ g: Geometry, in layout: Layout) -> Rect { rect }
   func keeps(_ a: LayoutAttributes) -> Bool { true }
-  func effectContext(lapBounds: Rect, viewport: Rect, in layout: Layout) -> EffectContext {
-    effectContext(bounds: lapBounds, in: layout)
+  func effectContext(lapBounds: Rect, viewport: Rect, _ g: Geometry, in layout: Layout)
+    -> EffectContext
+  {
+    effectContext(bounds: lapBounds, g, in: layout)
   }
   func restTarget(
-    contentOffset: Point, projected: Point, velocity: Point, of layout: Layout
+    contentOffset: Point, projected: Point, velocity: Point, _ g: Geometry, of layout: Layout
   ) -> (main: Double, item: IndexPath?, lap: Int?)? { nil }
-  func didApply(_ result: BatchResult, before: AnyPlacement, to layout: inout Layout) {}
   func anchorOffsetAfterResize(_ offset: Double) -> Double { offset }
-  var readsPlacementBeforeApply: Bool { false }
   func sections(_ sections: [Section], leavingFor next: LayoutType) -> [Section] {
     sections
   }
 }
 
 extension LayoutKind where EffectContext == Void {
-  func effectContext(bounds: Rect, in layout: Layout) {}
+  func effectContext(bounds: Rect, _ g: Geometry, in layout: Layout) {}
   func applyEffect(to a: inout LayoutAttributes, _ context: Void, in layout: Layout) {}
 }

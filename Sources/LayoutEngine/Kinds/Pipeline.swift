@@ -9,76 +9,78 @@
 extension LayoutKind {
   @inline(__always)
   func attributes(
-    in rect: Rect, bounds: Rect, nearest: inout Layout.NearestCell?, of layout: Layout
+    in rect: Rect, bounds: Rect, nearest: inout Layout.NearestCell?, _ g: Geometry,
+    of layout: Layout
   ) -> [LayoutAttributes] {
     if layout.loops && repeatsPlacement {
-      return layout.loopAttributes(self, in: rect, bounds: bounds)
+      return layout.loopAttributes(self, g, in: rect, bounds: bounds)
     }
-    return layout.pipelineAttributes(self, in: rect, bounds: bounds, nearest: &nearest)
+    return layout.pipelineAttributes(self, g, in: rect, bounds: bounds, nearest: &nearest)
   }
 
   func forEachAttribute(
-    in rect: Rect, bounds: Rect, after: PageStart?, of layout: Layout,
+    in rect: Rect, bounds: Rect, after: PageStart?, _ g: Geometry, of layout: Layout,
     _ take: (LayoutAttributes) -> Bool
   ) {
     if layout.loops && repeatsPlacement && layout.period > 0 {
-      layout.loopForEachAttribute(self, in: rect, bounds: bounds, after: after, take)
+      layout.loopForEachAttribute(self, g, in: rect, bounds: bounds, after: after, take)
     } else {
-      layout.pipelineForEachAttribute(self, in: rect, bounds: bounds, after: after, take)
+      layout.pipelineForEachAttribute(self, g, in: rect, bounds: bounds, after: after, take)
     }
   }
 
-  func elementCountBound(in rect: Rect, bounds: Rect, of layout: Layout) -> Int {
+  func elementCountBound(in rect: Rect, bounds: Rect, _ g: Geometry, of layout: Layout) -> Int {
     if layout.loops && repeatsPlacement && layout.period > 0 {
-      return layout.loopElementCountBound(self, in: rect, bounds: bounds)
+      return layout.loopElementCountBound(self, g, in: rect, bounds: bounds)
     }
     let r = layout.toLTR(rect)
     let b = layout.toLTR(bounds)
-    return layout.placement.elementCountBound(
-      in: searchRect(r, bounds: b, in: layout), pin: layout.pinning(b))
+    return g.elementCountBound(in: searchRect(r, bounds: b, g, in: layout), pin: layout.pinning(b))
   }
 
-  func attributesForItem(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout)
-    -> LayoutAttributes?
-  {
-    let frame = layout.placement.frameForItem(path)
+  func attributesForItem(
+    _ path: IndexPath, lap: Int?, bounds: Rect, _ g: Geometry, of layout: Layout
+  ) -> LayoutAttributes? {
+    let frame = g.frameForItem(path)
     if layout.loops && repeatsPlacement {
       return layout.loopElement(
-        self, .cell, path.section, path.item, frame, lap: lap, bounds: bounds)
+        self, g, .cell, path.section, path.item, frame, lap: lap, bounds: bounds)
     }
     var a = LayoutAttributes(kind: .cell, section: path.section, item: path.item, frame: frame)
-    applyEffect(to: &a, effectContext(bounds: layout.toLTR(bounds), in: layout), in: layout)
+    applyEffect(to: &a, effectContext(bounds: layout.toLTR(bounds), g, in: layout), in: layout)
     layout.fromLTR(&a)
     return a
   }
 
   func attributesForSupplementary(
-    _ kind: ElementKind, section: Int, lap: Int?, bounds: Rect, of layout: Layout
+    _ kind: ElementKind, section: Int, lap: Int?, bounds: Rect, _ g: Geometry, of layout: Layout
   ) -> LayoutAttributes? {
     if layout.loops && repeatsPlacement {
-      guard let frame = layout.placement.frameForSupplementary(kind, section: section, pin: nil)
+      guard let frame = g.frameForSupplementary(kind, section: section, pin: nil)
       else { return nil }
-      return layout.loopElement(self, kind, section, 0, frame, lap: lap, bounds: bounds)
+      return layout.loopElement(self, g, kind, section, 0, frame, lap: lap, bounds: bounds)
     }
     let b = layout.toLTR(bounds)
     let pin = layout.pinning(b)
-    guard let frame = layout.placement.frameForSupplementary(kind, section: section, pin: pin)
+    guard let frame = g.frameForSupplementary(kind, section: section, pin: pin)
     else { return nil }
     var a = Layout.plain(kind, section, 0, frame, pinned: pin)
-    applyEffect(to: &a, effectContext(bounds: b, in: layout), in: layout)
+    applyEffect(to: &a, effectContext(bounds: b, g, in: layout), in: layout)
     layout.fromLTR(&a)
     return a
   }
 
-  func lapsExamined(in rect: Rect, bounds: Rect, of layout: Layout) -> Double {
+  func lapsExamined(in rect: Rect, bounds: Rect, _ g: Geometry, of layout: Layout) -> Double {
     guard layout.loops && repeatsPlacement, layout.period > 0 else { return 0 }
-    let (a, b) = layout.loopQuery(self, rect, bounds).laps
+    let (a, b) = layout.loopQuery(self, g, rect, bounds).laps
     return Double(b) - Double(a) + 1
   }
 
   /// The element's drawn centre.
-  func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout) -> Point? {
-    attributesForItem(path, lap: lap, bounds: bounds, of: layout)?.center
+  func anchorPoint(
+    _ path: IndexPath, lap: Int?, bounds: Rect, _ g: Geometry, of layout: Layout
+  ) -> Point? {
+    attributesForItem(path, lap: lap, bounds: bounds, g, of: layout)?.center
   }
 }
 
@@ -89,13 +91,13 @@ extension Layout {
   /// into the placement's loop (every frame runs it).
   @inline(__always)
   func pipelineAttributes<K: LayoutKind>(
-    _ k: K, in rect: Rect, bounds: Rect, nearest: inout NearestCell?
+    _ k: K, _ g: K.Geometry, in rect: Rect, bounds: Rect, nearest: inout NearestCell?
   ) -> [LayoutAttributes] {
     let rect = toLTR(rect)
     let bounds = toLTR(bounds)
     let pin = pinning(bounds)
-    let search = k.searchRect(rect, bounds: bounds, in: self)
-    let context = k.effectContext(bounds: bounds, in: self)
+    let search = k.searchRect(rect, bounds: bounds, g, in: self)
+    let context = k.effectContext(bounds: bounds, g, in: self)
     var result: [LayoutAttributes] = []
     // A viewport's worth without regrowing: attributes are large.
     result.reserveCapacity(16)
@@ -105,7 +107,7 @@ extension Layout {
       nearest!.span = (lo, hi)
       nearest!.crossSpan = (clo, chi)
     }
-    placement.forEachElement(in: search, pin: pin) { kind, s, i, frame in
+    g.forEachElement(in: search, pin: pin) { kind, s, i, frame in
       // Built in place in the result (an attribute is 240 bytes: a copy
       // into it costs two), and taken back when its drawn box misses.
       result.append(Self.plain(kind, s, i, frame, pinned: pin))
@@ -130,14 +132,15 @@ extension Layout {
   /// `pipelineAttributes` one element at a time, from just after `after`,
   /// until `take` returns false. O(log n + elements visited).
   func pipelineForEachAttribute<K: LayoutKind>(
-    _ k: K, in rect: Rect, bounds: Rect, after: PageStart?, _ take: (LayoutAttributes) -> Bool
+    _ k: K, _ g: K.Geometry, in rect: Rect, bounds: Rect, after: PageStart?,
+    _ take: (LayoutAttributes) -> Bool
   ) {
     let r = toLTR(rect)
     let b = toLTR(bounds)
     let pin = pinning(b)
-    let context = k.effectContext(bounds: b, in: self)
-    placement.forEachElement(
-      in: k.searchRect(r, bounds: b, in: self), pin: pin, after: after?.position
+    let context = k.effectContext(bounds: b, g, in: self)
+    g.forEachElement(
+      in: k.searchRect(r, bounds: b, g, in: self), pin: pin, after: after?.position
     ) { kind, s, i, frame in
       var a = Self.plain(kind, s, i, frame, pinned: pin)
       if k.hasEffect {

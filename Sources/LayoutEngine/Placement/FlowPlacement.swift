@@ -13,6 +13,13 @@ public struct FlowGeometry: Placement {
   /// The main-axis span every element lies within (pinned ones included):
   /// [0, contentSize] unless negative insets reach beyond it.
   public internal(set) var elementSpan: (lo: Double, hi: Double) = (0, 0)
+  /// The largest card extent, which bounds how far a scaled-up card can
+  /// grow beyond its untransformed frame.
+  public private(set) var maxItemExtent = 0.0
+  /// The smallest and largest card extent plus line spacing along the
+  /// scroll axis, which bound how far apart neighbouring cards are ((0, 0)
+  /// without items).
+  public private(set) var pitchRange = (min: 0.0, max: 0.0)
 
   /// Lays out every section. O(number of sections + items in sections with
   /// varied sizes); sections of uniform items cost O(1) each. With
@@ -68,6 +75,46 @@ public struct FlowGeometry: Placement {
       span.hi = max(span.hi, g.start + g.headerThickness, g.itemsEnd, g.end)
     }
     elementSpan = span
+    (maxItemExtent, pitchRange) = Self.cardExtents(c, specs)
+  }
+
+  /// The largest card extent and the range of pitches. O(sections): sizes
+  /// come from the summaries of their ropes.
+  private static func cardExtents(_ c: FlowConfiguration, _ sections: [Section]) -> (
+    Double, (min: Double, max: Double)
+  ) {
+    let uniform = c.itemSize
+    let axes = Axes(direction: c.scrollDirection)
+    var extent = max(uniform.width, uniform.height)
+    var mainLo = Double.infinity
+    var mainHi = 0.0
+    var gapLo = Double.infinity
+    var gapHi = 0.0
+    for s in sections {
+      let gap = s.minimumLineSpacing ?? c.minimumLineSpacing
+      gapLo = min(gapLo, gap)
+      gapHi = max(gapHi, gap)
+      switch s.items {
+      case .uniform:
+        mainLo = min(mainLo, axes.main(uniform))
+        mainHi = max(mainHi, axes.main(uniform))
+      case .sizes(let sizes):
+        // The summary holds the extremes of the sizes items carry; the
+        // others have the uniform size.
+        let sum = sizes.summary
+        if sum.unset > 0 {
+          mainLo = min(mainLo, axes.main(uniform))
+          mainHi = max(mainHi, axes.main(uniform))
+        }
+        if sum.count > sum.unset {
+          extent = max(extent, sum.maxWidth, sum.maxHeight)
+          let vertical = c.scrollDirection == .vertical
+          mainLo = min(mainLo, vertical ? sum.minHeight : sum.minWidth)
+          mainHi = max(mainHi, vertical ? sum.maxHeight : sum.maxWidth)
+        }
+      }
+    }
+    return (extent, mainLo.isFinite ? (mainLo + gapLo, mainHi + gapHi) : (0, 0))
   }
 
   /// The size of the content: the main extent of all sections, and D across.

@@ -54,116 +54,43 @@ public protocol Placement: Sendable {
   /// starts at or past it a bounded relayout (`Continuity.horizon`) left
   /// provisional. Infinity when everything is placed. O(1).
   var placedThrough: Double { get }
+  /// The rows that scroll on their own (UIKit's orthogonal sections), when
+  /// the placement has them: a capability generic code asks for. O(1).
+  var orthogonalRows: (any OrthogonalRows)? { get }
+  /// Scrolls row `s` of `orthogonalRows` to `offset`, clamped to its range;
+  /// a placement without rows has none to scroll. O(1).
+  mutating func setRowOffset(_ offset: Double, section s: Int)
 }
 
 extension Placement {
   public func restOffset(global g: Int) -> Double? { nil }
   public var placedThrough: Double { .infinity }
+  public var orthogonalRows: (any OrthogonalRows)? { nil }
+  public mutating func setRowOffset(_ offset: Double, section s: Int) {}
 }
 
-/// The placements the engine has. An enum rather than an existential so
-/// that every query dispatches with one switch and no boxing.
-public enum AnyPlacement: Placement {
-  case flow(FlowGeometry)
-  case waterfall(WaterfallGeometry)
-  case slots(SlotGeometry)
-  /// Boxed, so that the enum (copied with each session on every frame)
-  /// stays the size of the other placements.
-  indirect case compositional(CompositionalGeometry)
-
-  public var contentSize: Size {
-    switch self {
-    case .flow(let g): return g.contentSize
-    case .waterfall(let g): return g.contentSize
-    case .slots(let g): return g.contentSize
-    case .compositional(let g): return g.contentSize
-    }
-  }
-  public var sectionCount: Int {
-    switch self {
-    case .flow(let g): return g.sectionCount
-    case .waterfall(let g): return g.sectionCount
-    case .slots(let g): return g.sectionCount
-    case .compositional(let g): return g.sectionCount
-    }
-  }
-  public func itemCount(inSection s: Int) -> Int {
-    switch self {
-    case .flow(let g): return g.itemCount(inSection: s)
-    case .waterfall(let g): return g.itemCount(inSection: s)
-    case .slots(let g): return g.itemCount(inSection: s)
-    case .compositional(let g): return g.itemCount(inSection: s)
-    }
-  }
-  public var elementSpan: (lo: Double, hi: Double) {
-    switch self {
-    case .flow(let g): return g.elementSpan
-    case .waterfall(let g): return g.elementSpan
-    case .slots(let g): return g.elementSpan
-    case .compositional(let g): return g.elementSpan
-    }
-  }
-  public func frameForItem(_ path: IndexPath) -> Rect {
-    switch self {
-    case .flow(let g): return g.frameForItem(path)
-    case .waterfall(let g): return g.frameForItem(path)
-    case .slots(let g): return g.frameForItem(path)
-    case .compositional(let g): return g.frameForItem(path)
-    }
-  }
-  public func frameForSupplementary(_ kind: ElementKind, section s: Int, pin: Pinning?) -> Rect? {
-    switch self {
-    case .flow(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
-    case .waterfall(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
-    case .slots(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
-    case .compositional(let g): return g.frameForSupplementary(kind, section: s, pin: pin)
-    }
-  }
-  public func forEachElement(
-    in rect: Rect, pin: Pinning?, _ body: (ElementKind, Int, Int, Rect) -> Void
-  ) {
-    switch self {
-    case .flow(let g): g.forEachElement(in: rect, pin: pin, body)
-    case .waterfall(let g): g.forEachElement(in: rect, pin: pin, body)
-    case .slots(let g): g.forEachElement(in: rect, pin: pin, body)
-    case .compositional(let g): g.forEachElement(in: rect, pin: pin, body)
-    }
-  }
-  public func forEachElement(
-    in rect: Rect, pin: Pinning?, after: ElementPosition?,
-    _ body: (ElementKind, Int, Int, Rect) -> Bool
-  ) {
-    switch self {
-    case .flow(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
-    case .waterfall(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
-    case .slots(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
-    case .compositional(let g): g.forEachElement(in: rect, pin: pin, after: after, body)
-    }
-  }
-  public func elementCountBound(in rect: Rect, pin: Pinning?) -> Int {
-    switch self {
-    case .flow(let g): return g.elementCountBound(in: rect, pin: pin)
-    case .waterfall(let g): return g.elementCountBound(in: rect, pin: pin)
-    case .slots(let g): return g.elementCountBound(in: rect, pin: pin)
-    case .compositional(let g): return g.elementCountBound(in: rect, pin: pin)
-    }
-  }
-  public func restOffset(global g: Int) -> Double? {
-    if case .slots(let c) = self { return c.restOffset(global: g) }
-    return nil
-  }
-  public var placedThrough: Double {
-    if case .waterfall(let g) = self { return g.placedThrough }
-    return .infinity
-  }
-  public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
-    switch self {
-    case .flow(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
-    case .waterfall(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
-    case .slots(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
-    case .compositional(let g): return g.nearestItem(to: point, mainAxisOnly: mainAxisOnly)
-    }
-  }
+/// Rows that scroll on their own beside the main scroll, each at an offset
+/// along the cross axis that is the placement's own state: it survives
+/// every relayout but a batch update, after which a row keeps its leading
+/// item where it was.
+public protocol OrthogonalRows {
+  /// Each row's offset, by section (absent: 0), in the left-to-right
+  /// space along the cross axis. O(1).
+  var rowOffsets: RowOffsets { get }
+  /// Whether section `s` is a row that scrolls on its own. O(1).
+  func scrollsOrthogonally(section s: Int) -> Bool
+  /// A valid row's range of offsets. O(1).
+  func rowRange(section s: Int) -> (lo: Double, hi: Double)
+  /// The offset that shows item `path` of a valid row at `position`,
+  /// clamped to the row's range. O(1).
+  func rowTarget(for path: IndexPath, position: ItemPosition) -> Double
+  /// The plan of a valid row released at `contentOffset` with `velocity`
+  /// (see `Layout.rowScrollPlan`), for a viewport of `viewport` size.
+  /// O(log groups + samples).
+  func rowScrollPlan(
+    section s: Int, contentOffset: Point, velocity: Point, proposed: Point?,
+    frameInterval: Double, viewport: Size
+  ) -> ScrollPlan
 }
 
 /// What a relayout may keep of the previous placement. Placements read
@@ -183,6 +110,10 @@ public struct Continuity {
   /// past it, leaving that rest provisional (`placedThrough`); a later
   /// relayout places it. nil: everything, provisional rests included.
   public var horizon: Double? = nil
+  /// The batch update this relayout follows, when it follows one: a kind
+  /// with state of its own beside the layout (a row's offset) carries it
+  /// across.
+  public var batch: BatchResult? = nil
 
   /// Every section and item continues itself (a rotation, a new spacing,
   /// measured sizes): `edits` per section, nil where none changed.

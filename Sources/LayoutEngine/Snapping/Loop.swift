@@ -104,7 +104,7 @@ extension Layout {
   /// How many copies `attributes(in: rect, bounds:)` examines: 0 without
   /// loop. Callers bound it, since a loop has no end. O(1).
   public func lapsExamined(in rect: Rect, bounds: Rect) -> Double {
-    traits.kind.lapsExamined(in: rect, bounds: bounds, of: self)
+    placement.lapsExamined(in: rect, bounds: bounds, of: self)
   }
 
   /// What every query of a loop over a client rect works with: the
@@ -119,24 +119,24 @@ extension Layout {
     var laps: (lo: Int, hi: Int)
   }
 
-  func loopQuery<K: LayoutKind>(_ kind: K, _ clientRect: Rect, _ clientBounds: Rect)
-    -> LoopQuery
-  {
+  func loopQuery<K: LayoutKind>(
+    _ kind: K, _ g: K.Geometry, _ clientRect: Rect, _ clientBounds: Rect
+  ) -> LoopQuery {
     let (K, shift) = loopBase(axes.main(clientBounds.origin))
     let rect = toLTR(shiftedMain(clientRect, -shift))
     let bounds = toLTR(shiftedMain(clientBounds, -shift))
-    let search = kind.searchRect(rect, bounds: bounds, in: self)
+    let search = kind.searchRect(rect, bounds: bounds, g, in: self)
     let (lo, hi, _, _) = axes.spans(search)
     return LoopQuery(K: K, shift: shift, bounds: bounds, search: search, laps: lapRange(lo, hi))
   }
 
   /// Every element of every copy whose frame overlaps `rect`, in lap order
   /// and within a lap in document order. O(laps examined · log n + k).
-  func loopAttributes<K: LayoutKind>(_ kind: K, in clientRect: Rect, bounds clientBounds: Rect)
-    -> [LayoutAttributes]
-  {
+  func loopAttributes<K: LayoutKind>(
+    _ kind: K, _ g: K.Geometry, in clientRect: Rect, bounds clientBounds: Rect
+  ) -> [LayoutAttributes] {
     guard period > 0 else { return [] }
-    let q = loopQuery(kind, clientRect, clientBounds)
+    let q = loopQuery(kind, g, clientRect, clientBounds)
     let (K, shift, bounds, search) = (q.K, q.shift, q.bounds, q.search)
     let (kLo, kHi) = q.laps
     var result: [LayoutAttributes] = []
@@ -144,10 +144,10 @@ extension Layout {
     for k in kLo...kHi {
       let off = Double(k) * period
       let b = shiftedMain(bounds, -off)
-      placement.forEachElement(in: shiftedMain(search, -off), pin: pinning(b)) {
+      g.forEachElement(in: shiftedMain(search, -off), pin: pinning(b)) {
         element, s, i, frame in
         let a = finish(
-          kind, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: b,
+          kind, g, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: b,
           viewport: clientBounds)
         if a.frame.intersects(clientRect), kind.keeps(a) { result.append(a) }
       }
@@ -158,9 +158,10 @@ extension Layout {
   /// `loopAttributes` one element at a time, from just after `after`, until
   /// `take` returns false. O(laps examined · log n + elements visited).
   func loopForEachAttribute<K: LayoutKind>(
-    _ kind: K, in rect: Rect, bounds: Rect, after: PageStart?, _ take: (LayoutAttributes) -> Bool
+    _ kind: K, _ g: K.Geometry, in rect: Rect, bounds: Rect, after: PageStart?,
+    _ take: (LayoutAttributes) -> Bool
   ) {
-    let q = loopQuery(kind, rect, bounds)
+    let q = loopQuery(kind, g, rect, bounds)
     let (K, shift, b, search, (kLo, kHi)) = (q.K, q.shift, q.bounds, q.search, q.laps)
     var k = kLo
     if let after { k = max(kLo, (after.lap ?? 0) &- K) }
@@ -169,12 +170,12 @@ extension Layout {
       let lapBounds = shiftedMain(b, -off)
       let from = after.flatMap { (($0.lap ?? 0) &- K) == k ? $0.position : nil }
       var stop = false
-      placement.forEachElement(
+      g.forEachElement(
         in: shiftedMain(search, -off), pin: pinning(lapBounds), after: from
       ) {
         element, s, i, frame in
         let a = finish(
-          kind, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: lapBounds,
+          kind, g, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: lapBounds,
           viewport: bounds)
         guard a.frame.intersects(rect), kind.keeps(a) else { return true }
         stop = !take(a)
@@ -188,20 +189,22 @@ extension Layout {
   /// At least as many elements as `loopAttributes` answers: the copies at
   /// both ends of the rect one by one, and every copy between whole. O(log
   /// n) per copy at the ends.
-  func loopElementCountBound<K: LayoutKind>(_ kind: K, in rect: Rect, bounds: Rect) -> Int {
-    let q = loopQuery(kind, rect, bounds)
+  func loopElementCountBound<K: LayoutKind>(
+    _ kind: K, _ g: K.Geometry, in rect: Rect, bounds: Rect
+  ) -> Int {
+    let q = loopQuery(kind, g, rect, bounds)
     let (b, search, (kLo, kHi)) = (q.bounds, q.search, q.laps)
     let (lo, hi, _, _) = axes.spans(search)
     guard kLo <= kHi else { return 0 }
     func lap(_ k: Int) -> Int {
       let off = Double(k) * period
-      return placement.elementCountBound(
+      return g.elementCountBound(
         in: shiftedMain(search, -off), pin: pinning(shiftedMain(b, -off)))
     }
     // Copies wholly inside the span count whole; the few the span cuts
     // (lapRange errs wide by a copy at each end) one by one.
     let P = period
-    let span = placement.elementSpan
+    let span = g.elementSpan
     func int(_ v: Double) -> Int { Int(min(max(v, -4e18), 4e18)) }
     let inLo = max(kLo, int(((lo - span.lo) / P).rounded(.up)))
     let inHi = min(kHi, int(((hi - span.hi) / P).rounded(.down)))
@@ -221,13 +224,14 @@ extension Layout {
   /// one path every loop query takes, so they agree to the bit. `viewport`
   /// is the client's bounds. O(1).
   func finish<Kind: LayoutKind>(
-    _ kind: Kind, _ element: ElementKind, _ s: Int, _ i: Int, _ frame: Rect, k: Int, K: Int,
+    _ kind: Kind, _ g: Kind.Geometry, _ element: ElementKind, _ s: Int, _ i: Int, _ frame: Rect,
+    k: Int, K: Int,
     shift: Double, lapBounds b: Rect, viewport: Rect
   ) -> LayoutAttributes {
     let pin = pinning(b)
     var a = Self.plain(element, s, i, frame, pinned: pin)
     a.lap = K + k
-    let context = kind.effectContext(lapBounds: b, viewport: toLTR(viewport), in: self)
+    let context = kind.effectContext(lapBounds: b, viewport: toLTR(viewport), g, in: self)
     kind.applyEffect(to: &a, context, in: self)
     shiftMain(&a, Double(k) * period)
     fromLTR(&a)
@@ -239,7 +243,8 @@ extension Layout {
   /// centre is nearest the viewport's centre. `frame` is its frame in copy
   /// 0 (left to right). O(1) plus the pinned frame.
   func loopElement<K: LayoutKind>(
-    _ kind: K, _ element: ElementKind, _ s: Int, _ i: Int, _ frame: Rect, lap: Int?,
+    _ kind: K, _ g: K.Geometry, _ element: ElementKind, _ s: Int, _ i: Int, _ frame: Rect,
+    lap: Int?,
     bounds clientBounds: Rect
   ) -> LayoutAttributes? {
     let P = period
@@ -257,12 +262,12 @@ extension Layout {
     let b = shiftedMain(bounds, -Double(k) * P)
     var local = frame
     if element != .cell,
-      let pinned = placement.frameForSupplementary(element, section: s, pin: pinning(b))
+      let pinned = g.frameForSupplementary(element, section: s, pin: pinning(b))
     {
       local = pinned
     }
     return finish(
-      kind, element, s, i, local, k: k, K: K, shift: shift, lapBounds: b, viewport: clientBounds)
+      kind, g, element, s, i, local, k: k, K: K, shift: shift, lapBounds: b, viewport: clientBounds)
   }
 
   // MARK: Cards of the endless sequence (left-to-right space)

@@ -173,10 +173,9 @@ extension Layout {
 
   // MARK: Scroll plans
 
-  /// Whether rest offsets put a card's centre at the viewport's centre (a
-  /// carousel's), rather than an item's top at the visible top or none.
+  /// How the layout comes to rest, and what its focus is: its kind's.
   /// O(1).
-  public var centresCards: Bool { traits.kind.centresCards }
+  public var restModel: RestModel { traits.restModel }
 
   /// The snap options in force: a carousel's own, a waterfall's when it
   /// has them, `free` otherwise.
@@ -224,13 +223,24 @@ extension Layout {
     var target = projected
     var item: IndexPath? = nil
     var lap: Int? = nil
-    if let own = traits.kind.restTarget(
+    if let own = placement.restTarget(
       contentOffset: o, projected: projected, velocity: v, of: self)
     {
       (item, lap) = (own.item, own.lap)
       if scrollDirection == .horizontal { target.x = own.main } else { target.y = own.main }
-    } else if loops, itemCount > 0, period > 0 {
-      // Reduced by the release's lap; the plan's offsets are absolute.
+    } else if itemCount == 0 || restModel == .free {
+      item = centeredItem(in: Rect(origin: target, size: viewportSize))
+    } else if restModel == .tops {
+      // Tops, not cards: items need not be in index order along the
+      // scroll axis (a waterfall's).
+      let main = topSnapTarget(
+        snap, offset: ltrMain(axes.main(o)), projected: ltrMain(axes.main(projected)),
+        velocity: (isRTL && scrollDirection == .horizontal ? -1 : 1) * axes.main(v))
+      item = main.item
+      let m = ltrMain(main.offset)
+      if scrollDirection == .horizontal { target.x = m } else { target.y = m }
+    } else if loops, period > 0 {
+      // Centred cards of the endless sequence, reduced by the release's lap; the plan's offsets are absolute.
       let (K, shift) = loopBase(axes.main(o))
       let main = loopSnapTarget(
         snap, offset: ltrMain(axes.main(o) - shift),
@@ -240,25 +250,14 @@ extension Layout {
       lap = K + main.card.lap
       let m = ltrMain(main.offset) + shift
       if scrollDirection == .horizontal { target.x = m } else { target.y = m }
-    } else if centresCards, itemCount > 0 {
+    } else {
+      // Centred cards.
       let main = snapTarget(
         snap, offset: ltrMain(axes.main(o)), projected: ltrMain(axes.main(projected)),
         velocity: (isRTL && scrollDirection == .horizontal ? -1 : 1) * axes.main(v))
       item = indexPath(global: main.card)
       let m = ltrMain(main.offset)
       if scrollDirection == .horizontal { target.x = m } else { target.y = m }
-    } else if traits.kind.snapping != nil, itemCount > 0 {
-      // Tops, not cards: the rest model of a kind that snaps but does not
-      // centre cards (its items need not be in index order along the
-      // scroll axis: a waterfall's).
-      let main = topSnapTarget(
-        snap, offset: ltrMain(axes.main(o)), projected: ltrMain(axes.main(projected)),
-        velocity: (isRTL && scrollDirection == .horizontal ? -1 : 1) * axes.main(v))
-      item = main.item
-      let m = ltrMain(main.offset)
-      if scrollDirection == .horizontal { target.x = m } else { target.y = m }
-    } else {
-      item = centeredItem(in: Rect(origin: target, size: viewportSize))
     }
     return (projected, target, item, lap)
   }

@@ -12,13 +12,13 @@ extension CarouselConfiguration: LayoutKind {
   var loops: Bool { resolvedWrap }
   /// Its wrap is iCarousel's own: each item once, at its nearest offset.
   var repeatsPlacement: Bool { false }
-  var centresCards: Bool { true }
+  var restModel: RestModel { .centredCards }
 
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
-    continuity: Continuity?, rowOffsets: RowOffsets
-  ) -> AnyPlacement {
-    .slots(SlotGeometry(configuration: self, sections: sections, viewport: viewport))
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming SlotGeometry?,
+    continuity: Continuity?
+  ) -> SlotGeometry {
+    SlotGeometry(configuration: self, sections: sections, viewport: viewport)
   }
 }
 
@@ -27,43 +27,44 @@ extension CarouselConfiguration: LayoutKind {
 // not a walk of its slots.
 extension CarouselConfiguration {
   func attributes(
-    in rect: Rect, bounds: Rect, nearest: inout Layout.NearestCell?, of layout: Layout
+    in rect: Rect, bounds: Rect, nearest: inout Layout.NearestCell?, _ g: SlotGeometry,
+    of layout: Layout
   ) -> [LayoutAttributes] {
-    guard case .slots(let g) = layout.placement else { return [] }
-    return layout.carouselAttributes(in: rect, bounds: bounds, self, g)
+    layout.carouselAttributes(in: rect, bounds: bounds, self, g)
   }
 
   func forEachAttribute(
-    in rect: Rect, bounds: Rect, after: PageStart?, of layout: Layout,
+    in rect: Rect, bounds: Rect, after: PageStart?, _ g: SlotGeometry, of layout: Layout,
     _ take: (LayoutAttributes) -> Bool
   ) {
     var none: Layout.NearestCell? = nil
-    for a in attributes(in: rect, bounds: bounds, nearest: &none, of: layout)
+    for a in attributes(in: rect, bounds: bounds, nearest: &none, g, of: layout)
     where after?.precedes(a) ?? true {
       if !take(a) { break }
     }
   }
 
   /// The window: at most `visibleItems`.
-  func elementCountBound(in rect: Rect, bounds: Rect, of layout: Layout) -> Int {
-    guard case .slots(let g) = layout.placement else { return 0 }
-    return CarouselFrame(
+  func elementCountBound(in rect: Rect, bounds: Rect, _ g: SlotGeometry, of layout: Layout)
+    -> Int
+  {
+    CarouselFrame(
       self, itemCount: g.itemCount, itemExtent: g.itemExtent, bounds: bounds.size
     )
     .visibleItems
   }
 
-  func attributesForItem(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout)
-    -> LayoutAttributes?
-  {
-    guard case .slots(let g) = layout.placement else { return nil }
-    return layout.carouselItem(path, lap: lap, bounds: bounds, self, g)
+  func attributesForItem(
+    _ path: IndexPath, lap: Int?, bounds: Rect, _ g: SlotGeometry, of layout: Layout
+  ) -> LayoutAttributes? {
+    layout.carouselItem(path, lap: lap, bounds: bounds, self, g)
   }
 
   /// The slot's centre: every item is drawn at the viewport's centre, so
   /// its drawn centre says nothing of where it is.
-  func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout) -> Point? {
-    guard case .slots(let g) = layout.placement else { return nil }
-    return g.slotCenter(path, lap: lap)
+  func anchorPoint(
+    _ path: IndexPath, lap: Int?, bounds: Rect, _ g: SlotGeometry, of layout: Layout
+  ) -> Point? {
+    g.slotCenter(path, lap: lap)
   }
 }

@@ -1,57 +1,67 @@
 // The rows of a compositional layout: orthogonal sections that scroll on
-// their own. Their offsets are layout state beside the main scroll (the
-// placement draws each row at its offset); they follow batch updates on
-// their leading group, take the row effect, and snap by their behaviour
-// with the snapping layer's policies and physics.
+// their own. Their offsets are the placement's own state beside the main
+// scroll (the placement draws each row at its offset), reached by generic
+// code through `OrthogonalRows`; they follow batch updates on their
+// leading group, take the row effect, and snap by their behaviour with
+// the snapping layer's policies and physics.
 
 extension Layout {
   /// Each orthogonal row's offset, by section (absent: 0), in the
   /// left-to-right space along the cross axis. O(1).
-  public var rowOffsets: RowOffsets {
-    if case .compositional(let g) = placement { return g.rowOffsets }
-    return [:]
-  }
+  public var rowOffsets: RowOffsets { placement.orthogonalRows?.rowOffsets ?? [:] }
+
+  /// Whether the placement has rows that scroll on their own (a
+  /// compositional layout's sections may be). O(1).
+  public var hasOrthogonalRows: Bool { placement.orthogonalRows != nil }
 
   /// Whether section `s` is a row that scrolls on its own. O(1).
   public func scrollsOrthogonally(section s: Int) -> Bool {
-    guard case .compositional(let g) = placement, s >= 0, s < g.sectionCount else { return false }
-    return g.orthogonalBehavior(section: s) != .none
+    placement.orthogonalRows?.scrollsOrthogonally(section: s) ?? false
   }
 
   /// A row's range of offsets, or nil for a section that does not scroll
   /// on its own. O(1).
   public func rowRange(section s: Int) -> (lo: Double, hi: Double)? {
-    guard scrollsOrthogonally(section: s), case .compositional(let g) = placement else {
+    guard let rows = placement.orthogonalRows, rows.scrollsOrthogonally(section: s) else {
       return nil
     }
-    return g.rowRange(section: s)
+    return rows.rowRange(section: s)
   }
 
   /// Scrolls row `s` to `offset`, clamped to its range. O(1).
   public mutating func setRowOffset(_ offset: Double, section s: Int) {
-    guard case .compositional(var g) = placement else { return }
-    g.setRowOffset(offset, section: s)
-    placement = .compositional(g)
+    placement.setRowOffset(offset, section: s)
   }
 
-  /// After a batch update: each scrolled row keeps its leading group's
-  /// first item where it was (rows follow their sections; a row whose
-  /// leading item went keeps its offset). O(rows scrolled · (log n + ops)).
-  mutating func anchorRows(_ before: CompositionalGeometry, _ result: BatchResult) {
-    guard case .compositional(var g) = placement else { return }
-    for s in before.rowOffsets.keys.sorted() {
-      guard let ns = result.newSection(of: s), ns < g.sectionCount else { continue }
-      var value = before.rowOffset(section: s)
-      if let anchor = before.rowAnchor(section: s),
-        let p = result.newPath(
-          of: IndexPath(section: s, item: anchor.item), deleted: result.deletedItems),
-        p.section == ns
-      {
-        value = g.groupOffset(of: p) + anchor.delta
-      }
-      g.setRowOffset(value, section: ns)
+  /// The row offset that shows item `path` of an orthogonal row at
+  /// `position` (its centre at the visible centre, or its leading or
+  /// trailing edge at the row's inset), clamped to the row's range; nil
+  /// when its section does not scroll on its own. O(1).
+  public func rowTarget(for path: IndexPath, position: ItemPosition) -> Double? {
+    guard let rows = placement.orthogonalRows, rows.scrollsOrthogonally(section: path.section)
+    else { return nil }
+    return rows.rowTarget(for: path, position: position)
+  }
+
+  /// The plan of a row released at `contentOffset` with `velocity` (the
+  /// row's own, along the cross axis; the other component passes
+  /// through): the projection (UIKit's deceleration; `.fast` for the
+  /// paging behaviours, as UIKit's orthogonal scroll views use), the
+  /// behaviour's rest and policy, and the trajectory to it. Continuous:
+  /// free; continuousGroupLeadingBoundary: the nearest group boundary;
+  /// paging (pages of the bounds' width), groupPaging and
+  /// groupPagingCentered: one page or group per fling. nil when the
+  /// section does not scroll on its own. O(log groups + samples).
+  public func rowScrollPlan(
+    section s: Int, contentOffset: Point, velocity: Point, proposed: Point? = nil,
+    frameInterval: Double = 1000.0 / 60
+  ) -> ScrollPlan? {
+    guard let rows = placement.orthogonalRows, rows.scrollsOrthogonally(section: s) else {
+      return nil
     }
-    placement = .compositional(g)
+    return rows.rowScrollPlan(
+      section: s, contentOffset: contentOffset, velocity: velocity, proposed: proposed,
+      frameInterval: frameInterval, viewport: viewportSize)
   }
 
   /// The rect of untransformed frames to examine for `rect`: widened by
@@ -84,43 +94,53 @@ extension Layout {
       }
     }
   }
+}
 
-  /// The row offset that shows item `path` of an orthogonal row at
-  /// `position` (its centre at the visible centre, or its leading or
-  /// trailing edge at the row's inset), clamped to the row's range; nil
-  /// when its section does not scroll on its own. O(1).
-  public func rowTarget(for path: IndexPath, position: ItemPosition) -> Double? {
-    guard scrollsOrthogonally(section: path.section), case .compositional(let g) = placement
-    else { return nil }
-    let (lo, hi, lead, trail) = g.rowSpan(of: path)
-    let W = g.crossExtent
+extension CompositionalGeometry: OrthogonalRows {
+  public func scrollsOrthogonally(section s: Int) -> Bool {
+    s >= 0 && s < sectionCount && orthogonalBehavior(section: s) != .none
+  }
+
+  public var orthogonalRows: (any OrthogonalRows)? { self }
+
+  /// After a batch update: each scrolled row keeps its leading group's
+  /// first item where it was (rows follow their sections; a row whose
+  /// leading item went keeps its offset). O(rows scrolled · (log n + ops)).
+  mutating func anchorRows(from before: CompositionalGeometry, _ result: BatchResult) {
+    for s in before.rowOffsets.keys.sorted() {
+      guard let ns = result.newSection(of: s), ns < sectionCount else { continue }
+      var value = before.rowOffset(section: s)
+      if let anchor = before.rowAnchor(section: s),
+        let p = result.newPath(
+          of: IndexPath(section: s, item: anchor.item), deleted: result.deletedItems),
+        p.section == ns
+      {
+        value = groupOffset(of: p) + anchor.delta
+      }
+      setRowOffset(value, section: ns)
+    }
+  }
+
+  public func rowTarget(for path: IndexPath, position: ItemPosition) -> Double {
+    let (lo, hi, lead, trail) = rowSpan(of: path)
+    let W = crossExtent
     let o: Double
     switch position {
     case .center: o = (lo + hi) / 2 - W / 2
     case .leading: o = lo - lead
     case .trailing: o = hi + trail - W
     }
-    let range = g.rowRange(section: path.section)
+    let range = rowRange(section: path.section)
     return min(max(o, range.lo), range.hi)
   }
 
-  /// The plan of a row released at `contentOffset` with `velocity` (the
-  /// row's own, along the cross axis; the other component passes
-  /// through): the projection (UIKit's deceleration; `.fast` for the
-  /// paging behaviours, as UIKit's orthogonal scroll views use), the
-  /// behaviour's rest and policy, and the trajectory to it. Continuous:
-  /// free; continuousGroupLeadingBoundary: the nearest group boundary;
-  /// paging (pages of the bounds' width), groupPaging and
-  /// groupPagingCentered: one page or group per fling. nil when the
-  /// section does not scroll on its own. O(log groups + samples).
+  /// See `Layout.rowScrollPlan`.
   public func rowScrollPlan(
-    section s: Int, contentOffset: Point, velocity: Point, proposed: Point? = nil,
-    frameInterval: Double = 1000.0 / 60
-  ) -> ScrollPlan? {
-    guard scrollsOrthogonally(section: s), case .compositional(let g) = placement else {
-      return nil
-    }
-    let rowIsHorizontal = scrollDirection == .vertical
+    section s: Int, contentOffset: Point, velocity: Point, proposed: Point?,
+    frameInterval: Double, viewport viewportSize: Size
+  ) -> ScrollPlan {
+    let g = self
+    let rowIsHorizontal = axes.direction == .vertical
     func along(_ p: Point) -> Double { rowIsHorizontal ? p.x : p.y }
     func point(_ v: Double) -> Point {
       rowIsHorizontal ? Point(x: v, y: contentOffset.y) : Point(x: contentOffset.x, y: v)
@@ -155,7 +175,7 @@ extension Layout {
         rests.append(rest)
       }
       if !rests.isEmpty {
-        let (k, t) = Self.snap(
+        let (k, t) = Layout.snap(
           snap, over: rests.map(\.offset), offset: o, projected: projected, velocity: v,
           range: range)
         target = t
@@ -167,7 +187,7 @@ extension Layout {
     let item: IndexPath? =
       g.itemCount(inSection: s) > 0
       ? IndexPath(section: s, item: group * g.sections[s].template.leafCount) : nil
-    let (duration, samples) = Self.decelerate(
+    let (duration, samples) = Layout.decelerate(
       from: contentOffset, to: point(target), rate: r, frameInterval: frameInterval)
     return ScrollPlan(
       targetContentOffset: point(target), targetItem: item,

@@ -14,28 +14,26 @@ extension CoverFlowConfiguration: LayoutKind {
   /// Its insets centre the first and last card in the viewport.
   var dependsOnMainExtent: Bool { true }
   var loops: Bool { loop }
-  var centresCards: Bool { true }
-  var flowFields: FlowConfiguration? { flow }
+  var restModel: RestModel { .centredCards }
 
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
-    continuity: Continuity?, rowOffsets: RowOffsets
-  ) -> AnyPlacement {
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming FlowGeometry?,
+    continuity: Continuity?
+  ) -> FlowGeometry {
     var c = flow
     c.itemSize = c.uniformItemSize
     let D = crossExtent(viewport, inset, c.scrollDirection)
-    return .flow(
-      FlowGeometry(
-        configuration: c, sections: sections, crossExtent: D, policy: policy,
-        sectionInsets: { _, section in self.inset(for: section, viewport: viewport, crossExtent: D)
-        },
-        previous: previous?.flowGeometry, reuse: continuity?.sections ?? []))
+    return FlowGeometry(
+      configuration: c, sections: sections, crossExtent: D, policy: policy,
+      sectionInsets: { _, section in self.inset(for: section, viewport: viewport, crossExtent: D)
+      },
+      previous: previous, reuse: continuity?.sections ?? [])
   }
 
   /// A tilted card must never reach the eye; a loop's scale must stay
   /// bounded. O(1).
-  func problem(in layout: Layout) -> LayoutProblem? {
-    if !layout.tiltIsDrawable { return .tiltReachesEye }
+  func problem(_ g: FlowGeometry, in layout: Layout) -> LayoutProblem? {
+    if !layout.tiltIsDrawable(self, g) { return .tiltReachesEye }
     if loop, !scale.magnitudeBound(upTo: .infinity).isFinite { return .loop(.unboundedScale) }
     return nil
   }
@@ -48,11 +46,11 @@ extension CoverFlowConfiguration {
 
   var hasEffect: Bool { true }
 
-  func searchRect(_ rect: Rect, bounds: Rect, in layout: Layout) -> Rect {
-    layout.coverSearch(self, rect: rect, bounds: bounds)
+  func searchRect(_ rect: Rect, bounds: Rect, _ g: FlowGeometry, in layout: Layout) -> Rect {
+    layout.coverSearch(self, g, rect: rect, bounds: bounds)
   }
 
-  func effectContext(bounds: Rect, in layout: Layout) -> EffectContext {
+  func effectContext(bounds: Rect, _ g: FlowGeometry, in layout: Layout) -> EffectContext {
     (layout.axes.main(bounds.center), layout.axes.main(bounds.size))
   }
 

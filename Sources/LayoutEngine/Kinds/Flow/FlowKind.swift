@@ -6,19 +6,17 @@ extension FlowConfiguration: LayoutKind {
   var pinsSupplementaries: (headers: Bool, footers: Bool) {
     (sectionHeadersPinToVisibleBounds, sectionFootersPinToVisibleBounds)
   }
-  var flowFields: FlowConfiguration? { self }
 
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
-    continuity: Continuity?, rowOffsets: RowOffsets
-  ) -> AnyPlacement {
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming FlowGeometry?,
+    continuity: Continuity?
+  ) -> FlowGeometry {
     var c = self
     c.itemSize = uniformItemSize
-    return .flow(
-      FlowGeometry(
-        configuration: c, sections: sections,
-        crossExtent: crossExtent(viewport, inset, scrollDirection),
-        previous: previous?.flowGeometry, reuse: continuity?.sections ?? []))
+    return FlowGeometry(
+      configuration: c, sections: sections,
+      crossExtent: crossExtent(viewport, inset, scrollDirection),
+      previous: previous, reuse: continuity?.sections ?? [])
   }
 }
 
@@ -29,12 +27,4 @@ func crossExtent(_ viewport: Size, _ inset: Insets, _ direction: ScrollDirection
     0,
     direction == .vertical
       ? viewport.width - inset.left - inset.right : viewport.height - inset.top - inset.bottom)
-}
-
-extension AnyPlacement {
-  /// The flow lines of a placement in flow lines, else nil. O(1).
-  var flowGeometry: FlowGeometry? {
-    if case .flow(let g) = self { return g }
-    return nil
-  }
 }

@@ -17,24 +17,23 @@ extension PagerConfiguration: LayoutKind {
   var dependsOnMainExtent: Bool { true }
   var loops: Bool { wrap }
   func loops(itemCount n: Int) -> Bool { wraps(itemCount: n) }
-  var centresCards: Bool { true }
+  var restModel: RestModel { .centredCards }
 
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
-    continuity: Continuity?, rowOffsets: RowOffsets
-  ) -> AnyPlacement {
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming SlotGeometry?,
+    continuity: Continuity?
+  ) -> SlotGeometry {
     var starts = [0]
     for s in sections { starts.append(starts[starts.count - 1] + s.count) }
     let size = pageSize(in: viewport)
     let s = pitch(in: viewport)
     let E = horizontal ? viewport.width : viewport.height
     // Every page has the page size: per-item sizes are not read.
-    return .slots(
-      SlotGeometry(
-        pitch: s, itemExtent: horizontal ? size.width : size.height, itemSize: size,
-        sizes: sections.map { _ in nil }, starts: starts,
-        wraps: wraps(itemCount: starts[starts.count - 1]), horizontal: horizontal,
-        viewport: viewport, emptyExtent: max(0, E - s)))
+    return SlotGeometry(
+      pitch: s, itemExtent: horizontal ? size.width : size.height, itemSize: size,
+      sizes: sections.map { _ in nil }, starts: starts,
+      wraps: wraps(itemCount: starts[starts.count - 1]), horizontal: horizontal,
+      viewport: viewport, emptyExtent: max(0, E - s))
   }
 
   // MARK: The pipeline's stages
@@ -43,7 +42,7 @@ extension PagerConfiguration: LayoutKind {
 
   var hasEffect: Bool { true }
 
-  func effectContext(bounds: Rect, in layout: Layout) -> PagerFrame {
+  func effectContext(bounds: Rect, _ g: SlotGeometry, in layout: Layout) -> PagerFrame {
     PagerFrame(
       transformer: transformer, horizontal: horizontal,
       center: horizontal ? bounds.midX : bounds.midY, offset: horizontal ? bounds.x : bounds.y,
@@ -54,8 +53,10 @@ extension PagerConfiguration: LayoutKind {
 
   /// Rule G8 on the endless sequence: p from the client's own offset and
   /// the copy's slot, never from a reduced offset.
-  func effectContext(lapBounds: Rect, viewport: Rect, in layout: Layout) -> PagerFrame {
-    effectContext(bounds: viewport, in: layout)
+  func effectContext(lapBounds: Rect, viewport: Rect, _ g: SlotGeometry, in layout: Layout)
+    -> PagerFrame
+  {
+    effectContext(bounds: viewport, g, in: layout)
   }
 
   /// The page in slot lap · n + item (rule G4).
@@ -73,8 +74,8 @@ extension PagerConfiguration: LayoutKind {
   /// far a transformer draws a page beyond its slot, and when the rect
   /// meets the region about the centre where pages near it are drawn, the
   /// band of those pages' slots. Unbounded across: a pager has one row.
-  func searchRect(_ rect: Rect, bounds: Rect, in layout: Layout) -> Rect {
-    let frame = effectContext(bounds: bounds, in: layout)
+  func searchRect(_ rect: Rect, bounds: Rect, _ g: SlotGeometry, in layout: Layout) -> Rect {
+    let frame = effectContext(bounds: bounds, g, in: layout)
     let reach = frame.reach
     let C = frame.center
     let (lo0, hi0) = horizontal ? (rect.minX, rect.maxX) : (rect.minY, rect.maxY)
@@ -103,9 +104,10 @@ extension PagerConfiguration: LayoutKind {
 
   /// The slot's centre, in the copy `lap`: a cubic page's drawn centre is
   /// shifted off it, and anchoring keeps the page, not its drawing.
-  func anchorPoint(_ path: IndexPath, lap: Int?, bounds: Rect, of layout: Layout) -> Point? {
-    guard case .slots(let g) = layout.placement else { return nil }
-    return g.slotCenter(path, lap: lap)
+  func anchorPoint(
+    _ path: IndexPath, lap: Int?, bounds: Rect, _ g: SlotGeometry, of layout: Layout
+  ) -> Point? {
+    g.slotCenter(path, lap: lap)
   }
 
   /// FSPagerView's rule after a size change: the page centred before is
@@ -119,7 +121,8 @@ extension PagerConfiguration: LayoutKind {
   /// the current one's boundary (a deceleration distance N); clamped to
   /// the pages without wrap. O(1).
   func restTarget(
-    contentOffset o: Point, projected: Point, velocity v: Point, of layout: Layout
+    contentOffset o: Point, projected: Point, velocity v: Point, _ g: SlotGeometry,
+    of layout: Layout
   ) -> (main: Double, item: IndexPath?, lap: Int?)? {
     let n = layout.itemCount
     guard n > 0 else { return (0, nil, nil) }

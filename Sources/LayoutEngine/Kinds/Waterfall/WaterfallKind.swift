@@ -7,21 +7,20 @@ extension WaterfallConfiguration: LayoutKind {
     (sectionHeadersPinToVisibleBounds, sectionFootersPinToVisibleBounds)
   }
   var snapping: SnapConfiguration? { snap }
+  /// Tops rest at the visible top when it snaps.
+  var restModel: RestModel { snap == nil ? .free : .tops }
   /// Each item's column is recorded.
   var storesEveryItem: Bool { true }
 
   func makePlacement(
-    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming AnyPlacement?,
-    continuity: Continuity?, rowOffsets: RowOffsets
-  ) -> AnyPlacement {
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming WaterfallGeometry?,
+    continuity: Continuity?
+  ) -> WaterfallGeometry {
     // Handed on, not copied, so that the columns it holds are unshared.
-    var before: WaterfallGeometry? = nil
-    if case .waterfall(let g)? = consume previous { before = g }
-    return .waterfall(
-      WaterfallGeometry(
-        configuration: self, sections: sections,
-        crossExtent: crossExtent(viewport, inset, scrollDirection), previous: consume before,
-        continuity: continuity))
+    WaterfallGeometry(
+      configuration: self, sections: sections,
+      crossExtent: crossExtent(viewport, inset, scrollDirection), previous: consume previous,
+      continuity: continuity)
   }
 
   /// Spanning every column is a waterfall's notion: other kinds see the
