@@ -68,9 +68,11 @@ demo: build
 
 test: deps lint test-swift test-embed test-js test-python test-web test-asan fuzz dist
 
+# Unit tests with the engine's internal checks on: every commit's layout
+# is checked whole (Sources/LayoutEngine/Invariants.swift).
 test-swift: deps-system
 	$(SWIFT) build --build-tests $(SWIFTFLAGS)
-	$(SWIFT) test --skip-build
+	FLOWLAYOUT_INTERNAL_CHECKS=1 $(SWIFT) test --skip-build
 
 # A separate Swift package that depends on this one by path and uses both
 # library products: the engine in process and the daemon through
@@ -120,7 +122,7 @@ fuzz-build: deps-system
 fuzz: fuzz-build build deps-python
 	@$(PYTHON) clients/fuzz/make_corpus.py $(FUZZ_BUILD)/corpus
 	@mkdir -p $(FUZZ_BUILD)/artifacts
-	@SWIFT_BACKTRACE=enable=no $(FUZZ_BUILD)/debug/flowlayout-fuzz $(FUZZ_BUILD)/corpus \
+	@SWIFT_BACKTRACE=enable=no FLOWLAYOUT_INTERNAL_CHECKS=1 $(FUZZ_BUILD)/debug/flowlayout-fuzz $(FUZZ_BUILD)/corpus \
 	  clients/fuzz/regressions -max_len=8192 -max_total_time=$(SECONDS) \
 	  -artifact_prefix=$(FUZZ_BUILD)/artifacts/ -print_final_stats=1 > $(FUZZ_BUILD)/fuzz.log 2>&1; \
 	  status=$$?; grep -E "cov:" $(FUZZ_BUILD)/fuzz.log | tail -1; \
@@ -129,8 +131,8 @@ fuzz: fuzz-build build deps-python
 	    echo "fuzz: failure; the input is in $(FUZZ_BUILD)/artifacts/"; exit 1; fi
 	@# Then the stateful property test against the built daemon: random valid
 	@# and invalid requests, about three examples a second.
-	FLOWLAYOUTD=$(DAEMON_DEBUG) FUZZ_EXAMPLES=$$(( $(SECONDS) * 3 )) $(PYTHON) -m pytest -q \
-	  -p no:cacheprovider $(E2E)/fuzz/test_stateful_fuzz.py
+	FLOWLAYOUTD=$(DAEMON_DEBUG) FLOWLAYOUT_INTERNAL_CHECKS=1 FUZZ_EXAMPLES=$$(( $(SECONDS) * 3 )) \
+	  $(PYTHON) -m pytest -q -p no:cacheprovider $(E2E)/fuzz/test_stateful_fuzz.py
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift

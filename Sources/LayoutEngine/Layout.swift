@@ -73,6 +73,7 @@ public struct Layout: Sendable {
     sectionStarts = Self.sectionStarts(sections)
     loops = traits.kind.loops(itemCount: sectionStarts[sectionStarts.count - 1])
     hasItemIDs = sections.contains { $0.ids != nil }
+    invariantCheck()
   }
 
   /// The content's extent along the scroll axis. O(1).
@@ -301,6 +302,7 @@ public struct Layout: Sendable {
     sectionStarts = Self.sectionStarts(sections)
     loops = traits.kind.loops(itemCount: sectionStarts[sectionStarts.count - 1])
     hasItemIDs = sections.contains { $0.ids != nil }
+    invariantCheck()
   }
 
   /// The placement as `G`, for tests that look inside one kind's

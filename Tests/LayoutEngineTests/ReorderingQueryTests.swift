@@ -97,4 +97,41 @@ final class ReorderingQueryTests: XCTestCase {
     // in slot i − 1); item 2 floats below, at y 170.
     XCTAssertEqual(top, [0, 1, 3, 4, 5, 6, 7, 8])
   }
+
+  /// protocol.md: "The picture does not change until the first update." A
+  /// movement just begun answers the data: item 2 in its own slot, not
+  /// marked moving, at zIndex 0; the first update lifts it.
+  func testNothingIsLiftedBeforeTheFirstUpdate() {
+    var c = FlowConfiguration()
+    c.itemSize = Size(width: 80, height: 60)
+    let layout = Layout(type: .flow(c), sections: [.uniform(30)], viewportSize: bounds.size)
+    var m = InteractiveMovement(
+      layout, origin: IndexPath(section: 0, item: 2), lap: nil, bounds: bounds)!
+    XCTAssertFalse(m.isLifted)
+    var all: [LayoutAttributes] = []
+    m.forEachAttribute(in: bounds, visible: bounds, bounds: bounds, after: nil) {
+      all.append($0)
+      return true
+    }
+    XCTAssertEqual(all, layout.attributes(in: bounds, bounds: bounds))
+    let two = m.attributesForItem(
+      IndexPath(section: 0, item: 2), lap: nil, visible: bounds, bounds: bounds)
+    XCTAssertEqual(two?.frame, Rect(x: x(2), y: 0, width: 80, height: 60))
+    XCTAssertEqual(two?.moving, false)
+    XCTAssertEqual(two?.zIndex, 0)
+    XCTAssertEqual(
+      m.attributesAndCenteredCard(in: bounds, bounds: bounds).attributes,
+      layout.attributes(in: bounds, bounds: bounds))
+    // Over item 2's own slot: item 2, as the data has it.
+    XCTAssertEqual(
+      m.cardAtPoint(Point(x: x(2) + 1, y: 1), visible: bounds, bounds: bounds),
+      Card(path: IndexPath(section: 0, item: 2)))
+    m.update(
+      position: Point(x: 200, y: 200), bounds: bounds, data: layout, options: ReorderOptions())
+    XCTAssertTrue(m.isLifted)
+    XCTAssertEqual(
+      m.attributesForItem(
+        IndexPath(section: 0, item: 2), lap: nil, visible: bounds, bounds: bounds)?
+        .moving, true)
+  }
 }

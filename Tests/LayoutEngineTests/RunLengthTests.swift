@@ -89,6 +89,8 @@ final class RunLengthTests: SmallRopeTestCase {
       viewportSize: layout.viewportSize)
     let size = layout.contentSize
     XCTAssertEqual(size, flat.contentSize, "\(name), step \(step)")
+    XCTAssertNil(layout.invariantViolation(), "\(name), step \(step)")
+    XCTAssertNil(flat.invariantViolation(), "\(name), step \(step)")
     let everything = Rect(x: -2000, y: -2000, width: size.width + 4000, height: size.height + 4000)
     let bounds = Rect(
       x: Double(Int.random(in: 0...Int(max(size.width, 1)), using: &g)),

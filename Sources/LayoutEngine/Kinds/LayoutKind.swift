@@ -39,6 +39,10 @@ protocol LayoutKind: Sendable {
   /// The kind's own placement type: generic code reaches it through
   /// `Placement`, the kind's code as itself.
   associatedtype Geometry: Placement
+  /// The kind paired with its placement (Placed.swift): one line in the
+  /// kind's folder, `struct Placed: KindPlacement { let kind: Self; var
+  /// stored: Geometry? }`, so that every query runs specialised for it.
+  associatedtype Placed: KindPlacement where Placed.K == Self
 
   /// The placement for `sections` in a viewport of `viewport` size less
   /// `inset`, keeping what `continuity` says continues of `previous` (nil

@@ -1,8 +1,12 @@
 // The one dispatch point: a kind paired with its own placement type.
 // `Layout` holds one `any PlacedKind` and opens it once per request; every
-// body behind it is generic over the kind, specialised for it, so the
-// kind's code reads its placement as its own type (no enum of
-// placements, no downcast) and a frame dispatches once, never per element.
+// body behind it is written once (`KindPlacement`'s defaults) and
+// specialised for each kind's pair, so the kind's code reads its placement
+// as its own type (no enum of placements, no downcast) and a frame
+// dispatches once, never per element. The pair is a concrete type each
+// kind names in its folder (one line): a generic pair's witnesses would
+// run unspecialised, asking the runtime for its placement's metadata on
+// every call.
 
 /// A kind and the placement it computed. Generic code reaches the
 /// placement's shared operations (it is a `Placement`) and the kind's
@@ -49,20 +53,28 @@ protocol PlacedKind: Placement {
   func placement<G: Placement>(as: G.Type) -> G?
 }
 
-/// Kind `K` with the placement it computed.
-struct Placed<K: LayoutKind>: PlacedKind {
-  let kind: K
+/// A kind with the placement it computed: each kind's pair (say
+/// `struct Placed: KindPlacement { let kind: FlowConfiguration; var stored:
+/// FlowGeometry? }`) gets every requirement of `PlacedKind` from here.
+protocol KindPlacement: PlacedKind {
+  associatedtype K: LayoutKind
+  init(kind: K, stored: K.Geometry?)
+  var kind: K { get }
   /// Always set, but for the moment of a relayout, when it is handed to
   /// the kind (`take()`): an optional rather than a placeholder placement.
-  private var stored: K.Geometry?
+  var stored: K.Geometry? { get set }
+}
 
+extension KindPlacement {
   init(
     _ kind: K, _ sections: [Section], inset: Insets, viewport: Size,
     previous: consuming K.Geometry? = nil, continuity: Continuity? = nil
   ) {
-    self.kind = kind
-    stored = kind.makePlacement(
-      sections, inset: inset, viewport: viewport, previous: previous, continuity: continuity)
+    self.init(
+      kind: kind,
+      stored: kind.makePlacement(
+        sections, inset: inset, viewport: viewport, previous: consume previous,
+        continuity: continuity))
   }
 
   @inline(__always) var placement: K.Geometry { stored.unsafelyUnwrapped }
@@ -70,9 +82,9 @@ struct Placed<K: LayoutKind>: PlacedKind {
   mutating func relayout(
     _ sections: [Section], inset: Insets, viewport: Size, continuity: Continuity?
   ) {
-    let previous = stored.take()
+    // Moved, never copied: a copy would share every node the kind edits.
     stored = kind.makePlacement(
-      sections, inset: inset, viewport: viewport, previous: previous, continuity: continuity)
+      sections, inset: inset, viewport: viewport, previous: stored.take(), continuity: continuity)
   }
 
   mutating func replacingKind(
@@ -111,6 +123,7 @@ struct Placed<K: LayoutKind>: PlacedKind {
   }
   func restOffset(global g: Int) -> Double? { placement.restOffset(global: g) }
   var placedThrough: Double { placement.placedThrough }
+  func invariantViolation() -> String? { placement.invariantViolation() }
   var orthogonalRows: (any OrthogonalRows)? { placement.orthogonalRows }
   mutating func setRowOffset(_ offset: Double, section s: Int) {
     stored!.setRowOffset(offset, section: s)

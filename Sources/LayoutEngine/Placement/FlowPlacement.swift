@@ -78,6 +78,33 @@ public struct FlowGeometry: Placement {
     (maxItemExtent, pitchRange) = Self.cardExtents(c, specs)
   }
 
+  /// Sections follow one another; each one's lines hold its items, and
+  /// its ropes are sound. O(n).
+  public func invariantViolation() -> String? {
+    var end = 0.0
+    for (s, g) in sections.enumerated() {
+      if g.start != end { return "flow section \(s) starts at \(g.start), not \(end)" }
+      if g.count > 0, !(g.itemsStart <= g.itemsEnd) {
+        return "flow section \(s)'s items end before they start"
+      }
+      switch g.lines {
+      case .uniform(_, let perLine, _, let n):
+        let want = g.count == 0 ? 0 : (g.count + perLine - 1) / max(perLine, 1)
+        if n != want { return "flow section \(s) has \(n) uniform lines for \(g.count) items" }
+      case .single(let sizes):
+        if sizes.count != g.count { return "flow section \(s)'s sizes are not its items" }
+        if let v = sizes.invariantViolation() { return "flow section \(s)'s sizes: \(v)" }
+      case .variable(let sizes, let lines):
+        if sizes.count != g.count || lines.summary.items != g.count {
+          return "flow section \(s)'s lines hold \(lines.summary.items) of \(g.count) items"
+        }
+        if let v = lines.invariantViolation() { return "flow section \(s)'s lines: \(v)" }
+      }
+      end = g.end
+    }
+    return nil
+  }
+
   /// The largest card extent and the range of pitches. O(sections): sizes
   /// come from the summaries of their ropes.
   private static func cardExtents(_ c: FlowConfiguration, _ sections: [Section]) -> (

@@ -60,6 +60,11 @@ public protocol Placement: Sendable {
   /// Scrolls row `s` of `orthogonalRows` to `offset`, clamped to its range;
   /// a placement without rows has none to scroll. O(1).
   mutating func setRowOffset(_ offset: Double, section s: Int)
+  /// The first broken invariant of the placement's own structure (its
+  /// ropes, the order of its sections, its counts), or nil: what debug
+  /// builds check after every commit with internal checks on
+  /// (`Layout.invariantCheck`). O(n).
+  func invariantViolation() -> String?
 }
 
 extension Placement {

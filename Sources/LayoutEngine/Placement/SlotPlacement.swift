@@ -86,6 +86,24 @@ public struct SlotGeometry: Placement {
   /// Without wrap, offsets run over [0, (n − 1) · pitch]: (n − 1) · pitch
   /// plus the viewport's extent (`emptyExtent` without items). With wrap,
   /// one period, n · pitch (offsets are unbounded). O(1).
+  /// Each section's first global index follows the last one's items, and
+  /// the sizes it holds are sound. O(n).
+  public func invariantViolation() -> String? {
+    if starts.count != sizes.count + 1 {
+      return "slots: \(starts.count) starts for \(sizes.count) sections"
+    }
+    for s in sizes.indices {
+      if starts[s + 1] < starts[s] { return "slots: section \(s) starts after the next one" }
+      if let list = sizes[s] {
+        if list.count != starts[s + 1] - starts[s] {
+          return "slots: section \(s)'s sizes are not its items"
+        }
+        if let v = list.invariantViolation() { return "slots: section \(s)'s sizes: \(v)" }
+      }
+    }
+    return nil
+  }
+
   public var contentSize: Size {
     let n = Double(itemCount)
     let m = wraps ? n * pitch : n == 0 ? emptyExtent : (n - 1) * pitch + main

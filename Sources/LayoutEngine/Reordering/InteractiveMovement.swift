@@ -54,6 +54,10 @@ public struct InteractiveMovement: Sendable {
   public private(set) var position: Point
   /// The data with the item at `target`.
   public private(set) var preview: Layout
+  /// Whether the item has been lifted: the picture does not change until
+  /// the first update, so until then the picture, and every query, is the
+  /// data's (`preview`, with the item still at its origin, unmarked).
+  public private(set) var isLifted = false
   /// The moving item's attributes when the movement began: it keeps its
   /// size, transform and alpha while it follows the finger.
   let grabbed: LayoutAttributes
@@ -121,6 +125,7 @@ public struct InteractiveMovement: Sendable {
   public mutating func attributesAndCenteredCard(in rect: Rect, bounds: Rect)
     -> (attributes: [LayoutAttributes], centered: Card?)
   {
+    guard isLifted else { return preview.attributesAndCenteredCard(in: rect, bounds: bounds) }
     if !preview.covers(rect, bounds: bounds) {
       preview.place(covering: ahead(rect), bounds: bounds)
     }
@@ -200,6 +205,9 @@ public struct InteractiveMovement: Sendable {
     in rect: Rect, visible: Rect, bounds: Rect, after: PageStart?,
     _ take: (LayoutAttributes) -> Bool
   ) {
+    guard isLifted else {
+      return preview.forEachAttribute(in: rect, bounds: bounds, after: after, take)
+    }
     if !preview.covers(rect, bounds: bounds) {
       preview.place(covering: ahead(rect), bounds: bounds)
     }
@@ -258,6 +266,7 @@ public struct InteractiveMovement: Sendable {
   public mutating func attributesForItem(
     _ d: IndexPath, lap: Int?, visible: Rect, bounds: Rect
   ) -> LayoutAttributes? {
+    guard isLifted else { return preview.attributesForItem(d, lap: lap, bounds: bounds) }
     if d == origin { return lifted(visible: visible, bounds: bounds) }
     let q = previewPath(ofData: d)
     if !preview.isPlaced(q) { preview.place(covering: nil) }
@@ -271,6 +280,7 @@ public struct InteractiveMovement: Sendable {
   /// holds `point` (highest zIndex, then the later lap, then the later
   /// path). O(log n + k).
   public mutating func cardAtPoint(_ point: Point, visible: Rect, bounds: Rect) -> Card? {
+    guard isLifted else { return preview.cardAtPoint(point, bounds: bounds) }
     let probe = Rect(
       x: point.x.nextDown, y: point.y.nextDown, width: point.x.nextUp - point.x.nextDown,
       height: point.y.nextUp - point.y.nextDown)
@@ -293,6 +303,7 @@ public struct InteractiveMovement: Sendable {
     position p: Point, bounds: Rect, data: Layout, options: ReorderOptions
   ) -> Bool {
     position = p
+    isLifted = true
     // What is looked at: the viewport, and the item under the finger for
     // UIKit's rule (nearest targeting takes the finger inside the
     // viewport).

@@ -377,6 +377,42 @@ def test_queries_during_a_movement_answer_the_picture(server, kind):
         assert s.in_rect(s.widened()) == fresh.in_rect(s.widened()), f"{name}: the drop differs from a fresh session"
 
 
+@pytest.mark.parametrize("kind", TYPES, ids=IDS)
+def test_nothing_changes_until_the_first_update(server, kind):
+    """protocol.md: `layout/beginInteractiveMovement` answers `{began}`
+    and "the picture does not change until the first update". So between
+    the begin and the first update every query answers the data as before
+    the begin (the grabbed item in its own place, not `moving`), and a
+    scroll's delta marks nothing moving; the first update lifts it."""
+    name, layout, size, n, _, varied = kind
+    rng = random.Random(zlib.crc32(("unlifted-" + name).encode()))
+    items = initial_items(name, layout, n, varied)
+    s = start(server, name, layout, size, items, at=n // 3)
+    grabbed = grab(rng, s)
+    params = {"section": grabbed["section"], "item": grabbed["item"]}
+    if "lap" in grabbed:
+        params["lap"] = grabbed["lap"]
+    before = s.in_rect(s.bounds)
+    own = s.call("layout/attributesForItem", **params)["attributes"]
+    begin(s, grabbed)
+    assert s.in_rect(s.bounds) == before, f"{name}: attributesInRect changed at the begin"
+    assert s.call("layout/attributesForItem", **params)["attributes"] == own
+    assert not any(a.get("moving") for a in before)
+    s.check_picture(f"{name}: begun")
+    # A scroll before the first update: still the data, nothing moving.
+    b = dict(s.bounds)
+    b["x" if s.direction == "horizontal" else "y"] += 7
+    r = s.mutate("layout/setBounds", bounds=b)
+    assert not any(a.get("moving") for a in r.get("invalidated", [])), f"{name}: a scroll lifted the item"
+    s.check_picture(f"{name}: scrolled before the first update")
+    assert not any(a.get("moving") for a in s.picture.values())
+    # The first update lifts it.
+    c = grabbed["center"]
+    s.mutate("layout/updateInteractiveMovement", position={"x": c["x"] + 3, "y": c["y"] + 2})
+    assert [a["item"] for a in s.picture.values() if a.get("moving")] == [grabbed["item"]]
+    s.check_picture(f"{name}: first update")
+
+
 @pytest.mark.parametrize("offset", [600, 690.25])
 def test_a_carousel_preview_frame_is_bit_for_bit_the_final_frame(server, offset):
     """The issue's carousel: a preview width of 100.00000000000001 where the

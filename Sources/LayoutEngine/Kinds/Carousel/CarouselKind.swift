@@ -4,6 +4,11 @@
 // window of visible items and wrap (CarouselQueries.swift), item snapping.
 
 extension CarouselConfiguration: LayoutKind {
+  struct Placed: KindPlacement {
+    let kind: CarouselConfiguration
+    var stored: SlotGeometry?
+  }
+
   var name: String { "carousel" }
   var snapping: SnapConfiguration? { snap }
   var uniformItemSize: Size { itemSize }

@@ -3,6 +3,11 @@
 // on their own with row effects and row snapping (Rows.swift).
 
 extension CompositionalConfiguration: LayoutKind {
+  struct Placed: KindPlacement {
+    let kind: CompositionalConfiguration
+    var stored: CompositionalGeometry?
+  }
+
   var name: String { "compositional" }
   /// Each boundary item says whether it pins; the placement reads it.
   var pinsSupplementaries: (headers: Bool, footers: Bool) { (true, true) }

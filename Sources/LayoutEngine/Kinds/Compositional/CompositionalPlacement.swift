@@ -659,6 +659,26 @@ public struct CompositionalGeometry: Placement {
   /// section's cells meeting the window are examined. O(sections met ·
   /// items per group · log groups) per window, a window or two in
   /// practice.
+  /// Each section's groups hold its items, and every row's offset lies in
+  /// its range. O(sections + rows).
+  public func invariantViolation() -> String? {
+    for (s, g) in sections.enumerated() {
+      let P = g.template.leafCount
+      let want = g.count == 0 || P == 0 ? 0 : (g.count - 1) / P + 1
+      if g.groupCount != want {
+        return "compositional section \(s) has \(g.groupCount) groups for \(g.count) items"
+      }
+    }
+    for (s, o) in rowOffsets {
+      guard s >= 0, s < sections.count, sections[s].orthogonal else {
+        return "compositional row offset for section \(s), which is not a row"
+      }
+      let r = sections[s].rowRange
+      if !(o >= r.lo && o <= r.hi) { return "compositional row \(s)'s offset \(o) is outside \(r)" }
+    }
+    return nil
+  }
+
   public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
     guard sections.contains(where: { $0.count > 0 }) else { return nil }
     let pm = axes.main(point)

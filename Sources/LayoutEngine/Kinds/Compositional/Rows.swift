@@ -31,6 +31,7 @@ extension Layout {
   /// Scrolls row `s` to `offset`, clamped to its range. O(1).
   public mutating func setRowOffset(_ offset: Double, section s: Int) {
     placement.setRowOffset(offset, section: s)
+    invariantCheck()
   }
 
   /// The row offset that shows item `path` of an orthogonal row at

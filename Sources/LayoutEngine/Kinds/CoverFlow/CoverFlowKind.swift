@@ -3,6 +3,11 @@
 // optional loop.
 
 extension CoverFlowConfiguration: LayoutKind {
+  struct Placed: KindPlacement {
+    let kind: CoverFlowConfiguration
+    var stored: FlowGeometry?
+  }
+
   var name: String { "coverFlow" }
   var scrollDirection: ScrollDirection { flow.scrollDirection }
   var layoutDirection: LayoutDirection { flow.layoutDirection }

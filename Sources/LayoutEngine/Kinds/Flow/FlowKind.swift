@@ -2,6 +2,11 @@
 // no effect, free scrolling.
 
 extension FlowConfiguration: LayoutKind {
+  struct Placed: KindPlacement {
+    let kind: FlowConfiguration
+    var stored: FlowGeometry?
+  }
+
   var name: String { "flow" }
   var pinsSupplementaries: (headers: Bool, footers: Bool) {
     (sectionHeadersPinToVisibleBounds, sectionFootersPinToVisibleBounds)

@@ -3,6 +3,11 @@
 // FSPagerView's snapping (rule set 5 of protocol.md's pager section).
 
 extension PagerConfiguration: LayoutKind {
+  struct Placed: KindPlacement {
+    let kind: PagerConfiguration
+    var stored: SlotGeometry?
+  }
+
   var name: String { "pager" }
   /// FSPagerView decelerates at the scroll view's `.fast` rate.
   var snapping: SnapConfiguration? {

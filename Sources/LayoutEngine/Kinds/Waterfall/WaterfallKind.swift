@@ -2,6 +2,11 @@
 // (WaterfallColumns.swift), optionally snapping to tops.
 
 extension WaterfallConfiguration: LayoutKind {
+  struct Placed: KindPlacement {
+    let kind: WaterfallConfiguration
+    var stored: WaterfallGeometry?
+  }
+
   var name: String { "waterfall" }
   var pinsSupplementaries: (headers: Bool, footers: Bool) {
     (sectionHeadersPinToVisibleBounds, sectionFootersPinToVisibleBounds)

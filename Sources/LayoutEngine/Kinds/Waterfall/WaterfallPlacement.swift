@@ -273,6 +273,34 @@ public struct WaterfallGeometry: Placement {
   /// until the nearest centre found is no farther than the window's edge.
   /// O((sections + segments met · columns) · log n + k) per window, a
   /// window or two in practice.
+  /// Sections follow one another; each one's order, lanes and spans are
+  /// sound, with one lane per column and no more items in its lanes than
+  /// it has. O(n).
+  public func invariantViolation() -> String? {
+    var end = 0.0
+    for (s, g) in sections.enumerated() {
+      if g.start != end { return "waterfall section \(s) starts at \(g.start), not \(end)" }
+      if g.lanes.count != g.p.columnCount {
+        return "waterfall section \(s) has \(g.lanes.count) lanes"
+      }
+      if let v = g.order.invariantViolation() { return "waterfall section \(s)'s order: \(v)" }
+      if let v = g.spans.invariantViolation() { return "waterfall section \(s)'s spans: \(v)" }
+      var inLanes = 0
+      for (c, lane) in g.lanes.enumerated() {
+        if let v = lane.invariantViolation() { return "waterfall section \(s) lane \(c): \(v)" }
+        inLanes += lane.count
+      }
+      if inLanes > g.count {
+        return "waterfall section \(s)'s lanes hold \(inLanes) of \(g.count) items"
+      }
+      if let p = g.provisional, !(p.item >= 0 && p.item <= g.count) {
+        return "waterfall section \(s) is provisional from item \(p.item) of \(g.count)"
+      }
+      end = g.start + g.end  // a section's end is local
+    }
+    return nil
+  }
+
   public func nearestItem(to point: Point, mainAxisOnly: Bool) -> IndexPath? {
     let pm = axes.main(point)
     let pc = axes.cross(point)
