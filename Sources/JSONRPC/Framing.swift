@@ -117,6 +117,14 @@ public struct FrameReader {
         // A header cut short by a bare CR or LF ended there: the next frame
         // may start inside this block, at a Content-Length after the break.
         // Any other damaged block is one frame's header, skipped whole.
+        // A block that opens with a Content-Length is a frame of its own,
+        // not the rest of a damaged one: its error is reported even while
+        // recovering (junk glued to its header damaged it), never lost.
+        if findCaseInsensitive(
+          Self.contentLength, from: start, to: min(end, start + Self.contentLength.count)) == start
+        {
+          recovering = false
+        }
         start =
           brokenAt.flatMap { findCaseInsensitive(Self.contentLength, from: $0, to: end) }
           ?? blockEnd

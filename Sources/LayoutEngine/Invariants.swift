@@ -74,3 +74,26 @@ extension Layout {
     #endif
   }
 }
+
+extension LiveLayout {
+  /// The first broken invariant of the session's picture, or nil: its
+  /// elements in document order with distinct keys, an id for each when it
+  /// has ids. O(k).
+  public func invariantViolation() -> String? {
+    if !picture.isSorted { return "the picture is not in document order" }
+    if !pictureIDs.isEmpty && pictureIDs.count != picture.count {
+      return "the picture has \(pictureIDs.count) ids for \(picture.count) elements"
+    }
+    return nil
+  }
+
+  /// Stops a debug build with internal checks on at a broken invariant.
+  @inline(__always)
+  func invariantCheck() {
+    #if DEBUG
+      if InternalChecks.enabled, let v = invariantViolation() {
+        preconditionFailure("live layout invariant: \(v)")
+      }
+    #endif
+  }
+}

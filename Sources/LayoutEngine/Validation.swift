@@ -10,6 +10,15 @@ public enum LayoutProblem: Equatable, Sendable {
   case tiltReachesEye
   /// The repeated content cannot be laid out (`LoopProblem`).
   case loop(LoopProblem)
+  /// More sections than the kind lays out (`count` of at most `max`).
+  case sectionCount(Int, max: Int)
+  /// A content inset where the kind's scroll view has none.
+  case contentInset
+  /// Items with sizes of their own where every item has the kind's size.
+  case ownItemSizes
+  /// Items a distance of `pitch` apart along the scroll axis, where it
+  /// must be above 0.
+  case pitch(Double)
 }
 
 extension Layout {

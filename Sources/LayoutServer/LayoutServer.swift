@@ -75,14 +75,14 @@ public final class LayoutServer: RPCHandler {
   public let limits: Limits
   /// Every insertion or removal bumps `sessionsChanged` (the slots that
   /// `lastSlot` remembers move); changing a session in place does not.
-  var sessions: [String: Session] = [:]
+  var sessions: [String: LiveLayout] = [:]
   @exclusivity(unchecked) private var sessionsChanged = 0
   @exclusivity(unchecked) private var lastSpec: MethodSpec? = nil
   /// The session last looked up and where it lies: a scroll names the
   /// same session every frame, and a byte comparison of its name costs
   /// less than a String and a hash of it.
   @exclusivity(unchecked) private var lastSlot:
-    (id: String, slot: [String: Session].Index, changed: Int)? = nil
+    (id: String, slot: [String: LiveLayout].Index, changed: Int)? = nil
   /// Items in all sessions (`store` and `close` keep it).
   private(set) var totalItems = 0
 
@@ -216,9 +216,12 @@ public final class LayoutServer: RPCHandler {
     totalItems = 0
   }
 
+  /// Counts a change of a stored session's items. O(1).
+  func recount(_ change: Int) { totalItems += change }
+
   /// Stores a session that passed every check, keeping the item count.
   /// O(1).
-  func store(_ id: String, _ session: Session) {
+  func store(_ id: String, _ session: LiveLayout) {
     totalItems += session.layout.itemCount - (sessions[id]?.layout.itemCount ?? 0)
     sessions[id] = session
     sessionsChanged &+= 1
@@ -253,7 +256,7 @@ public final class LayoutServer: RPCHandler {
     return id
   }
 
-  func existing(_ p: Fields) throws(RPCError) -> (String, Session) {
+  func existing(_ p: Fields) throws(RPCError) -> (String, LiveLayout) {
     let slot = try existingSlot(p)
     return (sessions.keys[slot], sessions.values[slot])
   }
@@ -262,7 +265,7 @@ public final class LayoutServer: RPCHandler {
   /// `sessions`, no copy. `body` must leave the session as it was when it
   /// throws. O(1) around `body`.
   func modify<R>(
-    _ slot: [String: Session].Index, _ body: (inout Session) throws(RPCError) -> R
+    _ slot: [String: LiveLayout].Index, _ body: (inout LiveLayout) throws(RPCError) -> R
   ) throws(RPCError) -> R {
     try body(&sessions.values[slot])
   }
@@ -270,7 +273,7 @@ public final class LayoutServer: RPCHandler {
   /// Where the session named by `session` lies in `sessions`: one hash of
   /// its name, and a handler that changes the session in place copies
   /// nothing. O(1).
-  func existingSlot(_ p: Fields) throws(RPCError) -> [String: Session].Index {
+  func existingSlot(_ p: Fields) throws(RPCError) -> [String: LiveLayout].Index {
     if let last = lastSlot, last.changed == sessionsChanged,
       p.optional("session")?.isString(last.id) == true
     {
@@ -315,11 +318,30 @@ public final class LayoutServer: RPCHandler {
     let overscan = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) ?? 0
     let layout = Layout(
       type: type, sections: sections, contentInset: inset, viewportSize: bounds.size)
-    var session = Session(layout: layout, bounds: bounds, overscan: overscan)
-    session.followsEnd = try p.optionalBool("followsEnd") ?? false
-    session.reordering = try readReorderOptions(layoutFields, base: ReorderOptions())
-    try commit(
-      id, &session, source: .open, &w, idIndex: itemIndex.map { LiveItemIndex($0, of: sections) })
+    let followsEnd = try p.optionalBool("followsEnd") ?? false
+    let reordering = try readReorderOptions(layoutFields, base: ReorderOptions())
+    let (session, delta): (LiveLayout, LiveDelta)
+    do {
+      (session, delta) = try LiveLayout.open(
+        layout, bounds: bounds, overscan: overscan, followsEnd: followsEnd,
+        reordering: reordering, itemIndex: itemIndex
+      ) { (layout, rect, bounds) throws(RPCError) in
+        try checkViewport(layout, rect, bounds, field: "params.bounds")
+      }
+    } catch {
+      throw rpcError(error, source: .open, p)
+    }
+    store(id, session)
+    w.beginObject()
+    w.key("contentSize")
+    w.size(session.layout.contentSize)
+    w.key("bounds")
+    w.rect(session.bounds)
+    w.key("attributes")
+    w.attributesArray(session.picture, at: delta.invalidated, ids: session.pictureIDs)
+    w.key("centeredItem")
+    w.card(delta.centered, id: session.layout.itemID(of: delta.centered))
+    w.endObject()
   }
 
   /// The index of the sections' item ids, which must not repeat (keyed
@@ -348,41 +370,7 @@ public final class LayoutServer: RPCHandler {
   func setBounds(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let slot = try existingSlot(p)
     let requested = try p.rect("bounds")
-    let scrolled = try modify(slot) { (session) throws(RPCError) -> Bool in
-      // A scroll, every frame: only the bounds change. Checked against the
-      // session where it lies, then applied there: no copy of it.
-      guard requested.size == session.bounds.size, requested.size == session.layout.viewportSize
-      else { return false }
-      // The layout is unchanged, so it has no problem a scroll could
-      // cause: only what the new viewport meets is checked.
-      let rect = session.visibleRect(for: requested)
-      try checkViewport(session.layout, rect, requested, field: "params.bounds")
-      session.pendingAnchor = nil  // the user moved on: a chunked reload's anchor is stale
-      session.bounds = requested  // the client's bounds are the law
-      let delta = session.refresh()
-      w.beginObject()
-      w.mutation(session, delta)
-      w.endObject()
-      return true
-    }
-    if scrolled { return }
-    // A size change (a rotation): on a copy, stored once every check passed.
-    let (id, old) = try existing(p)
-    var session = old
-    session.pendingAnchor = nil
-    session.layout.setViewportSize(requested.size)
-    // A rotation keeps a movement going over the new geometry.
-    session.movement?.follow { $0.setViewportSize(requested.size) }
-    try commit(
-      id, &session, source: .change("params.bounds"), &w, idsKept: true, keepsMovement: true
-    ) { session in
-      if var anchor = old.anchor() {  // found in the old layout
-        anchor.offset = session.layout.anchorOffsetAfterResize(anchor.offset)
-        session.bounds = session.anchoredBounds(anchor, at: anchor.path, proposed: requested)
-      } else {
-        session.bounds = session.clamped(requested)  // a size change with nothing to anchor
-      }
-    }
+    try commit(slot, .setBounds(requested), source: .change("params.bounds"), p, &w)
   }
 
   /// What a viewport `bounds` (whose visible rect is `rect`) meets must be
@@ -550,7 +538,7 @@ public final class LayoutServer: RPCHandler {
   }
 
   /// The item a request names: `{section, item}`, or `{id}` instead.
-  func indexPath(_ p: Fields, _ session: Session) throws(RPCError) -> IndexPath {
+  func indexPath(_ p: Fields, _ session: LiveLayout) throws(RPCError) -> IndexPath {
     guard let id = p.optional("id") else { return try indexPath(p, session.layout) }
     for key in ["section", "item"] where p.optional(key) != nil {
       throw .invalidParams(p.path(key), "cannot be given with id")
@@ -561,7 +549,7 @@ public final class LayoutServer: RPCHandler {
   /// Where the item `id` lies in the session; an unknown id is -32602
   /// naming `field`. O(1) expected after the index is built (O(n) once
   /// per change of the ids).
-  func itemPath(of id: ItemID, _ session: Session, field: String) throws(RPCError) -> IndexPath {
+  func itemPath(of id: ItemID, _ session: LiveLayout, field: String) throws(RPCError) -> IndexPath {
     guard let path = session.path(of: id) else {
       throw .invalidParams(field, "names no item of the session")
     }

@@ -37,21 +37,14 @@ extension LayoutServer {
   /// → {began}. False when another movement is in progress or the item's
   /// section has `allowsReordering: false`. O(log n).
   func beginInteractiveMovement(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    let (id, old) = try existing(p)
+    let slot = try existingSlot(p)
+    let old = sessions.values[slot]
     let path = try indexPath(p, old)
     let lap = p.optional("lap") == nil ? nil : try p.integer("lap", in: -(1 << 40)...(1 << 40))
     if lap != nil, !old.layout.loops {
       throw .invalidParams(p.path("lap"), "is only accepted when the layout loops")
     }
-    var began = false
-    if old.movement == nil, old.layout.sections[path.section].allowsReordering != false,
-      let m = InteractiveMovement(old.layout, origin: path, lap: lap, bounds: old.bounds)
-    {
-      var session = old
-      session.movement = m
-      store(id, session)
-      began = true
-    }
+    let began = try modify(slot) { $0.beginInteractiveMovement(at: path, lap: lap) }
     w.beginObject()
     w.key("began")
     w.bool(began)
@@ -62,21 +55,15 @@ extension LayoutServer {
   /// fields plus {target, autoscroll}. O(log n + k), plus one move's
   /// relayout when the target changes.
   func updateInteractiveMovement(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    let (id, old) = try existing(p)
+    let slot = try existingSlot(p)
     let position = try p.point("position")
-    var m = try movement(p, old)
-    m.update(position: position, bounds: old.bounds, data: old.layout, options: old.reordering)
-    var session = old
-    session.movement = m
     try commit(
-      id, &session, source: .change(p.path("position")), &w, idsKept: true, keepsMovement: true
-    ) { _ in
-    } answer: { w, session in
+      slot, .updateInteractiveMovement(position), source: .change(p.path("position")), p, &w
+    ) { w, _, delta in
       w.key("target")
-      w.indexPath(m.target)
+      w.indexPath(delta.movementTarget!)
       w.key("autoscroll")
-      w.point(
-        m.autoscroll(bounds: session.bounds, data: session.layout, options: session.reordering))
+      w.point(delta.autoscroll!)
     }
   }
 
@@ -85,35 +72,19 @@ extension LayoutServer {
   /// `updates`. The bounds stay: the picture already showed the new order,
   /// and only the moving item settles (listed in `moved`). O(one move).
   func endInteractiveMovement(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    let (id, current) = try existing(p)
-    let m = try movement(p, current)
-    var old = current
-    old.movement = nil
-    var update = BatchUpdate()
-    if m.target != m.origin { update.moveItems = [(m.origin, m.target, nil)] }
-    try commitBatch(id, old, update, field: p.path("session"), &w, keepsBounds: true) { w, _ in
+    let slot = try existingSlot(p)
+    try commit(slot, .endInteractiveMovement, source: .change(p.path("session")), p, &w) {
+      w, session, delta in
+      w.animations(delta.animations, in: session)
       w.key("updates")
-      w.batchUpdate(update, sections: [], fieldKeys: [])
+      w.batchUpdate(delta.batch!, sections: [], fieldKeys: [])
     }
   }
 
   /// layout/cancelInteractiveMovement {session} → the mutation fields: the
   /// delta back to the picture before the movement. O(log n + k).
   func cancelInteractiveMovement(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    let (id, old) = try existing(p)
-    _ = try movement(p, old)
-    var session = old
-    session.movement = nil
-    try commit(id, &session, source: .change(p.path("session")), &w, idsKept: true)
-  }
-
-  /// The session's movement in progress, or -32602 naming the session.
-  private func movement(_ p: Fields, _ session: Session) throws(RPCError) -> InteractiveMovement {
-    guard let m = session.movement else {
-      throw .invalidParams(
-        p.path("session"),
-        "has no interactive movement in progress (layout/beginInteractiveMovement starts one)")
-    }
-    return m
+    let slot = try existingSlot(p)
+    try commit(slot, .cancelInteractiveMovement, source: .change(p.path("session")), p, &w)
   }
 }

@@ -13,31 +13,21 @@ extension LayoutServer {
   /// with `updates: null`. O(n log n) for the diff, plus the batch's cost
   /// (see `commitBatch`).
   func applySnapshot(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
-    let (id, old) = try existing(p)
+    let slot = try existingSlot(p)
+    let old = sessions.values[slot]
     let format = SectionFormat(old.layout.type)
     let (snapshot, objects) = try readSnapshot(
       p, format: format, holding: old.layout.itemCount,
       type: old.layout.type)
-    let index: SnapshotIndex
-    do {
-      index = try snapshot.validate()
-    } catch {
-      throw snapshotError(error, p)
-    }
-    guard
-      let update = snapshot.batch(
-        from: old.layout.sections, index: index, uniformSize: old.layout.type.uniformItemSize)
-    else {
-      // UIKit's first apply: everything replaced, nothing diffed.
-      try commitReload(id, old, snapshot.makeSections(), field: p.path("sections"), &w) { w, _ in
+    try commit(slot, .applySnapshot(snapshot), source: .change(p.path("sections")), p, &w) {
+      w, session, delta in
+      guard let update = delta.batch else {
+        // Taken as a reload: nothing to replay but the snapshot itself.
         w.key("updates")
         w.null()
+        return
       }
-      return
-    }
-    // The validation's table indexes the new sections' ids already.
-    try commitBatch(id, old, update, field: p.path("sections"), &w, itemIndex: index.itemIndex) {
-      w, _ in
+      w.animations(delta.animations, in: session)
       // The batch, which a twin replays with layout/performBatchUpdates,
       // when that request would be within maxMessageBytes; else (a
       // million items reversed: 70 MB of moves) `{reloadData: true}`,
@@ -115,7 +105,7 @@ extension LayoutServer {
   static let replayEnvelopeBytes = 1024
 
   /// The error for a refused snapshot, with UIKit's wording.
-  private func snapshotError(_ error: SnapshotError, _ p: Fields) -> RPCError {
+  func snapshotError(_ error: SnapshotError, _ p: Fields) -> RPCError {
     // UIKit's braces around the ids, each written as JSON: the first few,
     // each cut to 256 bytes, so that the message stays small whatever
     // the snapshot holds.

@@ -50,6 +50,28 @@ final class FrameReaderTests: XCTestCase {
     XCTAssertEqual(events[1], .message(ArraySlice("{}".utf8)))
   }
 
+  /// A frame whose header is damaged by junk glued to it (a header name
+  /// before its Content-Length, on the same line) right after another
+  /// damaged frame: each is answered with its own error, none silently
+  /// lost, and the frame after them is read.
+  func testAFrameDamagedRightAfterAnotherIsReportedToo() {
+    var r = FrameReader()
+    r.append(
+      Array("Content-Length: 3\n\r\n{}\r\ncontent-length:".utf8) + frame("{\"id\":1}")
+        + frame("{\"id\":2}"))
+    let events = drain(&r)
+    XCTAssertEqual(events.count, 3, "\(events)")
+    guard events.count == 3, case .error(let first) = events[0], case .error(let second) = events[1]
+    else { return XCTFail("\(events)") }
+    XCTAssertEqual(
+      first.message, "Parse error: invalid frame header: a header line must end with CRLF")
+    XCTAssertEqual(
+      second.message,
+      "Parse error: invalid frame header: Content-Length must be a decimal of at most 19 digits, got \"Content-Length: 8\""
+    )
+    XCTAssertEqual(events[2], .message(ArraySlice("{\"id\":2}".utf8)))
+  }
+
   func testUnframedLineIsAnsweredAtOnceNamingTheFraming() {
     var r = FrameReader()
     r.append(Array("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}".utf8))

@@ -89,6 +89,8 @@ struct CoverFlowDecoder: KindDecoder {
       return .invalidParams(
         loopField(source),
         "makes a copy's last card come after the next copy's first (negative insets)")
+    default:
+      return .invalidParams(source.viewportField, "makes the \(name) layout impossible to draw")
     }
   }
 

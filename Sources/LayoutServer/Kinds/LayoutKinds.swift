@@ -50,20 +50,11 @@ protocol KindDecoder: Sendable {
   func limits(_ limits: Limits) -> [(key: String, value: Int)]
   /// The error for `problem` of a layout of this kind, caused by `source`.
   func error(for problem: LayoutProblem, source: ChangeSource) -> RPCError
-  /// Refuses a layout of this kind that the protocol does not allow (more
-  /// than its sections, an inset it ignores) or that has a problem,
-  /// naming the field `source` blames. O(log lines).
-  func check(_ layout: Layout, source: ChangeSource) throws(RPCError)
 }
 
 extension KindDecoder {
   var capabilities: [(key: String, value: Capability)] { [] }
   func limits(_ limits: Limits) -> [(key: String, value: Int)] { [] }
-
-  func check(_ layout: Layout, source: ChangeSource) throws(RPCError) {
-    guard let problem = layout.problem else { return }
-    throw error(for: problem, source: source)
-  }
 
   /// A kind whose layouts never have problems reports one plainly.
   func error(for problem: LayoutProblem, source: ChangeSource) -> RPCError {
@@ -104,10 +95,5 @@ enum LayoutKinds {
         f.path("type"), "must be one of " + names.map { "\"\($0)\"" }.joined(separator: ", "))
     }
     return try kind.read(f, base: base?.name == name ? base : nil)
-  }
-
-  /// The problem of `layout` as an error, or nothing when it has none.
-  static func check(_ layout: Layout, source: ChangeSource) throws(RPCError) {
-    try decoder(for: layout.type).check(layout, source: source)
   }
 }

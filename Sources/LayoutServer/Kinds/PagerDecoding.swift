@@ -67,46 +67,36 @@ struct PagerDecoder: KindDecoder {
     [("pagerTransformers", .names(PagerTransformer.allCases.map(\.rawValue)))]
   }
 
-  /// One section at most, no content inset, no pages of their own sizes,
-  /// and with pages a pitch above 0; then repetition's problems.
-  func check(_ layout: Layout, source: ChangeSource) throws(RPCError) {
-    guard case .pager(let c) = layout.type else { return }
-    let field = source.viewportField
-    if layout.sections.count > 1 {
+  /// The pager's problems (one section at most, no content inset, no
+  /// pages of their own sizes, a pitch above 0; then a period under a
+  /// point), each blamed on the field that set it.
+  func error(for problem: LayoutProblem, source: ChangeSource) -> RPCError {
+    switch problem {
+    case .sectionCount(let count, _):
       // A configure that makes a session of several sections a pager is
       // refused for its type.
       let sections = source.isConfigure ? "params.layout.type" : "params.sections"
-      throw .invalidParams(
-        source.blames(sections),
-        "gives the pager \(layout.sections.count) sections; a pager has at most one")
-    }
-    if layout.contentInset != .zero {
-      throw .invalidParams(
+      return .invalidParams(
+        source.blames(sections), "gives the pager \(count) sections; a pager has at most one")
+    case .contentInset:
+      return .invalidParams(
         source.blames("params.contentInset"),
         "must be zero: a pager's collection view has no content inset")
-    }
-    for section in layout.sections {
-      // Ids alone store a size slot per page, each without a size.
-      if case .sizes(let sizes) = section.items, sizes.summary.unset != sizes.count {
-        throw .invalidParams(
-          field, "gives pages sizes of their own; every page has the pager's itemSize")
-      }
-    }
-    let s = c.pitch(in: layout.viewportSize)
-    if layout.itemCount > 0, !(s > 0) {
-      throw .invalidParams(
+    case .ownItemSizes:
+      return .invalidParams(
+        source.viewportField,
+        "gives pages sizes of their own; every page has the pager's itemSize")
+    case .pitch(let s):
+      return .invalidParams(
         source.blames("params.layout.interitemSpacing"),
         "leaves the pages a pitch of \(s) points (the page's extent along the scroll axis plus "
           + "the spacing); it must be above 0")
+    default:
+      // Pages repeat a period of n · pitch: one below a point is refused.
+      return .invalidParams(
+        source.blames("params.layout.interitemSpacing"),
+        "makes the repeated pages a period under a point (the pages' count times their pitch)")
     }
-    if let problem = layout.problem { throw error(for: problem, source: source) }
-  }
-
-  /// Pages repeat a period of n · pitch: one below a point is refused.
-  func error(for problem: LayoutProblem, source: ChangeSource) -> RPCError {
-    .invalidParams(
-      source.blames("params.layout.interitemSpacing"),
-      "makes the repeated pages a period under a point (the pages' count times their pitch)")
   }
 }
 

@@ -95,7 +95,9 @@ HEADER_MUTATIONS = st.sampled_from([
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    bad=st.lists(st.tuples(HEADER_MUTATIONS, st.binary(max_size=40).filter(lambda b: b"Content-Length" not in b)),
+    # Junk glued to the next frame must not name its header in any case:
+    # "content-length:" before "Content-Length: N" damages that frame too.
+    bad=st.lists(st.tuples(HEADER_MUTATIONS, st.binary(max_size=40).filter(lambda b: b"content-length" not in b.lower())),
                  min_size=1, max_size=4),
     cut=st.integers(1, 50),
 )

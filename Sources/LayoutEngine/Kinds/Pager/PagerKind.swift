@@ -24,6 +24,22 @@ extension PagerConfiguration: LayoutKind {
   func loops(itemCount n: Int) -> Bool { wraps(itemCount: n) }
   var restModel: RestModel { .centredCards }
 
+  /// One section at most, no content inset, no pages of their own sizes,
+  /// and with pages a pitch above 0 (repetition's problems follow).
+  /// O(sections).
+  func problem(_ g: SlotGeometry, in layout: Layout) -> LayoutProblem? {
+    if layout.sections.count > 1 { return .sectionCount(layout.sections.count, max: 1) }
+    if layout.contentInset != .zero { return .contentInset }
+    for section in layout.sections {
+      // Ids alone store a size slot per page, each without a size.
+      if case .sizes(let sizes) = section.items, sizes.summary.unset != sizes.count {
+        return .ownItemSizes
+      }
+    }
+    if layout.itemCount > 0, !(g.pitch > 0) { return .pitch(g.pitch) }
+    return nil
+  }
+
   func makePlacement(
     _ sections: [Section], inset: Insets, viewport: Size, previous: consuming SlotGeometry?,
     continuity: Continuity?
