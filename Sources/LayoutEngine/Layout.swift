@@ -9,8 +9,6 @@ extension LayoutType {
   public var snap: SnapConfiguration? { kind.snapping }
   /// The size of items without one of their own, whatever the type.
   public var uniformItemSize: Size { kind.uniformItemSize }
-  /// Whether the placement keeps a record per item whatever the sizes.
-  public var storesEveryItem: Bool { kind.storesEveryItem }
 }
 
 extension Layout {

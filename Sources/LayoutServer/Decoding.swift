@@ -339,7 +339,7 @@ func readSections(_ f: Fields, limits: Limits, cap: ItemCap, format: SectionForm
   for i in 0..<array.count {
     var section = try readSection(try Fields(array[i], element: i, of: path), format: format)
     // Sections sent with copies of one layout hold one (resolved once).
-    if let last = sections.last { section.shareSectionLayout(with: last) }
+    if let last = sections.last { section.shareFields(with: last) }
     sections.append(section)
   }
   return sections

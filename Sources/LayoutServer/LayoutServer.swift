@@ -37,17 +37,28 @@ public struct Limits: Sendable {
   /// waterfall's per-item record; a flow of varied sizes takes about 21),
   /// so the sessions stay under about 4 GiB.
   public var maxTotalItems = 100_000_000
-  /// Items in a session of a kind that keeps a record per item
-  /// (`LayoutKind.storesEveryItem`): about 36 bytes and 20 ns each to
-  /// place, so at most about 360 MB and 0.2 s for an open. Each such kind
-  /// reports it under its own name (Kinds/).
-  public var maxRecordedItems = 10_000_000
+  /// Each kind's own item limit, by kind name, for the kinds that have one
+  /// (`KindDecoder.itemLimit`, Kinds/): their defaults, or what a flag set.
+  public var maxItemsByKind: [String: Int] = LayoutKinds.defaultItemLimits
   public init() {}
 
   /// The item limit of a session of `type`, not counting the daemon-wide
   /// budget. O(1).
-  public func maxItems(for type: LayoutType) -> Int {
-    type.storesEveryItem ? min(maxItemsPerSession, maxRecordedItems) : maxItemsPerSession
+  public func maxItems(for type: LayoutType) -> Int { maxItems(for: type.name) }
+
+  /// The item limit of a session of the kind named `kind`. O(1).
+  func maxItems(for kind: String) -> Int {
+    min(maxItemsPerSession, maxItemsByKind[kind] ?? .max)
+  }
+
+  /// The command-line flags of the kinds' own limits, each with its kind
+  /// and its line of `--help`, in the registry's order.
+  public static var kindFlags: [(flag: String, kind: String, help: String)] {
+    LayoutKinds.all.compactMap { d in
+      d.itemLimit.map {
+        ($0.flag, d.name, "items per \(d.name) session (default \($0.defaultValue))")
+      }
+    }
   }
 }
 
@@ -159,9 +170,9 @@ public final class LayoutServer: RPCHandler {
       w.int(limits.maxItemValuesPerRequest)
     }
     for kind in LayoutKinds.all {
-      for (name, value) in kind.limits(limits) {
-        w.key(escaping: name)
-        w.int(value)
+      if let limit = kind.itemLimit {
+        w.key(escaping: limit.key)
+        w.int(limits.maxItems(for: kind.name))
       }
     }
     w.key("maxTotalItems")

@@ -377,7 +377,7 @@ func compositionalRows() {
   let type = LayoutType.compositional(CompositionalConfiguration(section: grid))
   let count = n / 10
   var rowSection = Section.uniform(10)
-  rowSection.sectionLayout = row
+  rowSection.kindFields = row
   let specs = (0..<count).map { k -> Section in k % 2 == 1 ? rowSection : .uniform(10) }
   var sections = empty
   report(

@@ -9,6 +9,12 @@
 import JSONRPC
 import LayoutServer
 
+/// One `--help` line per kind's own limit (the registry's, Kinds/).
+let kindFlagLines = Limits.kindFlags.map { f in
+  let name = f.flag + " N"
+  return "  " + name + String(repeating: " ", count: max(2, 25 - name.count)) + f.help + "\n"
+}.joined()
+
 let usage = """
   usage: flowlayoutd [options]
 
@@ -22,8 +28,7 @@ let usage = """
                              a viewport's or a change's delta (default 8388608)
     --max-sessions N         sessions open at once (default 1000)
     --max-items N            items per session (default 100000000)
-    --max-waterfall-items N  items per waterfall session (default 10000000)
-    --max-total-items N      items in all sessions together (default 100000000)
+  \(kindFlagLines)  --max-total-items N      items in all sessions together (default 100000000)
     --max-item-values-per-request N
                              item sizes and ids one request may carry
                              (default: no limit but the message size)
@@ -74,11 +79,14 @@ while let arg = args.popFirst() {
   case "--max-answer-bytes": limits.maxAnswerBytes = positiveInt(arg, args.popFirst())
   case "--max-sessions": limits.maxSessions = positiveInt(arg, args.popFirst())
   case "--max-items": limits.maxItemsPerSession = positiveInt(arg, args.popFirst())
-  case "--max-waterfall-items": limits.maxRecordedItems = positiveInt(arg, args.popFirst())
   case "--max-total-items": limits.maxTotalItems = positiveInt(arg, args.popFirst())
   case "--max-item-values-per-request":
     limits.maxItemValuesPerRequest = positiveInt(arg, args.popFirst())
-  default: fail("unknown option \(arg)")
+  default:
+    guard let kind = Limits.kindFlags.first(where: { $0.flag == arg })?.kind else {
+      fail("unknown option \(arg)")
+    }
+    limits.maxItemsByKind[kind] = positiveInt(arg, args.popFirst())
   }
 }
 

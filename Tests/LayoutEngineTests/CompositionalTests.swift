@@ -550,7 +550,7 @@ final class CompositionalTests: XCTestCase {
     var sections: [Section] = []
     for _ in 0..<Int.random(in: 1...5, using: &g) {
       var sec = Section.uniform(Int.random(in: 0...30, using: &g))
-      if Bool.random(using: &g) { sec.sectionLayout = randomSection() }
+      if Bool.random(using: &g) { sec.kindFields = randomSection() }
       sections.append(sec)
     }
     var l = layout(width: v(200...400), height: v(300...600), main, sections) {
@@ -679,7 +679,7 @@ final class CompositionalTests: XCTestCase {
 extension Section {
   func with(_ layout: SectionLayout) -> Section {
     var s = self
-    s.sectionLayout = layout
+    s.kindFields = layout
     return s
   }
 }

@@ -161,7 +161,7 @@ final class WaterfallTests: XCTestCase {
     o.minimumColumnSpacing = 5
     o.headerHeight = 30
     o.footerHeight = 0
-    second.columns = o
+    second.kindFields = o
     second.inset = Insets(top: 1, left: 2, bottom: 3, right: 4)
     second.minimumInteritemSpacing = 0
     let l = layout(width: 300, [sizes([(1, 1), (1, 2)]), second]) {

@@ -19,9 +19,6 @@ protocol LayoutKind: Sendable {
   var snapping: SnapConfiguration? { get }
   /// The size of items without one of their own.
   var uniformItemSize: Size { get }
-  /// Whether the placement keeps a record per item whatever the sizes, so
-  /// that its sessions cost memory and time in proportion to the items.
-  var storesEveryItem: Bool { get }
   /// Whether the placement depends on the viewport's extent along the
   /// scroll axis (not only across it).
   var dependsOnMainExtent: Bool { get }
@@ -135,7 +132,6 @@ extension LayoutKind {
   var layoutDirection: LayoutDirection { .ltr }
   var pinsSupplementaries: (headers: Bool, footers: Bool) { (false, false) }
   var snapping: SnapConfiguration? { nil }
-  var storesEveryItem: Bool { false }
   var dependsOnMainExtent: Bool { false }
   var loops: Bool { false }
   var repeatsPlacement: Bool { loops }

@@ -37,25 +37,28 @@ public struct Section: Equatable, Sendable {
   public var headerSize: Size?
   /// referenceSizeForFooterInSection; nil uses footerReferenceSize.
   public var footerSize: Size?
-  /// A waterfall's per-section values (columnCount and relatives).
-  public var columns: ColumnOverrides? = nil
   /// Whether its items can be dragged to reorder and receive a dragged
   /// item (collectionView(_:canMoveItemAt:)); nil is true.
   public var allowsReordering: Bool? = nil
-  /// A compositional layout's section layout for this section (a section
-  /// provider's answer); nil uses the layout's default. Boxed: a section
-  /// layout is large, and every other type's sections are copied often.
-  public var sectionLayout: SectionLayout? {
-    get { layoutBox?.value }
-    set { layoutBox = newValue.map(SectionLayoutBox.init) }
+  /// The section's own fields of its layout's kind (a waterfall's
+  /// `ColumnOverrides`, a compositional section's `SectionLayout`), or
+  /// nil: the kind's defaults. Boxed: such fields can be large, and
+  /// sections are copied often.
+  public var kindFields: (any SectionFields)? {
+    get { fieldsBox?.value }
+    set { fieldsBox = newValue.map(SectionFieldsBox.init) }
   }
-  var layoutBox: SectionLayoutBox? = nil
+  /// The box of `kindFields`, whose identity a kind may key a cache on.
+  public private(set) var fieldsBox: SectionFieldsBox? = nil
 
-  /// Holds `other`'s section layout by the same reference when the two are
-  /// equal, so that the placement resolves it once for both (decoders call
-  /// it for sections sent with copies of one layout). O(the layout).
-  public mutating func shareSectionLayout(with other: Section) {
-    if let a = layoutBox, let b = other.layoutBox, a !== b, a.value == b.value { layoutBox = b }
+  /// The kind's own fields, when they are of type `F`. O(1).
+  public func fields<F: SectionFields>(_ type: F.Type) -> F? { fieldsBox?.value as? F }
+
+  /// Holds `other`'s kind fields by the same reference when the two are
+  /// equal, so that the placement resolves them once for both (decoders
+  /// call it for sections sent with copies of one layout). O(the fields).
+  public mutating func shareFields(with other: Section) {
+    if let a = fieldsBox, let b = other.fieldsBox, a !== b, a == b { fieldsBox = b }
   }
 
   public init(
@@ -71,8 +74,8 @@ public struct Section: Equatable, Sendable {
   }
 
   /// The section with the own fields `patch` gives (those not nil)
-  /// replacing its own; its items and id stay. A waterfall's column
-  /// overrides merge field by field. O(1).
+  /// replacing its own; its items and id stay. The kind's fields merge as
+  /// the kind says (`SectionFields.updating`). O(1).
   public func updating(_ patch: Section) -> Section {
     var s = self
     s.inset = patch.inset ?? inset
@@ -81,8 +84,9 @@ public struct Section: Equatable, Sendable {
     s.headerSize = patch.headerSize ?? headerSize
     s.footerSize = patch.footerSize ?? footerSize
     s.allowsReordering = patch.allowsReordering ?? allowsReordering
-    if let c = patch.columns { s.columns = (columns ?? ColumnOverrides()).updating(c) }
-    if let l = patch.layoutBox { s.layoutBox = l }
+    if let p = patch.fieldsBox {
+      s.fieldsBox = fieldsBox.map { SectionFieldsBox($0.value.updating(with: p.value)) } ?? p
+    }
     return s
   }
 
@@ -92,8 +96,7 @@ public struct Section: Equatable, Sendable {
     inset == other.inset && minimumLineSpacing == other.minimumLineSpacing
       && minimumInteritemSpacing == other.minimumInteritemSpacing
       && headerSize == other.headerSize && footerSize == other.footerSize
-      && columns == other.columns && allowsReordering == other.allowsReordering
-      && sectionLayout == other.sectionLayout
+      && allowsReordering == other.allowsReordering && fieldsBox == other.fieldsBox
   }
 
   /// Marks an item without a size of its own in `.sizes` (sizes are never
@@ -162,11 +165,30 @@ public struct Section: Equatable, Sendable {
   }
 }
 
-/// A section layout held by reference (see `Section.sectionLayout`).
-final class SectionLayoutBox: Equatable, Sendable {
-  let value: SectionLayout
-  init(_ value: SectionLayout) { self.value = value }
-  static func == (a: SectionLayoutBox, b: SectionLayoutBox) -> Bool {
-    a === b || a.value == b.value
+/// A kind's own fields of a section: one payload per section, which
+/// generic code stores, compares, patches and shares without knowing its
+/// type (Model/ names no layout type).
+public protocol SectionFields: Equatable, Sendable {
+  /// These fields with those `patch` gives replacing them. O(1).
+  func updating(_ patch: Self) -> Self
+}
+
+extension SectionFields {
+  /// These fields patched by `patch`: merged when it is of this kind,
+  /// replaced otherwise (the section changed kinds).
+  func updating(with patch: any SectionFields) -> any SectionFields {
+    guard let p = patch as? Self else { return patch }
+    return updating(p)
+  }
+
+  func isEqual(to other: any SectionFields) -> Bool { (other as? Self) == self }
+}
+
+/// A section's kind fields held by reference (see `Section.kindFields`).
+public final class SectionFieldsBox: Equatable, Sendable {
+  public let value: any SectionFields
+  init(_ value: any SectionFields) { self.value = value }
+  public static func == (a: SectionFieldsBox, b: SectionFieldsBox) -> Bool {
+    a === b || a.value.isEqual(to: b.value)
   }
 }

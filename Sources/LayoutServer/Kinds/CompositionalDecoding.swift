@@ -20,7 +20,7 @@ struct CompositionalDecoder: KindDecoder {
   /// own section layout.
   var sectionFormat: SectionFormat {
     SectionFormat(keys: SectionFormat.itemKeys.union(["layout"])) { s, section throws(RPCError) in
-      if let l = try s.optionalObject("layout") { section.sectionLayout = try readSectionLayout(l) }
+      if let l = try s.optionalObject("layout") { section.kindFields = try readSectionLayout(l) }
     }
   }
 

@@ -35,6 +35,16 @@ enum ChangeSource: Sendable {
   }
 }
 
+/// A kind's own limit of items per session: a kind that keeps a record per
+/// item caps them lower than the daemon does.
+struct KindItemLimit: Sendable {
+  /// Its key in `capabilities.limits`.
+  var key: String
+  /// Its command-line flag.
+  var flag: String
+  var defaultValue: Int
+}
+
 /// One layout kind's decoder.
 protocol KindDecoder: Sendable {
   /// `params.layout.type`.
@@ -46,15 +56,16 @@ protocol KindDecoder: Sendable {
   var sectionFormat: SectionFormat { get }
   /// Its own entries of `initialize`'s capabilities, in order.
   var capabilities: [(key: String, value: Capability)] { get }
-  /// Its own entries of `capabilities.limits`, as in force under `limits`.
-  func limits(_ limits: Limits) -> [(key: String, value: Int)]
+  /// Its own item limit, if it has one (reported in `capabilities.limits`
+  /// and settable by its flag).
+  var itemLimit: KindItemLimit? { get }
   /// The error for `problem` of a layout of this kind, caused by `source`.
   func error(for problem: LayoutProblem, source: ChangeSource) -> RPCError
 }
 
 extension KindDecoder {
   var capabilities: [(key: String, value: Capability)] { [] }
-  func limits(_ limits: Limits) -> [(key: String, value: Int)] { [] }
+  var itemLimit: KindItemLimit? { nil }
 
   /// A kind whose layouts never have problems reports one plainly.
   func error(for problem: LayoutProblem, source: ChangeSource) -> RPCError {
@@ -71,6 +82,10 @@ enum LayoutKinds {
   ]
 
   static let names = all.map(\.name)
+
+  /// Each kind's own item limit as it ships, by kind name.
+  static let defaultItemLimits: [String: Int] = Dictionary(
+    uniqueKeysWithValues: all.compactMap { d in d.itemLimit.map { (d.name, $0.defaultValue) } })
 
   /// The decoder of kind `name`, or nil. O(kinds).
   static func decoder(named name: String) -> (any KindDecoder)? {

@@ -140,8 +140,9 @@ public struct RowEffect: Equatable, Sendable {
   }
 }
 
-/// NSCollectionLayoutSection.
-public struct SectionLayout: Equatable, Sendable {
+/// NSCollectionLayoutSection: a compositional section's own fields (a
+/// section provider's answer).
+public struct SectionLayout: SectionFields {
   public var group: LayoutGroup
   public var interGroupSpacing = 0.0
   public var contentInsets = DirectionalInsets.zero
@@ -158,6 +159,9 @@ public struct SectionLayout: Equatable, Sendable {
   }
 
   public var scrollsOrthogonally: Bool { orthogonalScrollingBehavior != .none }
+
+  /// A patch's layout replaces the section's whole. O(1).
+  public func updating(_ patch: SectionLayout) -> SectionLayout { patch }
 
   func boundary(_ kind: ElementKind) -> BoundaryItem? {
     boundarySupplementaryItems.first { $0.kind == kind }

@@ -212,7 +212,7 @@ public struct CompositionalGeometry: Placement {
   var startsFrom: [Double] = []
   /// The templates in use, for the next relayout to carry over.
   var defaultTemplate: GroupTemplate? = nil
-  var boxedTemplates: [(box: SectionLayoutBox, template: GroupTemplate)] = []
+  var boxedTemplates: [(box: SectionFieldsBox, layout: SectionLayout, template: GroupTemplate)] = []
   /// Each orthogonal row's offset once set (or a centred row's first),
   /// clamped to its range; absent: 0.
   public private(set) var rowOffsets: RowOffsets
@@ -257,9 +257,11 @@ public struct CompositionalGeometry: Placement {
         && t.container == container(layout) && t.layout == layout
     }
     var defaultTemplate = previous?.defaultTemplate.flatMap { fits($0, c.section) ? $0 : nil }
-    var boxed = previous?.boxedTemplates.filter { fits($0.template, $0.box.value) } ?? []
-    func template(_ box: SectionLayoutBox?) -> GroupTemplate {
-      guard let box else {
+    var boxed = previous?.boxedTemplates.filter { fits($0.template, $0.layout) } ?? []
+    func template(_ box: SectionFieldsBox?) -> GroupTemplate {
+      // A section without a layout of its own (or with another kind's
+      // fields, kept from before a configure) takes the default.
+      guard let box, let layout = box.value as? SectionLayout else {
         if let t = defaultTemplate { return t }
         let t = GroupTemplate(
           c.section, container: container(c.section), axes: axes, crossExtent: W)
@@ -268,16 +270,16 @@ public struct CompositionalGeometry: Placement {
       }
       if let k = boxed.lastIndex(where: { $0.box === box }) { return boxed[k].template }
       let t =
-        boxed.last(where: { $0.box.value == box.value })?.template
-        ?? GroupTemplate(box.value, container: container(box.value), axes: axes, crossExtent: W)
+        boxed.last(where: { $0.layout == layout })?.template
+        ?? GroupTemplate(layout, container: container(layout), axes: axes, crossExtent: W)
       // A few boxes are remembered: a client that sends each section its
       // own copy of one layout finds it by value.
       if boxed.count == 16 { boxed.removeFirst() }
-      boxed.append((box, t))
+      boxed.append((box, layout, t))
       return t
     }
     for index in specs.indices {
-      let t = template(specs[index].layoutBox)
+      let t = template(specs[index].fieldsBox)
       var g: CompositionalSection
       if let previous, let continuity, index < continuity.sections.count,
         let r = continuity.sections[index], r.edit == nil, r.old < previous.sections.count,

@@ -66,7 +66,7 @@ public struct WaterfallConfiguration: Equatable, Sendable {
 /// columnCountForSection and relatives); nil keeps the layout's value.
 /// A section's `inset` and `minimumInteritemSpacing` are the section's own
 /// fields, shared with flow.
-public struct ColumnOverrides: Equatable, Sendable {
+public struct ColumnOverrides: SectionFields {
   public var columnCount: Int? = nil
   public var minimumColumnSpacing: Double? = nil
   public var headerHeight: Double? = nil

@@ -14,8 +14,6 @@ extension WaterfallConfiguration: LayoutKind {
   var snapping: SnapConfiguration? { snap }
   /// Tops rest at the visible top when it snaps.
   var restModel: RestModel { snap == nil ? .free : .tops }
-  /// Each item's column is recorded.
-  var storesEveryItem: Bool { true }
 
   func makePlacement(
     _ sections: [Section], inset: Insets, viewport: Size, previous: consuming WaterfallGeometry?,

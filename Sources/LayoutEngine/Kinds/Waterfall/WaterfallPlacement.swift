@@ -81,7 +81,7 @@ public struct WaterfallGeometry: Placement {
     _ spec: Section, _ c: WaterfallConfiguration, axes: Axes, W: Double,
     old: consuming ColumnSection?, edit: ItemEdit?, survivor: SurvivorWalk?, horizon: Double?
   ) -> ColumnSection {
-    let o = spec.columns ?? ColumnOverrides()
+    let o = spec.fields(ColumnOverrides.self) ?? ColumnOverrides()
     let n = max(1, o.columnCount ?? c.columnCount)
     let (lead, trail, crossLead, crossTrail) = axes.split(spec.inset ?? c.sectionInset)
     let columnSpacing = o.minimumColumnSpacing ?? c.minimumColumnSpacing
