@@ -74,6 +74,10 @@ extension Placement {
   public mutating func setRowOffset(_ offset: Double, section s: Int) {}
 }
 
+/// The row offsets of a session's orthogonal sections, by section (absent:
+/// 0), in the left-to-right space along the cross axis.
+public typealias RowOffsets = [Int: Double]
+
 /// Rows that scroll on their own beside the main scroll, each at an offset
 /// along the cross axis that is the placement's own state: it survives
 /// every relayout but a batch update, after which a row keeps its leading

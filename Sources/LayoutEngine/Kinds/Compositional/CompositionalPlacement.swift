@@ -10,10 +10,6 @@
 // a record of each group holding one, and every other group is still the
 // template's.
 
-/// The row offsets of a session's orthogonal sections, by section (absent:
-/// 0), in the left-to-right space along the cross axis.
-public typealias RowOffsets = [Int: Double]
-
 /// What every section of one layout, container and axis has in common:
 /// the layout's fields queries read per element and the positions that do
 /// not depend on the item count, worked out once per template.

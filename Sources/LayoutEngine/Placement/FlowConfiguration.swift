@@ -1,5 +1,5 @@
-// The flow layout's configuration: UICollectionViewFlowLayout's
-// layout-wide properties (a cover flow places its cards with them too).
+// The flow lines' parameters: UICollectionViewFlowLayout's layout-wide
+// properties, shared by the two kinds on flow lines (flow, cover flow).
 
 /// The layout-wide properties of UICollectionViewFlowLayout.
 public struct FlowConfiguration: Equatable, Sendable {
