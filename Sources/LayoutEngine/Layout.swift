@@ -53,8 +53,10 @@ public struct Layout: Sendable {
   /// The global index of each section's first item, then the item count:
   /// items in order across sections, as carousels snap through them.
   private(set) var sectionStarts: [Int]
-  /// Whether the content repeats, for the kind and the items it has now.
-  public private(set) var loops: Bool
+  /// How the content repeats, for the kind and the items it has now.
+  private(set) var repetition: Repetition
+  /// Whether the content repeats without end along the scroll axis. O(1).
+  public var loops: Bool { repetition != .none }
   /// Whether any section carries item ids: answers then name them.
   public private(set) var hasItemIDs: Bool
 
@@ -69,7 +71,7 @@ public struct Layout: Sendable {
     self.viewportSize = viewportSize
     self.placement = traits.kind.placed(sections, inset: contentInset, viewport: viewportSize)
     sectionStarts = Self.sectionStarts(sections)
-    loops = traits.kind.loops(itemCount: sectionStarts[sectionStarts.count - 1])
+    repetition = traits.kind.repetition(itemCount: sectionStarts[sectionStarts.count - 1])
     hasItemIDs = sections.contains { $0.ids != nil }
     invariantCheck()
   }
@@ -298,7 +300,7 @@ public struct Layout: Sendable {
   /// What the data implies beyond the placement. O(sections).
   private mutating func derive() {
     sectionStarts = Self.sectionStarts(sections)
-    loops = traits.kind.loops(itemCount: sectionStarts[sectionStarts.count - 1])
+    repetition = traits.kind.repetition(itemCount: sectionStarts[sectionStarts.count - 1])
     hasItemIDs = sections.contains { $0.ids != nil }
     invariantCheck()
   }

@@ -1,7 +1,7 @@
 // A layout type is a kind: one folder under Kinds/ behind `LayoutKind`,
 // built from layers that know nothing of particular types: a placement
 // (Placement/), optionally an effect (Effects/), a snapping (Snapping/) and
-// repetition (Snapping/Loop.swift). `Layout` opens its kind once per
+// repetition (Repetition/). `Layout` opens its kind once per
 // request; what the kind's requirements compute is concrete code, never a
 // dynamic call per element.
 
@@ -22,14 +22,10 @@ protocol LayoutKind: Sendable {
   /// Whether the placement depends on the viewport's extent along the
   /// scroll axis (not only across it).
   var dependsOnMainExtent: Bool { get }
-  /// Whether the content repeats without end along the scroll axis.
-  var loops: Bool { get }
-  /// Whether it repeats with `n` items (FSPagerView stops repeating a
-  /// single page when asked to). O(1).
-  func loops(itemCount n: Int) -> Bool
-  /// Whether it repeats by drawing copies of its placement one period
-  /// apart (repetition, Snapping/Loop.swift), rather than by its own wrap.
-  var repeatsPlacement: Bool { get }
+  /// How its content repeats with `n` items (Repetition/): not at all,
+  /// by copies of its placement, or by a window of its own (FSPagerView
+  /// stops repeating a single page when asked to). O(1).
+  func repetition(itemCount n: Int) -> Repetition
   /// How its scroll comes to rest, and what its focus is.
   var restModel: RestModel { get }
 
@@ -133,9 +129,7 @@ extension LayoutKind {
   var pinsSupplementaries: (headers: Bool, footers: Bool) { (false, false) }
   var snapping: SnapConfiguration? { nil }
   var dependsOnMainExtent: Bool { false }
-  var loops: Bool { false }
-  var repeatsPlacement: Bool { loops }
-  func loops(itemCount n: Int) -> Bool { loops }
+  func repetition(itemCount n: Int) -> Repetition { .none }
   var restModel: RestModel { .free }
   func problem(_ g: Geometry, in layout: Layout) -> LayoutProblem? { nil }
   var hasEffect: Bool { false }

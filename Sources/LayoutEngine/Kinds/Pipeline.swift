@@ -12,7 +12,7 @@ extension LayoutKind {
     in rect: Rect, bounds: Rect, nearest: inout Layout.NearestCell?, _ g: Geometry,
     of layout: Layout
   ) -> [LayoutAttributes] {
-    if layout.loops && repeatsPlacement {
+    if layout.repetition == .copies {
       return layout.loopAttributes(self, g, in: rect, bounds: bounds)
     }
     return layout.pipelineAttributes(self, g, in: rect, bounds: bounds, nearest: &nearest)
@@ -22,7 +22,7 @@ extension LayoutKind {
     in rect: Rect, bounds: Rect, after: PageStart?, _ g: Geometry, of layout: Layout,
     _ take: (LayoutAttributes) -> Bool
   ) {
-    if layout.loops && repeatsPlacement && layout.period > 0 {
+    if layout.repetition == .copies && layout.period > 0 {
       layout.loopForEachAttribute(self, g, in: rect, bounds: bounds, after: after, take)
     } else {
       layout.pipelineForEachAttribute(self, g, in: rect, bounds: bounds, after: after, take)
@@ -30,7 +30,7 @@ extension LayoutKind {
   }
 
   func elementCountBound(in rect: Rect, bounds: Rect, _ g: Geometry, of layout: Layout) -> Int {
-    if layout.loops && repeatsPlacement && layout.period > 0 {
+    if layout.repetition == .copies && layout.period > 0 {
       return layout.loopElementCountBound(self, g, in: rect, bounds: bounds)
     }
     let r = layout.toLTR(rect)
@@ -42,7 +42,7 @@ extension LayoutKind {
     _ path: IndexPath, lap: Int?, bounds: Rect, _ g: Geometry, of layout: Layout
   ) -> LayoutAttributes? {
     let frame = g.frameForItem(path)
-    if layout.loops && repeatsPlacement {
+    if layout.repetition == .copies {
       return layout.loopElement(
         self, g, .cell, path.section, path.item, frame, lap: lap, bounds: bounds)
     }
@@ -55,7 +55,7 @@ extension LayoutKind {
   func attributesForSupplementary(
     _ kind: ElementKind, section: Int, lap: Int?, bounds: Rect, _ g: Geometry, of layout: Layout
   ) -> LayoutAttributes? {
-    if layout.loops && repeatsPlacement {
+    if layout.repetition == .copies {
       guard let frame = g.frameForSupplementary(kind, section: section, pin: nil)
       else { return nil }
       return layout.loopElement(self, g, kind, section, 0, frame, lap: lap, bounds: bounds)
@@ -71,7 +71,7 @@ extension LayoutKind {
   }
 
   func lapsExamined(in rect: Rect, bounds: Rect, _ g: Geometry, of layout: Layout) -> Double {
-    guard layout.loops && repeatsPlacement, layout.period > 0 else { return 0 }
+    guard layout.repetition == .copies, layout.period > 0 else { return 0 }
     let (a, b) = layout.loopQuery(self, g, rect, bounds).laps
     return Double(b) - Double(a) + 1
   }

@@ -14,9 +14,8 @@ extension CarouselConfiguration: LayoutKind {
   var uniformItemSize: Size { itemSize }
   /// The slots are centred in the viewport.
   var dependsOnMainExtent: Bool { true }
-  var loops: Bool { resolvedWrap }
-  /// Its wrap is iCarousel's own: each item once, at its nearest offset.
-  var repeatsPlacement: Bool { false }
+  /// iCarousel's wrap draws a window of the endless sequence itself.
+  func repetition(itemCount n: Int) -> Repetition { resolvedWrap ? .window : .none }
   var restModel: RestModel { .centredCards }
 
   func makePlacement(

@@ -18,7 +18,7 @@ extension CoverFlowConfiguration: LayoutKind {
   var uniformItemSize: Size { flow.uniformItemSize }
   /// Its insets centre the first and last card in the viewport.
   var dependsOnMainExtent: Bool { true }
-  var loops: Bool { loop }
+  func repetition(itemCount n: Int) -> Repetition { loop ? .copies : .none }
   var restModel: RestModel { .centredCards }
 
   func makePlacement(

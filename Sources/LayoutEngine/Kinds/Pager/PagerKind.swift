@@ -20,8 +20,7 @@ extension PagerConfiguration: LayoutKind {
   /// Pages are centred in the viewport, and an automatic size is the
   /// viewport's.
   var dependsOnMainExtent: Bool { true }
-  var loops: Bool { wrap }
-  func loops(itemCount n: Int) -> Bool { wraps(itemCount: n) }
+  func repetition(itemCount n: Int) -> Repetition { wraps(itemCount: n) ? .copies : .none }
   var restModel: RestModel { .centredCards }
 
   /// One section at most, no content inset, no pages of their own sizes,
@@ -174,7 +173,7 @@ extension PagerConfiguration: LayoutKind {
     j = min(max(j, -bound), bound)
     let slot = Int(j)
     guard wraps else { return (j * s, layout.indexPath(global: slot), nil) }
-    let lap = Int((j / Double(n)).rounded(.down))
-    return (j * s, layout.indexPath(global: slot - lap * n), lap)
+    let card = layout.loopCard(lap: 0, index: slot)
+    return (j * s, layout.indexPath(global: card.index), card.lap)
   }
 }
