@@ -129,6 +129,53 @@ final class LiveLayoutTests: XCTestCase {
     }
   }
 
+  func testAMeasuredItemAboveMovesTheViewportByItsChange() throws {
+    // Item 40 (line 10 at y 700) is the first item starting in the
+    // viewport. Item 5 measured 100 tall makes line 1 100 tall: every line
+    // below starts 40 lower, and so does the viewport.
+    var (live, _) = try flow(100, bounds: bounds(y: 700))
+    _ = try live.commit(
+      .setItemSizes([(IndexPath(section: 0, item: 5), Size(width: 80, height: 100))]))
+    XCTAssertEqual(live.bounds, bounds(y: 740))
+    XCTAssertEqual(live.attributesForItem(IndexPath(section: 0, item: 40), lap: nil)?.frame.y, 740)
+    // One measured below it moves nothing above it.
+    _ = try live.commit(
+      .setItemSizes([(IndexPath(section: 0, item: 45), Size(width: 80, height: 100))]))
+    XCTAssertEqual(live.bounds, bounds(y: 740))
+  }
+
+  func testAChunkedReloadAnchorsOnTheIdWhenItsChunkArrives() throws {
+    var c = FlowConfiguration()
+    c.itemSize = Size(width: 80, height: 60)
+    func ids(_ r: Range<Int>) -> [ItemID?] { r.map { .string("i\($0)") } }
+    var section = Section.uniform(100)
+    section.ids = IDList(ids(0..<100))
+    let layout = Layout(type: .flow(c), sections: [section], viewportSize: bounds.size)
+    var (live, _) = try LiveLayout.open(layout, bounds: bounds(y: 700))
+    // The reload's first chunk lacks item 40's id: 20 items, 5 lines, less
+    // than a screen, so the viewport goes to the top.
+    var first = Section.uniform(20)
+    first.ids = IDList(ids(0..<20))
+    _ = try live.commit(.reloadData([first]))
+    XCTAssertEqual(live.bounds, bounds(y: 0))
+    // The chunk that brings it puts it back where the user saw it.
+    _ = try live.commit(.appendItems(section: 0, count: 80, sizes: nil, ids: ids(20..<100)))
+    XCTAssertEqual(live.bounds, bounds(y: 700))
+    XCTAssertEqual(live.picture.first { $0.kind == .cell }?.item, 40)
+  }
+
+  func testAPagerResizePutsThePageCentredBeforeAtRest() throws {
+    // Pages of the viewport's size, 300 apart: at x 420 the viewport's
+    // centre (570) is nearest page 1's (450). At 400 wide page 1 rests at
+    // x 400.
+    let b = Rect(x: 420, y: 0, width: 300, height: 200)
+    let layout = Layout(
+      type: .pager(PagerConfiguration()), sections: [.uniform(10)], viewportSize: b.size)
+    var (live, _) = try LiveLayout.open(layout, bounds: b)
+    _ = try live.commit(.setBounds(Rect(x: 420, y: 0, width: 400, height: 200)))
+    XCTAssertEqual(live.bounds, Rect(x: 400, y: 0, width: 400, height: 200))
+  }
+
   struct Refusal: Error, Equatable { var rect: Rect }
 
   func testARefusedChangeLeavesTheSessionAsItWas() throws {
