@@ -72,10 +72,10 @@ extension LayoutClient {
     "ElementAttributes": ["attributes"],
     "OptionalElementAttributes": ["attributes"],
     "ContentSizeResult": ["contentSize"],
-    "Attributes": ["kind", "elementKind?", "section", "item", "lap?", "id?", "center", "size", "frame", "transform?", "alpha", "zIndex", "hidden?", "moving?"],
-    "ElementKey": ["kind", "section", "item", "lap?", "id?"],
+    "Attributes": ["kind", "elementKind?", "edge?", "section", "item", "lap?", "id?", "center", "size", "frame", "transform?", "alpha", "zIndex", "hidden?", "moving?", "cornerRadius?", "cornerMask?"],
+    "ElementKey": ["kind", "edge?", "section", "item", "lap?", "id?"],
     "ItemRef": ["section", "item", "lap?", "id?"],
-    "MovedElement": ["kind", "section", "item", "lap?", "id?", "from", "fromFrame", "frame"],
+    "MovedElement": ["kind", "edge?", "section", "item", "lap?", "id?", "from", "fromFrame", "frame"],
   ]
 
   /// Opens a session and answers its first viewport.

@@ -68,36 +68,48 @@ public struct Insets: Equatable, Hashable, Sendable {
   }
 }
 
-/// An element's identity: kind, section, item (0 for headers and footers)
-/// and lap (0 outside looping carousels).
+/// An element's identity: kind, section, item (0 for headers and footers),
+/// lap (0 outside looping carousels) and a list separator's edge.
 public struct ElementKey: Hashable, Comparable, Sendable {
   public var kind: String
   public var section: Int
   public var item: Int
   public var lap: Int
+  /// `"top"` or `"bottom"` for a separator; nil otherwise.
+  public var edge: String?
 
-  public init(kind: String, section: Int, item: Int, lap: Int = 0) {
+  public init(kind: String, section: Int, item: Int, lap: Int = 0, edge: String? = nil) {
     self.kind = kind
     self.section = section
     self.item = item
     self.lap = lap
+    self.edge = edge
   }
 
-  /// `{kind, section, item, lap?}`, as in `removed`.
+  /// `{kind, edge?, section, item, lap?}`, as in `removed`.
   public init?(_ j: JSON) {
     guard let kind = j["kind"].string, let section = j["section"].int, let item = j["item"].int
     else { return nil }
-    self.init(kind: kind, section: section, item: item, lap: j["lap"].int ?? 0)
+    self.init(
+      kind: kind, section: section, item: item, lap: j["lap"].int ?? 0, edge: j["edge"].string)
   }
 
   /// The daemon's document order: by lap, section, then a decoration
-  /// (a compositional section's background), header, cells by item,
-  /// footer.
+  /// (a section's background), header, rows by item (a list row's top
+  /// separator, its cell, its bottom separator), footer.
   public static func < (a: ElementKey, b: ElementKey) -> Bool {
     func rank(_ k: String) -> Int {
-      k == "decoration" ? -1 : k == "header" ? 0 : k == "cell" ? 1 : k == "footer" ? 2 : 3
+      switch k {
+      case "decoration": return -1
+      case "header": return 0
+      case "cell", "separator": return 1
+      case "footer": return 2
+      default: return 3
+      }
     }
-    return (a.lap, a.section, rank(a.kind), a.item) < (b.lap, b.section, rank(b.kind), b.item)
+    func row(_ e: String?) -> Int { e == "top" ? 0 : e == "bottom" ? 2 : 1 }
+    return (a.lap, a.section, rank(a.kind), a.item, row(a.edge))
+      < (b.lap, b.section, rank(b.kind), b.item, row(b.edge))
   }
 }
 

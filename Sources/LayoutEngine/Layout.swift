@@ -550,6 +550,20 @@ public struct Layout: Sendable {
     return placement.attributesForItem(path, lap: lap, bounds: bounds, of: self)
   }
 
+  /// An element an item owns (`ElementKind.belongsToItem`): its cell, or
+  /// one of its row's separators, found among the elements meeting the
+  /// cell (a separator lies within its row); nil when the item or the
+  /// element is not there. O(log n + k) for the k elements meeting the
+  /// cell.
+  public func attributes(of kind: ElementKind, item path: IndexPath, lap: Int?, bounds: Rect)
+    -> LayoutAttributes?
+  {
+    guard let cell = attributesForItem(path, lap: lap, bounds: bounds) else { return nil }
+    guard kind != .cell else { return cell }
+    let key = ElementKey(kind: kind, section: path.section, item: path.item, lap: cell.lap)
+    return attributes(in: cell.frame, bounds: bounds).first { $0.key == key }
+  }
+
   /// layoutAttributesForSupplementaryView(ofKind:at:), or nil when the
   /// section is out of range or the element has zero thickness. Pinned
   /// elements are placed for `bounds`. In a looping carousel, the copy

@@ -16,21 +16,7 @@ public struct PageStart: Equatable, Sendable {
   /// Whether `a` comes after this start in document order. O(1).
   func precedes(_ a: LayoutAttributes) -> Bool {
     let p = position
-    return (lap ?? 0, p.section, p.kind.documentRank, p.item)
-      < (a.lap ?? 0, a.section, a.kind.documentRank, a.item)
-  }
-}
-
-extension ElementKind {
-  /// Document order within a section: a background, the header, the
-  /// cells, the footer.
-  var documentRank: Int {
-    switch self {
-    case .decoration: return -1
-    case .header: return 0
-    case .cell: return 1
-    case .footer: return 2
-    }
+    return (lap ?? 0, p.section, p.kind.documentRank, p.item, p.kind.rowRank) < a.documentOrder
   }
 }
 

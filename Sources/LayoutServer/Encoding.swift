@@ -81,10 +81,15 @@ extension JSONWriter {
   }
 
   /// The members that name an element, inside an object the caller opened:
-  /// kind, section, item, and lap in a looping carousel.
+  /// kind (and a separator's edge), section, item, and lap in a looping
+  /// carousel.
   mutating func identity(_ kind: ElementKind, _ section: Int, _ item: Int, _ lap: Int?) {
     key("kind")
-    string(kind.rawValue)
+    string(kind.wireName)
+    if let edge = kind.edge {
+      key("edge")
+      string(edge)
+    }
     key("section")
     int(section)
     key("item")
@@ -146,9 +151,11 @@ extension JSONWriter {
     case .cell: c.lit("{\"kind\":\"cell\",\"section\":")
     case .header: c.lit("{\"kind\":\"header\",\"section\":")
     case .footer: c.lit("{\"kind\":\"footer\",\"section\":")
-    // The only decoration compositional sections have.
+    // The only decoration layouts have: a section's background.
     case .decoration:
       c.lit("{\"kind\":\"decoration\",\"elementKind\":\"background\",\"section\":")
+    case .topSeparator: c.lit("{\"kind\":\"separator\",\"edge\":\"top\",\"section\":")
+    case .bottomSeparator: c.lit("{\"kind\":\"separator\",\"edge\":\"bottom\",\"section\":")
     }
     c.int(a.section)
     c.lit(",\"item\":")
@@ -219,6 +226,30 @@ extension JSONWriter {
     c.int(a.zIndex)
     if a.hidden { c.lit(",\"hidden\":true") }
     if a.moving { c.lit(",\"moving\":true") }
+    if let r = a.cornerRadius {
+      c.lit(",\"cornerRadius\":")
+      c.num(r)
+    }
+    if let mask = a.cornerMask {
+      c.lit(",\"cornerMask\":[")
+      var more = false
+      if mask.contains(.topLeading) {
+        c.lit("\"topLeading\"")
+        more = true
+      }
+      if mask.contains(.topTrailing) {
+        c.lit(more ? ",\"topTrailing\"" : "\"topTrailing\"")
+        more = true
+      }
+      if mask.contains(.bottomLeading) {
+        c.lit(more ? ",\"bottomLeading\"" : "\"bottomLeading\"")
+        more = true
+      }
+      if mask.contains(.bottomTrailing) {
+        c.lit(more ? ",\"bottomTrailing\"" : "\"bottomTrailing\"")
+      }
+      c.lit("]")
+    }
     c.lit("}")
   }
 
@@ -339,6 +370,34 @@ struct RawCursor {
       piece("\"y\":")
       num(q.y)
       piece("}")
+    }
+  }
+}
+
+extension ElementKind {
+  /// `kind` on the wire: a row's two separators are one kind there, told
+  /// apart by `edge`.
+  var wireName: String { isSeparator ? "separator" : rawValue }
+  /// A separator's `edge`, or nil.
+  var edge: String? {
+    switch self {
+    case .topSeparator: return "top"
+    case .bottomSeparator: return "bottom"
+    default: return nil
+    }
+  }
+  /// The kinds an element key (`after`, `removed`) names on the wire.
+  static let wireNames = ["decoration", "header", "cell", "separator", "footer"]
+
+  /// The kind a wire key names: `kind`, and for a separator its `edge`
+  /// (read only then). nil for an unknown name.
+  init?(wireName: String, edge: () throws(RPCError) -> String?) throws(RPCError) {
+    if wireName == "separator" {
+      guard let e = try edge() else { return nil }
+      self = e == "top" ? .topSeparator : .bottomSeparator
+    } else {
+      guard let k = ElementKind(rawValue: wireName), !k.isSeparator else { return nil }
+      self = k
     }
   }
 }

@@ -585,11 +585,21 @@ public final class LayoutServer: RPCHandler {
   /// attributesInRect's optional `after`: the element key a page follows.
   private func pageStart(_ p: Fields, _ layout: Layout) throws(RPCError) -> PageStart? {
     guard let f = try p.optionalObject("after") else { return nil }
-    try f.rejectUnknown(["kind", "section", "item", "lap"])
-    let kind = try f.optionalChoice("kind", ["decoration", "header", "cell", "footer"])
-    guard let kind else { throw .invalidParams(f.path("kind"), "is required") }
+    try f.rejectUnknown(["kind", "edge", "section", "item", "lap"])
+    let name = try f.optionalChoice("kind", ElementKind.wireNames)
+    guard let name else { throw .invalidParams(f.path("kind"), "is required") }
+    // A separator names its edge; no other kind takes one.
+    let kind = try ElementKind(wireName: name) { () throws(RPCError) in
+      guard let e = try f.optionalChoice("edge", ["top", "bottom"]) else {
+        throw .invalidParams(f.path("edge"), "is required for a separator")
+      }
+      return e
+    }!
+    if !kind.isSeparator, f.optional("edge") != nil {
+      throw .invalidParams(f.path("edge"), "is only accepted for a separator")
+    }
     let position = ElementPosition(
-      kind: ElementKind(rawValue: kind)!, section: try f.integer("section", in: 0...Int.max),
+      kind: kind, section: try f.integer("section", in: 0...Int.max),
       item: try f.integer("item", in: 0...Int.max))
     guard f.optional("lap") != nil else { return PageStart(position: position) }
     guard layout.loops else {

@@ -116,21 +116,22 @@ extension LayoutServer {
     ResultShape(
       name: "Attributes",
       summary:
-        "UICollectionViewLayoutAttributes, as Values describes them; `transform` is absent for the identity.",
+        "UICollectionViewLayoutAttributes, as Values describes them.",
       fields: [
-        field("kind", "ElementKind"), maybe("elementKind", "string"), field("section", "integer"),
-        field("item", "integer"), maybe("lap", "integer"), maybe("id", "ItemID"),
-        field("center", "Point"),
+        field("kind", "ElementKind"), maybe("elementKind", "string"), maybe("edge", "string"),
+        field("section", "integer"), field("item", "integer"), maybe("lap", "integer"),
+        maybe("id", "ItemID"), field("center", "Point"),
         field("size", "Size"), field("frame", "Rect"), maybe("transform", "number[]"),
         field("alpha", "number"), field("zIndex", "integer"), maybe("hidden", "true"),
-        maybe("moving", "true"),
+        maybe("moving", "true"), maybe("cornerRadius", "number"), maybe("cornerMask", "string[]"),
       ]),
     ResultShape(
       name: "ElementKey",
-      summary: "An element's identity: `item` 0 for headers and footers, `lap` only in a loop.",
+      summary:
+        "An element's identity: `item` 0 for headers and footers, `edge` only for a separator, `lap` only in a loop.",
       fields: [
-        field("kind", "ElementKind"), field("section", "integer"), field("item", "integer"),
-        maybe("lap", "integer"), maybe("id", "ItemID"),
+        field("kind", "ElementKind"), maybe("edge", "string"), field("section", "integer"),
+        field("item", "integer"), maybe("lap", "integer"), maybe("id", "ItemID"),
       ]),
     ResultShape(
       name: "ItemRef",
@@ -142,8 +143,9 @@ extension LayoutServer {
     ResultShape(
       name: "MovedElement", summary: "A surviving element whose frame a batch changed.",
       fields: [
-        field("kind", "ElementKind"), field("section", "integer"), field("item", "integer"),
-        maybe("lap", "integer"), maybe("id", "ItemID"), field("from", "IndexPath"),
+        field("kind", "ElementKind"), maybe("edge", "string"), field("section", "integer"),
+        field("item", "integer"), maybe("lap", "integer"), maybe("id", "ItemID"),
+        field("from", "IndexPath"),
         field("fromFrame", "Rect"), field("frame", "Rect"),
       ]),
   ]

@@ -35,6 +35,12 @@ KINDS: List[Tuple[str, Dict[str, Any], int, int]] = [
                           "wrap": True}, 1, 6),
     ("pager-ferrisWheel", {"type": "pager", "itemSize": {"width": 200, "height": 150},
                            "transformer": "ferrisWheel"}, 1, 12),
+    ("list-insetGrouped", {"type": "list", "appearance": "insetGrouped", "headerMode": "supplementary",
+                           "footerMode": "supplementary", "footerHeight": 20, "headerTopPadding": 6}, 3, 12),
+    ("list-plain-rtl", {"type": "list", "headerMode": "supplementary", "footerMode": "supplementary",
+                        "footerHeight": 16, "layoutDirection": "rtl", "estimatedRowHeight": 50,
+                        "safeAreaInsets": {"left": 10, "right": 30}}, 3, 15),
+    ("list-sidebar-firstItem", {"type": "list", "appearance": "sidebar", "headerMode": "firstItemInSection"}, 2, 9),
     ("pager-zoomOut-vertical", {"type": "pager", "itemSize": {"width": 300, "height": 180},
                                 "transformer": "zoomOut", "scrollDirection": "vertical", "interitemSpacing": 10}, 1, 9),
 ]

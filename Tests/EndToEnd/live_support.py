@@ -24,6 +24,9 @@ Key = tuple  # (kind, section, item)
 
 
 def key(a: dict) -> Key:
+    """(kind, section, item), and a list separator's edge after them."""
+    if a.get("edge"):
+        return (a["kind"], a["section"], a["item"], a["edge"])  # type: ignore[return-value]
     return (a["kind"], a["section"], a["item"])
 
 

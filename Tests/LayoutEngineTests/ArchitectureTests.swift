@@ -59,7 +59,10 @@ final class ArchitectureTests: XCTestCase {
   func testTheScanSeesEachKindsTypes() {
     let types = kindTypes()
     XCTAssertEqual(
-      Set(types.keys), ["Flow", "CoverFlow", "Waterfall", "Carousel", "Compositional", "Pager"])
+      Set(types.keys),
+      ["Flow", "CoverFlow", "Waterfall", "Carousel", "Compositional", "Pager", "List"])
+    XCTAssertTrue(
+      types["List"]!.isSuperset(of: ["ListConfiguration", "ListSectionFields", "ListGeometry"]))
     XCTAssertTrue(
       types["Waterfall"]!.isSuperset(of: ["WaterfallConfiguration", "ColumnOverrides"]))
     XCTAssertTrue(types["Compositional"]!.contains("SectionLayout"))

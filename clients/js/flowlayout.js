@@ -573,28 +573,40 @@ export function packSizes(widthsAndHeights) {
 
 // MARK: the picture
 
-const KIND_ORDER = /** @type {Record<string, number>} */ ({ decoration: -1, header: 0, cell: 1, footer: 2 });
+const KIND_ORDER = /** @type {Record<string, number>} */ ({
+  decoration: -1,
+  header: 0,
+  cell: 1,
+  separator: 1,
+  footer: 2,
+});
+/** Within a list row: its top separator, its cell, its bottom separator. */
+const EDGE_ORDER = /** @type {Record<string, number>} */ ({ top: 0, bottom: 2 });
 
 /**
  * An element's key as a string: `kind/section/item`, plus `/lap` for a lap
- * other than 0 (absent and 0 are one key, as in the Python client). Takes
- * attributes, a `removed` entry, or `[kind, section, item, lap?]`.
- * @param {ElementKey | readonly [string, number, number, (number | null)?]} key
+ * other than 0 (absent and 0 are one key, as in the Python client), and a
+ * separator's `:edge` after its kind. Takes attributes, a `removed` entry,
+ * or `[kind, section, item, lap?, edge?]`.
+ * @param {ElementKey | readonly [string, number, number, (number | null)?, (string | null)?]} key
  * @returns {string}
  */
 export function elementKey(key) {
   if (Array.isArray(key)) {
-    const [kind, section, item, lap] = key;
-    return lap ? `${kind}/${section}/${item}/${lap}` : `${kind}/${section}/${item}`;
+    const [kind, section, item, lap, edge] = key;
+    const k = edge ? `${kind}:${edge}` : kind;
+    return lap ? `${k}/${section}/${item}/${lap}` : `${k}/${section}/${item}`;
   }
-  const k = /** @type {ElementKey} */ (key);
-  return k.lap ? `${k.kind}/${k.section}/${k.item}/${k.lap}` : `${k.kind}/${k.section}/${k.item}`;
+  const e = /** @type {ElementKey} */ (key);
+  const k = e.edge ? `${e.kind}:${e.edge}` : e.kind;
+  return e.lap ? `${k}/${e.section}/${e.item}/${e.lap}` : `${k}/${e.section}/${e.item}`;
 }
 
 /**
  * The daemon's document order, as a comparator: by lap (0 when absent),
- * section, then header, cells, footer (any other kind after them), then
- * item. The Python client's ElementKey.document_order.
+ * section, then background, header, rows, footer (any other kind after
+ * them), then item, then within a list row its top separator, its cell,
+ * its bottom separator. The Python client's ElementKey.document_order.
  * @param {ElementKey} a
  * @param {ElementKey} b
  */
@@ -603,7 +615,8 @@ export function documentOrder(a, b) {
     (a.lap || 0) - (b.lap || 0) ||
     a.section - b.section ||
     (KIND_ORDER[a.kind] ?? 3) - (KIND_ORDER[b.kind] ?? 3) ||
-    a.item - b.item
+    a.item - b.item ||
+    (a.edge ? EDGE_ORDER[a.edge] ?? 1 : 1) - (b.edge ? EDGE_ORDER[b.edge] ?? 1 : 1)
   );
 }
 

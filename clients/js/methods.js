@@ -41,10 +41,10 @@
 /** `layout/attributesForItem`: one cell's attributes. @typedef {{attributes: Attributes}} ElementAttributes */
 /** `layout/attributesForSupplementary`: a header, footer or background, or null. @typedef {{attributes: Attributes | null}} OptionalElementAttributes */
 /** `layout/contentSize`: the session's content size. @typedef {{contentSize: Size}} ContentSizeResult */
-/** UICollectionViewLayoutAttributes, as Values describes them; `transform` is absent for the identity. @typedef {{kind: ElementKind, elementKind?: string, section: integer, item: integer, lap?: integer, id?: ItemID, center: Point, size: Size, frame: Rect, transform?: number[], alpha: number, zIndex: integer, hidden?: true, moving?: true}} Attributes */
-/** An element's identity: `item` 0 for headers and footers, `lap` only in a loop. @typedef {{kind: ElementKind, section: integer, item: integer, lap?: integer, id?: ItemID}} ElementKey */
+/** UICollectionViewLayoutAttributes, as Values describes them. @typedef {{kind: ElementKind, elementKind?: string, edge?: string, section: integer, item: integer, lap?: integer, id?: ItemID, center: Point, size: Size, frame: Rect, transform?: number[], alpha: number, zIndex: integer, hidden?: true, moving?: true, cornerRadius?: number, cornerMask?: string[]}} Attributes */
+/** An element's identity: `item` 0 for headers and footers, `edge` only for a separator, `lap` only in a loop. @typedef {{kind: ElementKind, edge?: string, section: integer, item: integer, lap?: integer, id?: ItemID}} ElementKey */
 /** An item: its `lap` when the layout loops, its `id` when it has one. @typedef {{section: integer, item: integer, lap?: integer, id?: ItemID}} ItemRef */
-/** A surviving element whose frame a batch changed. @typedef {{kind: ElementKind, section: integer, item: integer, lap?: integer, id?: ItemID, from: IndexPath, fromFrame: Rect, frame: Rect}} MovedElement */
+/** A surviving element whose frame a batch changed. @typedef {{kind: ElementKind, edge?: string, section: integer, item: integer, lap?: integer, id?: ItemID, from: IndexPath, fromFrame: Rect, frame: Rect}} MovedElement */
 
 /**
  * @template T
@@ -1029,7 +1029,7 @@ export const RESULT_SHAPES = freeze([
   },
   {
     "name": "Attributes",
-    "summary": "UICollectionViewLayoutAttributes, as Values describes them; `transform` is absent for the identity.",
+    "summary": "UICollectionViewLayoutAttributes, as Values describes them.",
     "fields": [
       {
         "name": "kind",
@@ -1038,6 +1038,11 @@ export const RESULT_SHAPES = freeze([
       },
       {
         "name": "elementKind",
+        "type": "string",
+        "required": false
+      },
+      {
+        "name": "edge",
         "type": "string",
         "required": false
       },
@@ -1100,17 +1105,32 @@ export const RESULT_SHAPES = freeze([
         "name": "moving",
         "type": "true",
         "required": false
+      },
+      {
+        "name": "cornerRadius",
+        "type": "number",
+        "required": false
+      },
+      {
+        "name": "cornerMask",
+        "type": "string[]",
+        "required": false
       }
     ]
   },
   {
     "name": "ElementKey",
-    "summary": "An element's identity: `item` 0 for headers and footers, `lap` only in a loop.",
+    "summary": "An element's identity: `item` 0 for headers and footers, `edge` only for a separator, `lap` only in a loop.",
     "fields": [
       {
         "name": "kind",
         "type": "ElementKind",
         "required": true
+      },
+      {
+        "name": "edge",
+        "type": "string",
+        "required": false
       },
       {
         "name": "section",
@@ -1168,6 +1188,11 @@ export const RESULT_SHAPES = freeze([
         "name": "kind",
         "type": "ElementKind",
         "required": true
+      },
+      {
+        "name": "edge",
+        "type": "string",
+        "required": false
       },
       {
         "name": "section",

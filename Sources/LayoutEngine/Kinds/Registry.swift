@@ -21,6 +21,9 @@ public enum LayoutType: Equatable, Sendable {
   indirect case compositional(CompositionalConfiguration)
   /// FSPagerView: pages on slots, drawn by its transformers.
   case pager(PagerConfiguration)
+  /// UICollectionLayoutListConfiguration: rows, separators, headers and
+  /// grouped backgrounds.
+  case list(ListConfiguration)
 
   /// The type's name, as `type` takes it (its kind's, without boxing it).
   /// O(1).
@@ -32,6 +35,7 @@ public enum LayoutType: Equatable, Sendable {
     case .carousel: return "carousel"
     case .compositional: return "compositional"
     case .pager: return "pager"
+    case .list: return "list"
     }
   }
 
@@ -45,6 +49,7 @@ public enum LayoutType: Equatable, Sendable {
     case .carousel(let c): return c
     case .compositional(let c): return c
     case .pager(let c): return c
+    case .list(let c): return c
     }
   }
 }

@@ -37,10 +37,10 @@ extension LiveLayout {
   /// after the batch, or nil when it was inserted: what the client showed,
   /// the layout's or a movement's preview.
   private func attributes(before a: LayoutAttributes, _ r: BatchResult) -> LayoutAttributes? {
-    if a.kind == .cell {
+    if a.kind.belongsToItem {
       guard let from = r.oldPath(of: a.indexPath) else { return nil }
-      let key = ElementKey(kind: .cell, section: from.section, item: from.item, lap: a.lap)
-      return pictured(key) ?? layout.attributesForItem(from, lap: a.lap, bounds: bounds)
+      let key = ElementKey(kind: a.kind, section: from.section, item: from.item, lap: a.lap)
+      return pictured(key) ?? layout.attributes(of: a.kind, item: from, lap: a.lap, bounds: bounds)
     }
     guard let s = r.oldSection(of: a.section) else { return nil }
     return layout.attributesForSupplementary(a.kind, section: s, lap: a.lap, bounds: bounds)
@@ -53,10 +53,10 @@ extension LiveLayout {
   private func attributes(after a: LayoutAttributes, _ r: BatchResult, deleted: Set<IndexPath>)
     -> LayoutAttributes?
   {
-    if a.kind == .cell {
+    if a.kind.belongsToItem {
       guard let to = r.newPath(of: a.indexPath, deleted: deleted) else { return nil }
-      let key = ElementKey(kind: .cell, section: to.section, item: to.item, lap: a.lap)
-      return pictured(key) ?? layout.attributesForItem(to, lap: a.lap, bounds: bounds)
+      let key = ElementKey(kind: a.kind, section: to.section, item: to.item, lap: a.lap)
+      return pictured(key) ?? layout.attributes(of: a.kind, item: to, lap: a.lap, bounds: bounds)
     }
     guard let s = r.newSection(of: a.section) else { return nil }
     return layout.attributesForSupplementary(a.kind, section: s, lap: a.lap, bounds: bounds)

@@ -19,9 +19,11 @@ public struct ElementKey: Hashable, Comparable, Sendable {
     self.lap = lap
   }
 
-  /// Document order: by lap, then section, then header, cells, footer.
+  /// Document order: by lap, then section, then background, header,
+  /// rows (top separator, cell, bottom separator), footer.
   public static func < (a: ElementKey, b: ElementKey) -> Bool {
-    (a.lap ?? 0, a.section, a.kind.order, a.item) < (b.lap ?? 0, b.section, b.kind.order, b.item)
+    (a.lap ?? 0, a.section, a.kind.documentRank, a.item, a.kind.rowRank)
+      < (b.lap ?? 0, b.section, b.kind.documentRank, b.item, b.kind.rowRank)
   }
 }
 
@@ -40,19 +42,6 @@ extension Array where Element == LayoutAttributes {
         k += 1
       }
       return true
-    }
-  }
-}
-
-extension ElementKind {
-  /// Document order within a section: a background, the header, cells,
-  /// footer.
-  var order: Int {
-    switch self {
-    case .decoration: return -1
-    case .header: return 0
-    case .cell: return 1
-    case .footer: return 2
     }
   }
 }

@@ -4,8 +4,59 @@ public enum ElementKind: String, Sendable, CaseIterable {
   case cell
   case header
   case footer
-  /// A decoration view: a compositional section's background.
+  /// A decoration view: a section's background.
   case decoration
+  /// A list row's separators, above and below it (kind "separator" with
+  /// its `edge` on the wire): two kinds, so that an element is still
+  /// named by kind, section and item.
+  case topSeparator
+  case bottomSeparator
+
+  /// Document order within a section: a background, the header, the rows
+  /// (each its top separator, its cell, its bottom separator), the
+  /// footer. The first key; `rowRank` orders one row's elements.
+  @inline(__always) var documentRank: Int {
+    switch self {
+    case .decoration: return -1
+    case .header: return 0
+    case .cell, .topSeparator, .bottomSeparator: return 1
+    case .footer: return 2
+    }
+  }
+
+  /// A row's elements in order: top separator, cell, bottom separator.
+  @inline(__always) var rowRank: Int {
+    switch self {
+    case .topSeparator: return 0
+    case .bottomSeparator: return 2
+    default: return 1
+    }
+  }
+
+  /// Whether it is one of a row's separators.
+  public var isSeparator: Bool { self == .topSeparator || self == .bottomSeparator }
+  /// Whether an item owns it (its cell, its row's separators): it follows
+  /// the item's index path through a batch or a movement, where the others
+  /// follow their section.
+  public var belongsToItem: Bool { self == .cell || isSeparator }
+}
+
+/// The corners of a cell drawn rounded (a grouped list section's first and
+/// last rows): UIKit's CACornerMask in leading and trailing terms.
+public struct CornerMask: OptionSet, Equatable, Sendable {
+  public let rawValue: UInt8
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+  public static let topLeading = CornerMask(rawValue: 1)
+  public static let topTrailing = CornerMask(rawValue: 2)
+  public static let bottomLeading = CornerMask(rawValue: 4)
+  public static let bottomTrailing = CornerMask(rawValue: 8)
+  public static let top: CornerMask = [.topLeading, .topTrailing]
+  public static let bottom: CornerMask = [.bottomLeading, .bottomTrailing]
+  /// The corners' names, in this order.
+  public static let names: [(CornerMask, String)] = [
+    (.topLeading, "topLeading"), (.topTrailing, "topTrailing"),
+    (.bottomLeading, "bottomLeading"), (.bottomTrailing, "bottomTrailing"),
+  ]
 }
 
 /// UICollectionViewLayoutAttributes.
@@ -32,6 +83,11 @@ public struct LayoutAttributes: Equatable, Sendable {
   public var hidden = false
   /// The item an interactive movement drags (it follows the finger).
   public var moving = false
+  /// A background's corner radius (a list's), or nil.
+  public var cornerRadius: Double? = nil
+  /// Which corners of a grouped list's cell are rounded, or nil where the
+  /// layout rounds none.
+  public var cornerMask: CornerMask? = nil
 
   /// Attributes of an untransformed element occupying `frame`.
   public init(kind: ElementKind, section: Int, item: Int, frame: Rect) {
@@ -48,6 +104,12 @@ public struct LayoutAttributes: Equatable, Sendable {
   }
 
   public var indexPath: IndexPath { IndexPath(section: section, item: item) }
+
+  /// Its place in document order (lap, section, kind, item, within a
+  /// row): the one order of answers, pages and keys. O(1).
+  @inline(__always) var documentOrder: (Int, Int, Int, Int, Int) {
+    (lap ?? 0, section, kind.documentRank, item, kind.rowRank)
+  }
 
   /// Applies `t` about the element's centre and recomputes `frame` as the
   /// bounding box of the four transformed corners. O(1).

@@ -451,7 +451,7 @@ public struct FlowGeometry: Placement {
       }
       return axes.rect(
         main: main, cross: 0, mainExtent: g.footerThickness, crossExtent: crossExtent)
-    case .cell, .decoration:
+    case .cell, .decoration, .topSeparator, .bottomSeparator:
       return nil
     }
   }

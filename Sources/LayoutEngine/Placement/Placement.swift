@@ -286,7 +286,9 @@ public struct ElementPosition: Equatable, Sendable {
     case .header: return (false, 0, true)
     // A cursor at the largest item leaves no cells (a wrapped + 1 would
     // start from Int.min).
-    case .cell: return (false, item < Int.max ? item + 1 : Int.max, true)
+    case .cell, .bottomSeparator: return (false, item < Int.max ? item + 1 : Int.max, true)
+    // A row's top separator precedes its cell.
+    case .topSeparator: return (false, item, true)
     case .footer: return (false, Int.max, false)
     }
   }

@@ -134,7 +134,7 @@ public struct InteractiveMovement: Sendable {
     out.reserveCapacity(list.count + 1)
     var top = Int.min
     for var a in list {
-      if a.kind == .cell {
+      if a.kind.belongsToItem {
         if a.indexPath == target { continue }
         let d = dataPath(ofPreview: a.indexPath)
         a.section = d.section
@@ -178,7 +178,7 @@ public struct InteractiveMovement: Sendable {
     }
     var out: [LayoutAttributes] = []
     for var a in preview.attributes(in: rect, bounds: bounds) {
-      if a.kind == .cell {
+      if a.kind.belongsToItem {
         if a.indexPath == target { continue }
         let d = dataPath(ofPreview: a.indexPath)
         a.section = d.section
@@ -218,7 +218,7 @@ public struct InteractiveMovement: Sendable {
     // preview's walk starts two cells before the data key (or at its
     // section's cells) and skips what does not follow `after`.
     var start = after
-    if let a = after, a.position.kind == .cell {
+    if let a = after, a.position.kind.belongsToItem {
       start!.position =
         a.position.item >= 2
         ? ElementPosition(kind: .cell, section: a.position.section, item: a.position.item - 2)
@@ -227,7 +227,7 @@ public struct InteractiveMovement: Sendable {
     var stopped = false
     preview.forEachAttribute(in: rect, bounds: bounds, after: start) { element in
       var a = element
-      if a.kind == .cell {
+      if a.kind.belongsToItem {
         if a.indexPath == target { return true }
         let d = dataPath(ofPreview: a.indexPath)
         a.section = d.section
@@ -250,8 +250,8 @@ public struct InteractiveMovement: Sendable {
     if !stopped, let l = pending { _ = take(l) }
   }
 
-  private static func documentOrder(_ a: LayoutAttributes) -> (Int, Int, Int, Int) {
-    (a.lap ?? 0, a.section, a.kind.documentRank, a.item)
+  private static func documentOrder(_ a: LayoutAttributes) -> (Int, Int, Int, Int, Int) {
+    a.documentOrder
   }
 
   /// At least as many elements as `forEachAttribute` answers over `rect`.

@@ -78,7 +78,7 @@ enum LayoutKinds {
   /// Every kind, in `capabilities.layoutTypes`' order.
   static let all: [any KindDecoder] = [
     FlowDecoder(), CoverFlowDecoder(), WaterfallDecoder(), CarouselDecoder(),
-    CompositionalDecoder(), PagerDecoder(),
+    CompositionalDecoder(), PagerDecoder(), ListDecoder(),
   ]
 
   static let names = all.map(\.name)

@@ -30,7 +30,7 @@ def opened(path: Path) -> dict:
 
 def test_every_layout_type_has_a_page_with_its_smallest_open(daemon):
     types = daemon.initialize()["capabilities"]["layoutTypes"]
-    assert len(types) == 6
+    assert len(types) == 7
     for t in types:
         page = COOKBOOK / f"{t}.md"
         assert page.is_file(), t

@@ -24,7 +24,7 @@ Data = List[List[Tuple[str, Any]]]  # per section: (id, size or None)
 
 
 def key(a: dict) -> tuple:
-    return (a["kind"], a["section"], a["item"], a.get("lap"))
+    return (a["kind"], a["section"], a["item"], a.get("lap"), a.get("edge"))
 
 
 class Picture:
@@ -69,11 +69,18 @@ def seen_center(a: dict) -> Tuple[float, float]:
     return a["center"]["x"] + t[12] / t[15], a["center"]["y"] + t[13] / t[15]
 
 
-def by_identity(attributes: List[dict]) -> Dict[tuple, dict]:
-    """Items by (id, lap), others by key, without their paths."""
+def by_identity(attributes: List[dict], data: Data) -> Dict[tuple, dict]:
+    """Items by (id, lap), a list row's separators by their item's id (from
+    `data`, the items by path) and edge, others by key, without their
+    paths."""
     out = {}
     for a in attributes:
-        ident = (a["kind"], a.get("id"), a.get("lap")) if a["kind"] == "cell" else key(a)
+        if a["kind"] == "cell":
+            ident = (a["kind"], a.get("id"), a.get("lap"))
+        elif a["kind"] == "separator":
+            ident = (a["kind"], data[a["section"]][a["item"]][0], a.get("lap"), a["edge"])
+        else:
+            ident = key(a)
         out[ident] = {k: v for k, v in a.items() if k not in ("section", "item")}
     return out
 
@@ -159,11 +166,12 @@ def test_random_drags_match_the_data_with_the_item_at_the_target(server, kind):
             # The others: as a session holding the data with the item at the target.
             t = twin(moved(data, origin, target), r["bounds"], closed, extra)
             expected = by_identity(server.call("layout/attributesInRect", {
-                "session": t, "rect": r["bounds"]})["attributes"])
+                "session": t, "rect": r["bounds"]})["attributes"], moved(data, origin, target))
             server.call("layout/close", {"session": t})
-            shown = by_identity([a for a in picture.by_key.values() if not a.get("moving")])
-            moving_id = ("cell", m["id"])
-            expected = {k: v for k, v in expected.items() if k[:2] != moving_id}
+            shown = by_identity([a for a in picture.by_key.values() if not a.get("moving")], data)
+            # The moving item is lifted alone: its cell and its row's
+            # separators leave their place.
+            expected = {k: v for k, v in expected.items() if k[1] != m["id"] or k[0] not in ("cell", "separator")}
             assert shown == expected, (name, drag, step, origin, target)
         everything = {"x": r["bounds"]["x"] - 1000, "y": r["bounds"]["y"] - 1000,
                       "width": r["bounds"]["width"] + 2000, "height": r["bounds"]["height"] + 2000}

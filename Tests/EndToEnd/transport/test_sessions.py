@@ -442,7 +442,7 @@ def with_section(section, **changes):
 
 BAD_OPENS = [
     (dict(SEED, session="t", layout=None), bad("params.layout", "is required")),
-    (with_layout(type="grid"), bad("params.layout.type", 'must be one of "flow", "coverFlow", "waterfall", "carousel", "compositional", "pager"')),
+    (with_layout(type="grid"), bad("params.layout.type", 'must be one of "flow", "coverFlow", "waterfall", "carousel", "compositional", "pager", "list"')),
     (with_layout(itemSize={"width": -1, "height": 3}), bad("params.layout.itemSize.width", "must be a finite number >= 0")),
     (with_layout(minimumLineSpacing=-0.5), bad("params.layout.minimumLineSpacing", "must be a finite number >= 0")),
     (with_layout(scale={"factor": 0.5, "minimum": 0.9, "maximum": 0.5}), bad("params.layout.scale.minimum", "must not exceed params.layout.scale.maximum")),

@@ -155,7 +155,9 @@ class IndexPath:
         return out
 
 
-_KIND_ORDER = {"decoration": -1, "header": 0, "cell": 1, "footer": 2}
+_KIND_ORDER = {"decoration": -1, "header": 0, "cell": 1, "separator": 1, "footer": 2}
+#: Within a list row: its top separator, its cell, its bottom separator.
+_EDGE_ORDER = {"top": 0, None: 1, "bottom": 2}
 
 
 def _lap(d: JSON) -> int:
@@ -167,19 +169,25 @@ def _lap(d: JSON) -> int:
 
 class ElementKey(Tuple[Any, ...]):
     """An element's identity: ``(kind, section, item)``, with ``item`` 0
-    for headers and footers, and a ``lap`` for looping carousels, where the
-    same item is drawn once per lap.
+    for headers and footers, a ``lap`` for looping carousels, where the
+    same item is drawn once per lap, and a list separator's ``edge``
+    (``"top"`` or ``"bottom"``).
 
     It is a plain tuple, so ``("cell", 0, 3)`` works as a key too: without
     a lap (None or 0, the only lap outside loop mode) it is exactly the
     3-tuple ``(kind, section, item)`` and equals and hashes like it; with
-    another lap it is the 4-tuple ``(kind, section, item, lap)``.
+    another lap it is the 4-tuple ``(kind, section, item, lap)``; a
+    separator's is the 5-tuple ``("separator", section, item, lap, edge)``.
     """
 
     __slots__ = ()
-    _fields = ("kind", "section", "item", "lap")
+    _fields = ("kind", "section", "item", "lap", "edge")
 
-    def __new__(cls, kind: str, section: int, item: int, lap: Optional[int] = None) -> "ElementKey":
+    def __new__(
+        cls, kind: str, section: int, item: int, lap: Optional[int] = None, edge: Optional[str] = None
+    ) -> "ElementKey":
+        if edge:
+            return tuple.__new__(cls, (kind, section, item, lap or 0, edge))
         if lap:
             return tuple.__new__(cls, (kind, section, item, lap))
         return tuple.__new__(cls, (kind, section, item))
@@ -204,24 +212,34 @@ class ElementKey(Tuple[Any, ...]):
         """0 outside loop mode."""
         return int(self[3]) if len(self) > 3 else 0
 
+    @property
+    def edge(self) -> Optional[str]:
+        """A separator's edge; None for other elements."""
+        return str(self[4]) if len(self) > 4 else None
+
     def __repr__(self) -> str:
         lap = f", lap={self.lap}" if self.lap else ""
-        return f"ElementKey(kind={self.kind!r}, section={self.section}, item={self.item}{lap})"
+        edge = f", edge={self.edge!r}" if self.edge else ""
+        return f"ElementKey(kind={self.kind!r}, section={self.section}, item={self.item}{lap}{edge})"
 
     @classmethod
     def from_json(cls, d: JSON) -> "ElementKey":
-        """``{kind, section, item, lap?}``, as in ``removed``."""
-        return cls(str(d["kind"]), int(d["section"]), int(d["item"]), _lap(d))
+        """``{kind, edge?, section, item, lap?}``, as in ``removed``."""
+        return cls(str(d["kind"]), int(d["section"]), int(d["item"]), _lap(d), d.get("edge"))
 
     def to_json(self) -> JSONDict:
         out: JSONDict = {"kind": self.kind, "section": self.section, "item": self.item}
+        if self.edge:
+            out["edge"] = self.edge
         if self.lap:
             out["lap"] = self.lap
         return out
 
-    def document_order(self) -> Tuple[int, int, int, int]:
-        """The daemon's order: by lap, section, then header, cells, footer."""
-        return (self.lap, self.section, _KIND_ORDER.get(self.kind, 3), self.item)
+    def document_order(self) -> Tuple[int, int, int, int, int]:
+        """The daemon's order: by lap, section, then background, header,
+        rows, footer, then item, then within a list row its top separator,
+        its cell, its bottom separator."""
+        return (self.lap, self.section, _KIND_ORDER.get(self.kind, 3), self.item, _EDGE_ORDER.get(self.edge, 1))
 
 
 @dataclass(frozen=True)
@@ -250,6 +268,13 @@ class Attributes:
     id: Optional[Union[int, str]] = None
     #: The item an interactive movement drags (it follows the finger).
     moving: bool = False
+    #: A list separator's edge (``"top"`` or ``"bottom"``); None otherwise.
+    edge: Optional[str] = None
+    #: A list background's corner radius; None otherwise.
+    corner_radius: Optional[float] = None
+    #: The rounded corners of a grouped list's cell (``topLeading``, …);
+    #: None where the layout rounds none.
+    corner_mask: Optional[Tuple[str, ...]] = None
 
     @classmethod
     def from_json(cls, d: JSON) -> "Attributes":
@@ -269,11 +294,14 @@ class Attributes:
             element_kind=d.get("elementKind"),
             id=d.get("id"),
             moving=bool(d.get("moving", False)),
+            edge=d.get("edge"),
+            corner_radius=None if d.get("cornerRadius") is None else float(d["cornerRadius"]),
+            corner_mask=None if d.get("cornerMask") is None else tuple(d["cornerMask"]),
         )
 
     @property
     def key(self) -> ElementKey:
-        return ElementKey(self.kind, self.section, self.item, self.lap)
+        return ElementKey(self.kind, self.section, self.item, self.lap, self.edge)
 
     @property
     def index_path(self) -> IndexPath:
@@ -424,6 +452,8 @@ class MovedElement:
     lap: int = 0
     #: The item's id, when it has one.
     id: Optional[Union[int, str]] = None
+    #: A list separator's edge; None for other elements.
+    edge: Optional[str] = None
 
     @classmethod
     def from_json(cls, d: JSON) -> "MovedElement":
@@ -438,11 +468,12 @@ class MovedElement:
             frame=Rect.from_json(d["frame"]),
             lap=_lap(d),
             id=d.get("id"),
+            edge=d.get("edge"),
         )
 
     @property
     def key(self) -> ElementKey:
-        return ElementKey(self.kind, self.section, self.item, self.lap)
+        return ElementKey(self.kind, self.section, self.item, self.lap, self.edge)
 
     @property
     def index_path(self) -> IndexPath:

@@ -20,7 +20,7 @@ from typing import List, Optional, Tuple
 
 from .model import IndexPath, Point
 from .picture import Picture
-from .svg import element_label, view_box
+from .svg import corner_rounding, element_label, section_radii, view_box
 
 __all__ = ["picture_png", "PNGUnavailable", "install_hint"]
 
@@ -51,6 +51,7 @@ STYLES = {
     "header": ((0xE4, 0xE7, 0xEB), (0x61, 0x6E, 0x7C), (0x52, 0x60, 0x6D)),
     "footer": ((0xE4, 0xE7, 0xEB), (0x61, 0x6E, 0x7C), (0x52, 0x60, 0x6D)),
     "decoration": ((0xF5, 0xF7, 0xFA), (0xCB, 0xD2, 0xD9), (0x9A, 0xA5, 0xB1)),
+    "separator": ((0x7B, 0x87, 0x94), (0x7B, 0x87, 0x94), (0x7B, 0x87, 0x94)),
 }
 
 
@@ -86,6 +87,7 @@ def picture_png(picture: Picture, content_origin: Point = Point(0, 0), scale: fl
     image = Image.new("RGB", (width, height), BACKGROUND)
     ImageDraw.Draw(image).rectangle(box(0, 0, bounds.width, bounds.height), fill=VIEWPORT)
     font = ImageFont.load_default()
+    radii = section_radii(elements)
     for a in elements:
         style = "centered" if a.kind == "cell" and centred == a.index_path else a.kind
         fill, outline, ink = STYLES.get(style, STYLES["cell"])
@@ -93,10 +95,24 @@ def picture_png(picture: Picture, content_origin: Point = Point(0, 0), scale: fl
         # Each element on a layer of its own, composited with its alpha.
         layer = Image.new("RGBA", (width, height), (0, 0, 0, 0))
         draw = ImageDraw.Draw(layer)
-        draw.polygon(corners, fill=fill + (255,), outline=outline + (255,))
-        c = a.project(0, 0)
-        cx, cy = px(c.x - ox, c.y - oy)
-        draw.text((cx, cy), element_label(a), fill=ink + (255,), font=font, anchor="mm")
+        radius, rounded = corner_rounding(a, radii)
+        if a.kind == "separator":
+            # A hairline: filled, unlabelled, at least a pixel thick.
+            x0, y0 = corners[0]
+            x1, y1 = corners[2]
+            draw.rectangle([x0, y0, x1, max(y1, y0 + 1)], fill=fill + (255,))
+        elif radius > 0 and a.transform is None:
+            x0, y0 = corners[0]
+            x1, y1 = corners[2]
+            draw.rounded_rectangle(
+                [x0, y0, x1, y1], radius=radius * scale, fill=fill + (255,), outline=outline + (255,),
+                corners=rounded)
+        else:
+            draw.polygon(corners, fill=fill + (255,), outline=outline + (255,))
+        if a.kind != "separator":
+            c = a.project(0, 0)
+            cx, cy = px(c.x - ox, c.y - oy)
+            draw.text((cx, cy), element_label(a), fill=ink + (255,), font=font, anchor="mm")
         if a.alpha < 1:
             alpha = layer.getchannel("A").point(lambda v: round(v * max(0.0, a.alpha)))
             layer.putalpha(alpha)

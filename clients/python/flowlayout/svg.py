@@ -38,12 +38,12 @@ from __future__ import annotations
 
 import math
 import xml.etree.ElementTree as ET
-from typing import Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from .model import Attributes, IndexPath, Point
 from .picture import Picture
 
-__all__ = ["SVG_NS", "picture_svg", "element_label", "view_box"]
+__all__ = ["SVG_NS", "picture_svg", "element_label", "view_box", "section_radii", "corner_rounding"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -68,6 +68,7 @@ _STYLE = """
 .element.header text, .element.footer text { fill: #52606d; font-style: italic; }
 .element.decoration rect { fill: #f5f7fa; stroke: #cbd2d9; stroke-dasharray: none; }
 .element.decoration text { fill: #9aa5b1; font-size: 10px; }
+.element.separator rect { fill: #7b8794; stroke: none; }
 .element.centered text { font-weight: bold; }
 """
 
@@ -91,6 +92,40 @@ def element_label(a: Attributes) -> str:
         name = a.element_kind or "decoration"
         return name if a.section == 0 else f"{name} {a.section}"
     return a.kind if a.section == 0 else f"{a.kind} {a.section}"
+
+
+def section_radii(elements: Iterable[Attributes]) -> Dict[Tuple[int, int], float]:
+    """Each pictured list background's corner radius, by (section, lap):
+    the radius its section's cells round their ``cornerMask`` corners by."""
+    return {(a.section, a.lap): a.corner_radius for a in elements
+            if a.kind == "decoration" and a.corner_radius}
+
+
+def corner_rounding(a: Attributes, radii: Dict[Tuple[int, int], float]) -> Tuple[float, Tuple[bool, bool, bool, bool]]:
+    """The radius an element is drawn with and which corners it rounds
+    (top-left, top-right, bottom-right, bottom-left): a background's own,
+    a grouped list cell's masked corners by its section's background
+    radius (leading and trailing corners come in pairs, so the sides need
+    no direction); (0, …) for square elements."""
+    if a.corner_radius:
+        return a.corner_radius, (True, True, True, True)
+    mask = a.corner_mask or ()
+    radius = radii.get((a.section, a.lap), 0.0)
+    if not mask or radius <= 0:
+        return 0.0, (False, False, False, False)
+    top = "topLeading" in mask
+    bottom = "bottomLeading" in mask
+    return radius, (top, top, bottom, bottom)
+
+
+def _rounded_path(x: float, y: float, w: float, h: float, r: float, corners: Tuple[bool, bool, bool, bool]) -> str:
+    """A rectangle's outline with the given corners rounded by r."""
+    r = min(r, w / 2, h / 2)
+    tl, tr, br, bl = (r if c else 0.0 for c in corners)
+    return (f"M{_n(x + tl)} {_n(y)}H{_n(x + w - tr)}" + (f"A{_n(tr)} {_n(tr)} 0 0 1 {_n(x + w)} {_n(y + tr)}" if tr else "")
+            + f"V{_n(y + h - br)}" + (f"A{_n(br)} {_n(br)} 0 0 1 {_n(x + w - br)} {_n(y + h)}" if br else "")
+            + f"H{_n(x + bl)}" + (f"A{_n(bl)} {_n(bl)} 0 0 1 {_n(x)} {_n(y + h - bl)}" if bl else "")
+            + f"V{_n(y + tl)}" + (f"A{_n(tl)} {_n(tl)} 0 0 1 {_n(x + tl)} {_n(y)}" if tl else "") + "Z")
 
 
 def _bbox(points: Iterable[Point]) -> Tuple[float, float, float, float]:
@@ -192,6 +227,8 @@ def picture_svg(
         {"class": "viewport", "d": _rect_path(0, 0, bounds.width, bounds.height)},
     )
 
+    radii = section_radii(elements)
+    defs = None
     group = ET.SubElement(svg, f"{{{SVG_NS}}}g", {"id": "elements"})
     for a in elements:
         classes: List[str] = ["element", a.kind]
@@ -207,9 +244,23 @@ def picture_svg(
         }
         if a.lap:
             attrs["data-lap"] = str(a.lap)
+        radius, rounded = corner_rounding(a, radii)
+        if radius > 0 and a.transform is None:
+            # A rounded list background or cell: the rect clipped to its
+            # rounded outline (the rect stays the element's one shape).
+            if defs is None:
+                defs = ET.Element(f"{{{SVG_NS}}}defs")
+                svg.insert(list(svg).index(group), defs)
+            clip = f"round-{len(defs)}"
+            path = _rounded_path(a.frame.x - ox, a.frame.y - oy, a.frame.width, a.frame.height, radius, rounded)
+            ET.SubElement(ET.SubElement(defs, f"{{{SVG_NS}}}clipPath", {"id": clip}),
+                          f"{{{SVG_NS}}}path", {"d": path})
+            attrs["clip-path"] = f"url(#{clip})"
         g = ET.SubElement(group, f"{{{SVG_NS}}}g", attrs)
         shape, centre = _shape(a, ox, oy)
         g.append(shape)
+        if a.kind == "separator":
+            continue
         x0, y0, x1, y1 = _bbox(a.corners())
         font = min(24.0, max(9.0, 0.3 * min(x1 - x0, y1 - y0)))
         label = ET.SubElement(

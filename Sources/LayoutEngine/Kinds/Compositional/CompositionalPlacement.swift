@@ -522,7 +522,7 @@ public struct CompositionalGeometry: Placement {
       return axes.rect(
         main: g.start + b.main, cross: b.cross, mainExtent: b.mainExtent, crossExtent: b.crossExtent
       )
-    case .cell:
+    case .cell, .topSeparator, .bottomSeparator:
       return nil
     }
   }

@@ -85,6 +85,8 @@ extension Layout {
       a.zIndex = 0
     case .header, .footer:
       a.zIndex = g.pins(a.kind, section: s) ? Self.pinnedZIndex : lifted
+    case .topSeparator, .bottomSeparator:
+      a.zIndex = lifted
     case .cell:
       a.zIndex = lifted
       if let e = g.rowEffect(section: s) {

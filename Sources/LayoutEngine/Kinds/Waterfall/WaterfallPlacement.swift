@@ -182,7 +182,7 @@ public struct WaterfallGeometry: Placement {
         main = pin.footer(own: main, thickness: f.thickness, limit: g.start + g.headerEnd)
       }
       return axes.rect(main: main, cross: f.cross, mainExtent: f.thickness, crossExtent: f.extent)
-    case .cell, .decoration:
+    case .cell, .decoration, .topSeparator, .bottomSeparator:
       return nil
     }
   }

@@ -1,0 +1,54 @@
+// `list`: UICollectionLayoutListConfiguration. A list placement
+// (ListPlacement.swift), free scrolling, and an effect that only names
+// what a grouped list rounds: its backgrounds' radius and its first and
+// last rows' corners.
+
+extension ListConfiguration: LayoutKind {
+  struct Placed: KindPlacement {
+    let kind: ListConfiguration
+    var stored: ListGeometry?
+  }
+
+  var name: String { "list" }
+  var scrollDirection: ScrollDirection { .vertical }
+  var pinsSupplementaries: (headers: Bool, footers: Bool) {
+    (appearance.pinsSupplementaries, appearance.pinsSupplementaries)
+  }
+  /// Rows are full width: only the height is the estimate.
+  var uniformItemSize: Size { Size(width: 0, height: estimatedRowHeight) }
+
+  /// O(sections): rows are summed by their ropes, so nothing of the
+  /// previous placement needs keeping.
+  func makePlacement(
+    _ sections: [Section], inset: Insets, viewport: Size, previous: consuming ListGeometry?,
+    continuity: Continuity?
+  ) -> ListGeometry {
+    ListGeometry(
+      self, sections: sections, width: crossExtent(viewport, inset, .vertical),
+      viewportWidth: viewport.width)
+  }
+
+  /// Only grouped appearances name corners.
+  var hasEffect: Bool { appearance.hasBackgrounds }
+
+  func effectContext(bounds: Rect, _ g: ListGeometry, in layout: Layout) -> ListGeometry { g }
+
+  /// A background's radius and zIndex below the cells; a cell's rounded
+  /// corners: the top ones on its section's first row, the bottom ones on
+  /// its last. O(1).
+  func applyEffect(to a: inout LayoutAttributes, _ g: ListGeometry, in layout: Layout) {
+    guard appearance.hasBackgrounds else { return }
+    switch a.kind {
+    case .decoration:
+      a.cornerRadius = appearance == .insetGrouped ? cornerRadius : 0
+      a.zIndex = -1
+    case .cell:
+      var mask: CornerMask = []
+      if a.item == 0 { mask.formUnion(.top) }
+      if a.item == g.bands[a.section].count - 1 { mask.formUnion(.bottom) }
+      a.cornerMask = mask
+    default:
+      break
+    }
+  }
+}

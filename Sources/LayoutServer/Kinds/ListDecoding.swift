@@ -1,0 +1,140 @@
+import JSONRPC
+import LayoutEngine
+
+// `list`: UICollectionLayoutListConfiguration's fields, the environment's
+// numbers, and a list section's overrides (header and footer modes and
+// heights, separators, per-item separators).
+
+private let listSectionKeys: Set<String> = [
+  "headerMode", "footerMode", "headerHeight", "footerHeight", "showsSeparators",
+  "separatorConfiguration", "itemSeparators",
+]
+
+private let listKeys: Set<String> = Set([
+  "type", "appearance", "showsSeparators", "separatorConfiguration", "headerMode", "footerMode",
+  "headerHeight", "footerHeight", "headerTopPadding", "layoutDirection", "layoutMargins",
+  "cellLayoutMargins", "indentationWidth", "displayScale", "safeAreaInsets", "sectionSpacing",
+  "cornerRadius", "estimatedRowHeight",
+]).union(everyKindsLayoutKeys)
+
+private let separatorKeys = [
+  "topSeparatorVisibility", "bottomSeparatorVisibility", "topSeparatorInsets",
+  "bottomSeparatorInsets",
+]
+
+struct ListDecoder: KindDecoder {
+  let name = "list"
+
+  func read(_ f: Fields, base: LayoutType?) throws(RPCError) -> LayoutType {
+    try f.rejectUnknown(listKeys)
+    var c = ListConfiguration()
+    if case .list(let b)? = base { c = b }
+    if let v = try f.optionalChoice("appearance", ListAppearance.allCases.map(\.rawValue)) {
+      c.appearance = ListAppearance(rawValue: v)!
+    }
+    if let v = try f.optionalBool("showsSeparators") { c.showsSeparators = v }
+    if let s = try f.optionalObject("separatorConfiguration") {
+      c.separatorConfiguration = try readSeparators(s)
+    }
+    if let v = try f.optionalChoice("headerMode", ListHeaderMode.allCases.map(\.rawValue)) {
+      c.headerMode = ListHeaderMode(rawValue: v)!
+    }
+    if let v = try f.optionalChoice("footerMode", ListFooterMode.allCases.map(\.rawValue)) {
+      c.footerMode = ListFooterMode(rawValue: v)!
+    }
+    if let v = try f.optionalSpacing("headerHeight") { c.headerHeight = v }
+    if let v = try f.optionalSpacing("footerHeight") { c.footerHeight = v }
+    if let v = try f.optionalSpacing("headerTopPadding") { c.headerTopPadding = v }
+    if let d = try f.optionalChoice("layoutDirection", LayoutDirection.allCases.map(\.rawValue)) {
+      c.layoutDirection = LayoutDirection(rawValue: d)!
+    }
+    if let v = try f.optionalSpacing("layoutMargins") { c.layoutMargins = v }
+    if let v = try f.optionalSpacing("cellLayoutMargins") { c.cellLayoutMargins = v }
+    if let v = try positive(f, "indentationWidth") { c.indentationWidth = v }
+    if let v = try positive(f, "displayScale") { c.displayScale = v }
+    if let s = try f.optionalObject("safeAreaInsets") {
+      try s.rejectUnknown(["top", "left", "bottom", "right"])
+      var i = c.safeAreaInsets
+      if let v = try s.optionalSpacing("top") { i.top = v }
+      if let v = try s.optionalSpacing("left") { i.left = v }
+      if let v = try s.optionalSpacing("bottom") { i.bottom = v }
+      if let v = try s.optionalSpacing("right") { i.right = v }
+      c.safeAreaInsets = i
+    }
+    if let v = try f.optionalSpacing("sectionSpacing") { c.sectionSpacing = v }
+    if let v = try f.optionalSpacing("cornerRadius") { c.cornerRadius = v }
+    if let v = try positive(f, "estimatedRowHeight") { c.estimatedRowHeight = v }
+    return .list(c)
+  }
+
+  /// A list section: its rows, and its own modes, heights and separators.
+  var sectionFormat: SectionFormat {
+    SectionFormat(keys: SectionFormat.itemKeys.union(listSectionKeys)) {
+      s, section throws(RPCError) in
+      guard listSectionKeys.contains(where: { s.optional($0) != nil }) else { return }
+      var o = ListSectionFields()
+      if let v = try s.optionalChoice("headerMode", ListHeaderMode.allCases.map(\.rawValue)) {
+        o.headerMode = ListHeaderMode(rawValue: v)!
+      }
+      if let v = try s.optionalChoice("footerMode", ListFooterMode.allCases.map(\.rawValue)) {
+        o.footerMode = ListFooterMode(rawValue: v)!
+      }
+      o.headerHeight = try s.optionalSpacing("headerHeight")
+      o.footerHeight = try s.optionalSpacing("footerHeight")
+      o.showsSeparators = try s.optionalBool("showsSeparators")
+      if let c = try s.optionalObject("separatorConfiguration") {
+        o.separatorConfiguration = try readSeparators(c)
+      }
+      if s.optional("itemSeparators") != nil {
+        let (array, path) = try s.array("itemSeparators")
+        for i in 0..<array.count {
+          let e = try Fields(array[i], element: i, of: path)
+          try e.rejectUnknown(Set(separatorKeys + ["item"]))
+          let item = try e.integer("item", in: 0...Int.max)
+          o.itemSeparators[item] = try readSeparators(e, extra: ["item"])
+        }
+      }
+      section.kindFields = o
+    }
+  }
+
+  var capabilities: [(key: String, value: Capability)] {
+    [
+      ("listAppearances", .names(ListAppearance.allCases.map(\.rawValue))),
+      ("listHeaderModes", .names(ListHeaderMode.allCases.map(\.rawValue))),
+    ]
+  }
+}
+
+/// A number greater than zero, or nil when absent.
+private func positive(_ f: Fields, _ key: String) throws(RPCError) -> Double? {
+  guard let v = try f.optionalNumber(key, min: 0, maxMagnitude: maxCoordinate) else { return nil }
+  guard v > 0 else { throw .invalidParams(f.path(key), "must be greater than 0") }
+  return v
+}
+
+/// A `separatorConfiguration` object (or an `itemSeparators` entry).
+private func readSeparators(_ f: Fields, extra: [String] = []) throws(RPCError)
+  -> SeparatorConfiguration
+{
+  try f.rejectUnknown(Set(separatorKeys + extra))
+  var c = SeparatorConfiguration()
+  let names = SeparatorVisibility.allCases.map(\.rawValue)
+  if let v = try f.optionalChoice("topSeparatorVisibility", names) {
+    c.topSeparatorVisibility = SeparatorVisibility(rawValue: v)!
+  }
+  if let v = try f.optionalChoice("bottomSeparatorVisibility", names) {
+    c.bottomSeparatorVisibility = SeparatorVisibility(rawValue: v)!
+  }
+  c.topSeparatorInsets = try readSeparatorInsets(f, "topSeparatorInsets")
+  c.bottomSeparatorInsets = try readSeparatorInsets(f, "bottomSeparatorInsets")
+  return c
+}
+
+private func readSeparatorInsets(_ f: Fields, _ key: String) throws(RPCError) -> SeparatorInsets? {
+  guard let i = try f.optionalObject(key) else { return nil }
+  try i.rejectUnknown(["leading", "trailing"])
+  return SeparatorInsets(
+    leading: try i.optionalNumber("leading", maxMagnitude: maxCoordinate),
+    trailing: try i.optionalNumber("trailing", maxMagnitude: maxCoordinate))
+}
