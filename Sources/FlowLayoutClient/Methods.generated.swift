@@ -27,6 +27,10 @@ extension LayoutClient {
     "layout/updateInteractiveMovement",
     "layout/endInteractiveMovement",
     "layout/cancelInteractiveMovement",
+    "layout/beginSwipe",
+    "layout/updateSwipe",
+    "layout/endSwipe",
+    "layout/closeSwipe",
   ]
 
   /// What each method's answer does to a `Picture`: "open", "delta" or "none".
@@ -52,6 +56,10 @@ extension LayoutClient {
     "layout/updateInteractiveMovement": "delta",
     "layout/endInteractiveMovement": "delta",
     "layout/cancelInteractiveMovement": "delta",
+    "layout/beginSwipe": "none",
+    "layout/updateSwipe": "none",
+    "layout/endSwipe": "none",
+    "layout/closeSwipe": "none",
   ]
 
   /// The answers' shapes (capabilities.resultShapes): each object's fields in the
@@ -59,13 +67,17 @@ extension LayoutClient {
   /// from this one table.
   public static let resultShapes: [String: [String]] = [
     "OpenResult": ["contentSize", "bounds", "attributes", "centeredItem"],
-    "MutationResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?"],
-    "BatchUpdatesResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "appearing", "disappearing", "moved"],
-    "SnapshotResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "appearing?", "disappearing?", "moved?", "updates"],
-    "RowScrollResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "offset"],
+    "MutationResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "closedSwipe?"],
+    "BatchUpdatesResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "closedSwipe?", "appearing", "disappearing", "moved"],
+    "SnapshotResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "closedSwipe?", "appearing?", "disappearing?", "moved?", "updates"],
+    "RowScrollResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "closedSwipe?", "offset"],
     "MovementBegan": ["began"],
-    "MovementUpdateResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "target", "autoscroll"],
-    "MovementEndResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "appearing", "disappearing", "moved", "updates"],
+    "SwipeBegan": ["began", "closedSwipe?"],
+    "SwipeUpdate": ["translation", "actions"],
+    "SwipeEnd": ["state", "translation"],
+    "SwipeClosed": ["state"],
+    "MovementUpdateResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "closedSwipe?", "target", "autoscroll"],
+    "MovementEndResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "closedSwipe?", "appearing", "disappearing", "moved", "updates"],
     "ScrollPlan": ["targetContentOffset", "targetItem", "projectedContentOffset", "policy", "durationMs", "trajectory"],
     "ScrollTarget": ["contentOffset", "lap?", "rowOffset?"],
     "AttributesPage": ["attributes", "next?"],
@@ -315,5 +327,49 @@ extension LayoutClient {
     var params: [String: JSON] = [:]
     params["session"] = JSON.string(session)
     return try request("layout/cancelInteractiveMovement", .object(params))
+  }
+
+  /// Starts swiping a row to reveal its actions.
+  /// `layout/beginSwipe` {session: string, section?: integer, item?: integer, id?: ItemID, edge: "leading" | "trailing", actions: SwipeAction[], performsFirstActionWithFullSwipe?: boolean} → `SwipeBegan`; picture: none.
+  @discardableResult
+  public func beginSwipe(session: String, section: Int? = nil, item: Int? = nil, id: JSON? = nil, edge: JSON, actions: JSON, performsFirstActionWithFullSwipe: JSON? = nil) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    if let section { params["section"] = JSON.number(Double(section)) }
+    if let item { params["item"] = JSON.number(Double(item)) }
+    if let id { params["id"] = id }
+    params["edge"] = edge
+    params["actions"] = actions
+    if let performsFirstActionWithFullSwipe { params["performsFirstActionWithFullSwipe"] = performsFirstActionWithFullSwipe }
+    return try request("layout/beginSwipe", .object(params))
+  }
+
+  /// Moves the swiped row's content: the action buttons' frames.
+  /// `layout/updateSwipe` {session: string, translation: number} → `SwipeUpdate`; picture: none.
+  @discardableResult
+  public func updateSwipe(session: String, translation: Double) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    params["translation"] = JSON.number(translation)
+    return try request("layout/updateSwipe", .object(params))
+  }
+
+  /// Releases the swipe: whether it performs, rests open or closes.
+  /// `layout/endSwipe` {session: string, velocity: number} → `SwipeEnd`; picture: none.
+  @discardableResult
+  public func endSwipe(session: String, velocity: Double) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    params["velocity"] = JSON.number(velocity)
+    return try request("layout/endSwipe", .object(params))
+  }
+
+  /// Closes the open swipe, if any.
+  /// `layout/closeSwipe` {session: string} → `SwipeClosed`; picture: none.
+  @discardableResult
+  public func closeSwipe(session: String) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    return try request("layout/closeSwipe", .object(params))
   }
 }

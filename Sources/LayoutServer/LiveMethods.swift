@@ -219,6 +219,10 @@ extension LayoutServer {
         w.key("movementCancelled")
         w.bool(true)
       }
+      if let closed = delta.closedSwipe {
+        w.key("closedSwipe")
+        w.indexPath(closed)
+      }
       answer(&w, session, delta)
       w.endObject()
       return session.layout.itemCount - before

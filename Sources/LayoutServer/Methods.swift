@@ -194,6 +194,25 @@ extension LayoutServer {
       "layout/cancelInteractiveMovement", "Puts the dragged item back: the delta to the data.",
       params: [session], result: "MutationResult", picture: .delta
     ) { $0.cancelInteractiveMovement },
+    MethodSpec(
+      "layout/beginSwipe", "Starts swiping a row to reveal its actions.",
+      params: [session] + keyedItem + [
+        required("edge", "\"leading\" | \"trailing\""), required("actions", "SwipeAction[]"),
+        optional("performsFirstActionWithFullSwipe", "boolean"),
+      ], result: "SwipeBegan"
+    ) { $0.beginSwipe },
+    MethodSpec(
+      "layout/updateSwipe", "Moves the swiped row's content: the action buttons' frames.",
+      params: [session, required("translation", "number")], result: "SwipeUpdate"
+    ) { $0.updateSwipe },
+    MethodSpec(
+      "layout/endSwipe", "Releases the swipe: whether it performs, rests open or closes.",
+      params: [session, required("velocity", "number")], result: "SwipeEnd"
+    ) { $0.endSwipe },
+    MethodSpec(
+      "layout/closeSwipe", "Closes the open swipe, if any.",
+      params: [session], result: "SwipeClosed"
+    ) { $0.closeSwipe },
   ]
 
   static let methodsByName = Dictionary(uniqueKeysWithValues: methodTable.map { ($0.name, $0) })

@@ -35,7 +35,7 @@ private func maybe(_ name: String, _ type: String) -> ResultShape.Field {
 private let delta = [
   field("contentSize", "Size"), field("bounds", "Rect"), field("invalidated", "Attributes[]"),
   field("removed", "ElementKey[]"), field("centeredItem", "ItemRef | null"),
-  maybe("movementCancelled", "true"),
+  maybe("movementCancelled", "true"), maybe("closedSwipe", "IndexPath"),
 ]
 
 private let animations = [
@@ -75,6 +75,21 @@ extension LayoutServer {
     ResultShape(
       name: "MovementBegan", summary: "`layout/beginInteractiveMovement`: whether the drag began.",
       fields: [field("began", "boolean")]),
+    ResultShape(
+      name: "SwipeBegan",
+      summary: "`layout/beginSwipe`: began, and the row whose open swipe it closed.",
+      fields: [field("began", "true"), maybe("closedSwipe", "IndexPath")]),
+    ResultShape(
+      name: "SwipeUpdate",
+      summary:
+        "`layout/updateSwipe`: the translation kept and the buttons' frames, first at the edge.",
+      fields: [field("translation", "number"), field("actions", "Rect[]")]),
+    ResultShape(
+      name: "SwipeEnd", summary: "`layout/endSwipe`: where the release leaves the row.",
+      fields: [field("state", "string"), field("translation", "number")]),
+    ResultShape(
+      name: "SwipeClosed", summary: "`layout/closeSwipe`: closed.",
+      fields: [field("state", "string")]),
     ResultShape(
       name: "MovementUpdateResult",
       summary:

@@ -45,6 +45,10 @@ export { LayoutMethods, METHODS, RESULT_SHAPES, WRAPPERS };
 /** @typedef {import('./methods.js').ElementKey} ElementKey */
 /** @typedef {import('./methods.js').ItemRef} ItemRef */
 /** @typedef {import('./methods.js').MovedElement} MovedElement */
+/** @typedef {import('./methods.js').SwipeBegan} SwipeBegan */
+/** @typedef {import('./methods.js').SwipeUpdate} SwipeUpdate */
+/** @typedef {import('./methods.js').SwipeEnd} SwipeEnd */
+/** @typedef {import('./methods.js').SwipeClosed} SwipeClosed */
 
 // MARK: the protocol's shapes (protocol.md "Values" and the method sections)
 
@@ -65,7 +69,8 @@ export { LayoutMethods, METHODS, RESULT_SHAPES, WRAPPERS };
 /** @typedef {{section: number, item: number}} IndexPath */
 /** A stable item or section id; `1` and `"1"` are different ids. @typedef {string | number} ItemID */
 /** @typedef {"center" | "leading" | "trailing"} ItemPosition */
-/** A compositional section's background is a "decoration" (its `elementKind` is "background"). @typedef {"cell" | "header" | "footer" | "decoration"} ElementKind */
+/** A section's background is a "decoration" (its `elementKind` is "background"); a list row's separators are "separator" (with `edge`). @typedef {"cell" | "header" | "footer" | "decoration" | "separator"} ElementKind */
+/** One swipe action's button: its preferred width and style. @typedef {{width: number, style?: "normal" | "destructive"}} SwipeAction */
 
 
 

@@ -24,17 +24,22 @@
 /** @typedef {import('./flowlayout.js').Size} Size */
 /** @typedef {import('./flowlayout.js').SnapshotItem} SnapshotItem */
 /** @typedef {import('./flowlayout.js').SnapshotSection} SnapshotSection */
+/** @typedef {import('./flowlayout.js').SwipeAction} SwipeAction */
 /** @typedef {import('./flowlayout.js').integer} integer */
 
 // The answers' shapes (capabilities.resultShapes).
 /** `layout/open`: the session's first picture. @typedef {{contentSize: Size, bounds: Rect, attributes: Attributes[], centeredItem: ItemRef | null}} OpenResult */
-/** Every change's answer: the delta of the picture (`removed`, then `invalidated`). @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true}} MutationResult */
-/** `layout/performBatchUpdates`: the delta, plus what to animate. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[]}} BatchUpdatesResult */
-/** `layout/applySnapshot`: a batch's answer and the batch (null for a first apply without ids). @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, appearing?: Attributes[], disappearing?: Attributes[], moved?: MovedElement[], updates: BatchUpdates | null}} SnapshotResult */
-/** `layout/scrollSection`: the delta and the row's offset, clamped to its range. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, offset: number}} RowScrollResult */
+/** Every change's answer: the delta of the picture (`removed`, then `invalidated`). @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, closedSwipe?: IndexPath}} MutationResult */
+/** `layout/performBatchUpdates`: the delta, plus what to animate. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, closedSwipe?: IndexPath, appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[]}} BatchUpdatesResult */
+/** `layout/applySnapshot`: a batch's answer and the batch (null for a first apply without ids). @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, closedSwipe?: IndexPath, appearing?: Attributes[], disappearing?: Attributes[], moved?: MovedElement[], updates: BatchUpdates | null}} SnapshotResult */
+/** `layout/scrollSection`: the delta and the row's offset, clamped to its range. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, closedSwipe?: IndexPath, offset: number}} RowScrollResult */
 /** `layout/beginInteractiveMovement`: whether the drag began. @typedef {{began: boolean}} MovementBegan */
-/** `layout/updateInteractiveMovement`: the delta, the target and the autoscroll velocity (points per ms). @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, target: IndexPath, autoscroll: Point}} MovementUpdateResult */
-/** `layout/endInteractiveMovement`: the one move's batch answer, and the batch. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[], updates: BatchUpdates}} MovementEndResult */
+/** `layout/beginSwipe`: began, and the row whose open swipe it closed. @typedef {{began: true, closedSwipe?: IndexPath}} SwipeBegan */
+/** `layout/updateSwipe`: the translation kept and the buttons' frames, first at the edge. @typedef {{translation: number, actions: Rect[]}} SwipeUpdate */
+/** `layout/endSwipe`: where the release leaves the row. @typedef {{state: string, translation: number}} SwipeEnd */
+/** `layout/closeSwipe`: closed. @typedef {{state: string}} SwipeClosed */
+/** `layout/updateInteractiveMovement`: the delta, the target and the autoscroll velocity (points per ms). @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, closedSwipe?: IndexPath, target: IndexPath, autoscroll: Point}} MovementUpdateResult */
+/** `layout/endInteractiveMovement`: the one move's batch answer, and the batch. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, closedSwipe?: IndexPath, appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[], updates: BatchUpdates}} MovementEndResult */
 /** `layout/scrollEnded`: where a release comes to rest, and the path. @typedef {{targetContentOffset: Point, targetItem: ItemRef | null, projectedContentOffset: Point, policy: string, durationMs: number, trajectory: Point[]}} ScrollPlan */
 /** `layout/scrollToItem`: the offset; `rowOffset` when the item's row scrolls on its own. @typedef {{contentOffset: Point, lap?: integer, rowOffset?: number}} ScrollTarget */
 /** `layout/attributesInRect`: the elements, and `next` while a page leaves more. @typedef {{attributes: Attributes[], next?: ElementKey}} AttributesPage */
@@ -588,6 +593,98 @@ export const METHODS = freeze([
     ],
     "result": "MutationResult",
     "picture": "delta"
+  },
+  {
+    "name": "layout/beginSwipe",
+    "summary": "Starts swiping a row to reveal its actions.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "section",
+        "type": "integer",
+        "required": false
+      },
+      {
+        "name": "item",
+        "type": "integer",
+        "required": false
+      },
+      {
+        "name": "id",
+        "type": "ItemID",
+        "required": false
+      },
+      {
+        "name": "edge",
+        "type": "\"leading\" | \"trailing\"",
+        "required": true
+      },
+      {
+        "name": "actions",
+        "type": "SwipeAction[]",
+        "required": true
+      },
+      {
+        "name": "performsFirstActionWithFullSwipe",
+        "type": "boolean",
+        "required": false
+      }
+    ],
+    "result": "SwipeBegan",
+    "picture": "none"
+  },
+  {
+    "name": "layout/updateSwipe",
+    "summary": "Moves the swiped row's content: the action buttons' frames.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "translation",
+        "type": "number",
+        "required": true
+      }
+    ],
+    "result": "SwipeUpdate",
+    "picture": "none"
+  },
+  {
+    "name": "layout/endSwipe",
+    "summary": "Releases the swipe: whether it performs, rests open or closes.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "velocity",
+        "type": "number",
+        "required": true
+      }
+    ],
+    "result": "SwipeEnd",
+    "picture": "none"
+  },
+  {
+    "name": "layout/closeSwipe",
+    "summary": "Closes the open swipe, if any.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      }
+    ],
+    "result": "SwipeClosed",
+    "picture": "none"
   }
 ]);
 
@@ -657,6 +754,11 @@ export const RESULT_SHAPES = freeze([
         "name": "movementCancelled",
         "type": "true",
         "required": false
+      },
+      {
+        "name": "closedSwipe",
+        "type": "IndexPath",
+        "required": false
       }
     ]
   },
@@ -692,6 +794,11 @@ export const RESULT_SHAPES = freeze([
       {
         "name": "movementCancelled",
         "type": "true",
+        "required": false
+      },
+      {
+        "name": "closedSwipe",
+        "type": "IndexPath",
         "required": false
       },
       {
@@ -743,6 +850,11 @@ export const RESULT_SHAPES = freeze([
       {
         "name": "movementCancelled",
         "type": "true",
+        "required": false
+      },
+      {
+        "name": "closedSwipe",
+        "type": "IndexPath",
         "required": false
       },
       {
@@ -802,6 +914,11 @@ export const RESULT_SHAPES = freeze([
         "required": false
       },
       {
+        "name": "closedSwipe",
+        "type": "IndexPath",
+        "required": false
+      },
+      {
         "name": "offset",
         "type": "number",
         "required": true
@@ -815,6 +932,65 @@ export const RESULT_SHAPES = freeze([
       {
         "name": "began",
         "type": "boolean",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "SwipeBegan",
+    "summary": "`layout/beginSwipe`: began, and the row whose open swipe it closed.",
+    "fields": [
+      {
+        "name": "began",
+        "type": "true",
+        "required": true
+      },
+      {
+        "name": "closedSwipe",
+        "type": "IndexPath",
+        "required": false
+      }
+    ]
+  },
+  {
+    "name": "SwipeUpdate",
+    "summary": "`layout/updateSwipe`: the translation kept and the buttons' frames, first at the edge.",
+    "fields": [
+      {
+        "name": "translation",
+        "type": "number",
+        "required": true
+      },
+      {
+        "name": "actions",
+        "type": "Rect[]",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "SwipeEnd",
+    "summary": "`layout/endSwipe`: where the release leaves the row.",
+    "fields": [
+      {
+        "name": "state",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "translation",
+        "type": "number",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "SwipeClosed",
+    "summary": "`layout/closeSwipe`: closed.",
+    "fields": [
+      {
+        "name": "state",
+        "type": "string",
         "required": true
       }
     ]
@@ -851,6 +1027,11 @@ export const RESULT_SHAPES = freeze([
       {
         "name": "movementCancelled",
         "type": "true",
+        "required": false
+      },
+      {
+        "name": "closedSwipe",
+        "type": "IndexPath",
         "required": false
       },
       {
@@ -897,6 +1078,11 @@ export const RESULT_SHAPES = freeze([
       {
         "name": "movementCancelled",
         "type": "true",
+        "required": false
+      },
+      {
+        "name": "closedSwipe",
+        "type": "IndexPath",
         "required": false
       },
       {
@@ -1260,7 +1446,11 @@ export const WRAPPERS = freeze({
   "layout/beginInteractiveMovement": "beginInteractiveMovement",
   "layout/updateInteractiveMovement": "updateInteractiveMovement",
   "layout/endInteractiveMovement": "endInteractiveMovement",
-  "layout/cancelInteractiveMovement": "cancelInteractiveMovement"
+  "layout/cancelInteractiveMovement": "cancelInteractiveMovement",
+  "layout/beginSwipe": "beginSwipe",
+  "layout/updateSwipe": "updateSwipe",
+  "layout/endSwipe": "endSwipe",
+  "layout/closeSwipe": "closeSwipe"
 });
 
 /**
@@ -1486,5 +1676,45 @@ export class LayoutMethods {
    */
   cancelInteractiveMovement(params) {
     return this.request("layout/cancelInteractiveMovement", params);
+  }
+
+  /**
+   * `layout/beginSwipe`: Starts swiping a row to reveal its actions.
+   * The answer leaves the picture as it is (picture: "none").
+   * @param {{session: string, section?: integer, item?: integer, id?: ItemID, edge: "leading" | "trailing", actions: SwipeAction[], performsFirstActionWithFullSwipe?: boolean}} params
+   * @returns {Promise<SwipeBegan>}
+   */
+  beginSwipe(params) {
+    return this.request("layout/beginSwipe", params);
+  }
+
+  /**
+   * `layout/updateSwipe`: Moves the swiped row's content: the action buttons' frames.
+   * The answer leaves the picture as it is (picture: "none").
+   * @param {{session: string, translation: number}} params
+   * @returns {Promise<SwipeUpdate>}
+   */
+  updateSwipe(params) {
+    return this.request("layout/updateSwipe", params);
+  }
+
+  /**
+   * `layout/endSwipe`: Releases the swipe: whether it performs, rests open or closes.
+   * The answer leaves the picture as it is (picture: "none").
+   * @param {{session: string, velocity: number}} params
+   * @returns {Promise<SwipeEnd>}
+   */
+  endSwipe(params) {
+    return this.request("layout/endSwipe", params);
+  }
+
+  /**
+   * `layout/closeSwipe`: Closes the open swipe, if any.
+   * The answer leaves the picture as it is (picture: "none").
+   * @param {{session: string}} params
+   * @returns {Promise<SwipeClosed>}
+   */
+  closeSwipe(params) {
+    return this.request("layout/closeSwipe", params);
   }
 }

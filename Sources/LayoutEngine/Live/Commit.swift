@@ -306,6 +306,7 @@ extension LiveLayout {
       }
     }
     delta.animations = animations(from: old, result, deleted: deleted)
+    if let closed = followSwipe(update, result, deleted: deleted) { delta.closedSwipe = closed }
     return delta
   }
 
@@ -317,7 +318,10 @@ extension LiveLayout {
     _ sections: [Section], from old: LiveLayout, _ check: ViewportCheck<E>
   ) throws(LiveError<E>) -> LiveDelta {
     layout.setSections(sections)
-    return try finish(from: old, check) { session in
+    // New data: the swiped row is gone with the old.
+    let closed = swipe?.path
+    swipe = nil
+    var delta = try finish(from: old, check) { session in
       var pending: (id: ItemID, anchor: Anchor)? = nil
       session.bounds = session.reanchor(old, into: session) { path in
         if let itemID = old.layout.sections[path.section].ids?[path.item] ?? nil {
@@ -332,6 +336,8 @@ extension LiveLayout {
       }
       session.pendingAnchor = pending
     }
+    if let closed { delta.closedSwipe = closed }
+    return delta
   }
 
   /// The one path every change takes once made on this copy: the kind's

@@ -86,6 +86,12 @@ public struct LiveDelta {
     get { report?.autoscroll }
     set { edit { $0.autoscroll = newValue } }
   }
+  /// The row whose swipe the change closed (it deleted, moved or reloaded
+  /// it), by its path before the change.
+  public var closedSwipe: IndexPath? {
+    get { report?.closedSwipe }
+    set { edit { $0.closedSwipe = newValue } }
+  }
 
   private mutating func edit(_ change: (Report) -> Void) {
     let r = report.map { $0.copy() } ?? Report()
@@ -98,6 +104,7 @@ public struct LiveDelta {
     var batch: BatchUpdate?
     var movementTarget: IndexPath?
     var autoscroll: Point?
+    var closedSwipe: IndexPath?
 
     func copy() -> Report {
       let r = Report()
@@ -105,6 +112,7 @@ public struct LiveDelta {
       r.batch = batch
       r.movementTarget = movementTarget
       r.autoscroll = autoscroll
+      r.closedSwipe = closedSwipe
       return r
     }
   }
@@ -158,6 +166,8 @@ public struct LiveLayout {
     set { movementBox = newValue.map(MovementBox.init) }
   }
   private var movementBox: MovementBox? = nil
+  /// The row swiped open or being swiped (Swipe.swift), or nil.
+  public internal(set) var swipe: Swipe? = nil
 
   init(layout: Layout, bounds: Rect, overscan: Double) {
     self.layout = layout

@@ -96,6 +96,14 @@ FLOW_SECTION = st.one_of(
     st.builds(dict, itemSizes=st.lists(SIZES, max_size=12)),
 )
 SECTION = FLOW_SECTION
+#: A list's sections may override its modes and separators, per item too.
+LIST_SECTION = st.one_of(
+    FLOW_SECTION,
+    st.builds(dict, itemCount=st.integers(0, 20), headerMode=st.sampled_from(["none", "supplementary"]),
+              itemSeparators=st.lists(st.fixed_dictionaries(
+                  {"item": st.integers(0, 25)},
+                  optional={"bottomSeparatorVisibility": st.sampled_from(["visible", "hidden"])}), max_size=3)),
+)
 #: A waterfall's sections may also span columns and override the column count.
 WATERFALL_SECTION = st.one_of(
     FLOW_SECTION,
@@ -249,7 +257,28 @@ PAGER_LAYOUT = st.fixed_dictionaries(
 )
 #: A pager holds one section of pages.
 PAGER_SECTIONS = st.builds(lambda n: [{"itemCount": n}], st.integers(0, 30))
-LAYOUT = FLOW_LAYOUT | COVER_LAYOUT | WATERFALL_LAYOUT | CAROUSEL_LAYOUT | COMPOSITIONAL_LAYOUT | PAGER_LAYOUT
+VISIBILITY = st.sampled_from(["automatic", "visible", "hidden"])
+SEPARATORS = st.fixed_dictionaries({}, optional={
+    "topSeparatorVisibility": VISIBILITY, "bottomSeparatorVisibility": VISIBILITY,
+    "bottomSeparatorInsets": st.fixed_dictionaries({}, optional={"leading": st.integers(-10, 80),
+                                                                 "trailing": st.integers(0, 40)})})
+LIST_LAYOUT = st.fixed_dictionaries(
+    {"type": st.just("list")},
+    optional={
+        "appearance": st.sampled_from(["plain", "grouped", "insetGrouped", "sidebar", "sidebarPlain"]),
+        "headerMode": st.sampled_from(["none", "supplementary", "firstItemInSection"]),
+        "footerMode": st.sampled_from(["none", "supplementary"]),
+        "footerHeight": st.integers(0, 40),
+        "headerTopPadding": st.integers(0, 20),
+        "estimatedRowHeight": st.integers(1, 90),
+        "displayScale": st.sampled_from([1, 2, 3]),
+        "layoutDirection": st.sampled_from(["ltr", "rtl"]),
+        "separatorConfiguration": SEPARATORS,
+        "safeAreaInsets": st.fixed_dictionaries({}, optional={"left": st.integers(0, 40), "right": st.integers(0, 40)}),
+    },
+)
+LAYOUT = (FLOW_LAYOUT | COVER_LAYOUT | WATERFALL_LAYOUT | CAROUSEL_LAYOUT | COMPOSITIONAL_LAYOUT | PAGER_LAYOUT
+          | LIST_LAYOUT)
 ITEM_ID = st.integers(-5, 50) | st.sampled_from(["a", "b", "x", "\u00e9", ""])
 
 
@@ -286,7 +315,8 @@ def append_params(draw, name: str, sections: Optional[int], sized: bool = True) 
 def open_params(draw, name: str) -> dict:
     """layout/open of any type, with sections that type accepts."""
     layout = draw(LAYOUT, label="layout")
-    section = {"waterfall": WATERFALL_SECTION, "compositional": COMPOSITIONAL_SECTION}.get(layout["type"], SECTION)
+    section = {"waterfall": WATERFALL_SECTION, "compositional": COMPOSITIONAL_SECTION,
+               "list": LIST_SECTION}.get(layout["type"], SECTION)
     sections = PAGER_SECTIONS if layout["type"] == "pager" else st.lists(section, min_size=1, max_size=3)
     return {"session": name, "layout": layout, "bounds": draw(bounds(), label="bounds"),
             "sections": draw(sections, label="sections")}
@@ -464,6 +494,27 @@ def _update_interactive_movement(name, count, sections, kind):
     return st.builds(dict, session=st.just(name), position=POINT)
 
 
+@valid("layout/beginSwipe")
+def _begin_swipe(name, count, sections, kind):
+    action = st.fixed_dictionaries({"width": st.integers(0, 200)},
+                                   optional={"style": st.sampled_from(["normal", "destructive"])})
+    return st.fixed_dictionaries(
+        {"session": st.just(name), "section": st.integers(0, 1), "item": item_index(count),
+         "edge": st.sampled_from(["leading", "trailing"]), "actions": st.lists(action, min_size=1, max_size=4)},
+        optional={"performsFirstActionWithFullSwipe": st.booleans()})
+
+
+@valid("layout/updateSwipe")
+def _update_swipe(name, count, sections, kind):
+    return st.builds(dict, session=st.just(name), translation=st.integers(-1000, 1000))
+
+
+@valid("layout/endSwipe")
+def _end_swipe(name, count, sections, kind):
+    return st.builds(dict, session=st.just(name), velocity=st.sampled_from([-2, -0.1, 0, 0.1, 2]))
+
+
+@valid("layout/closeSwipe")
 @valid("layout/contentSize")
 @valid("layout/close")
 @valid("layout/endInteractiveMovement")

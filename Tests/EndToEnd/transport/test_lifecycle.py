@@ -75,6 +75,10 @@ def test_initialize_result(spawn):
         "layout/updateInteractiveMovement",
         "layout/endInteractiveMovement",
         "layout/cancelInteractiveMovement",
+        "layout/beginSwipe",
+        "layout/updateSwipe",
+        "layout/endSwipe",
+        "layout/closeSwipe",
     }
     table = {m["name"]: m for m in caps["methodTable"]}
     assert table["layout/setBounds"] == {

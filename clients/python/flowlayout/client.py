@@ -41,6 +41,10 @@ from .model import (
     InsetsLike,
     JSONDict,
     MovementBegan,
+    SwipeBegan,
+    SwipeClosed,
+    SwipeEnd,
+    SwipeUpdate,
     MovementEnd,
     MovementUpdate,
     MutationResult,
@@ -739,6 +743,45 @@ class Client:
         return MutationResult.from_json(
             self.request("layout/cancelInteractiveMovement", {"session": session})
         )
+
+    def begin_swipe(
+        self,
+        session: str,
+        section: Optional[int] = None,
+        item: Optional[int] = None,
+        *,
+        id: Optional[Union[int, str]] = None,
+        edge: str,
+        actions: Sequence[Mapping[str, Any]],
+        performs_first_action_with_full_swipe: Optional[bool] = None,
+    ) -> SwipeBegan:
+        """UISwipeActionsConfiguration, headless: starts swiping the row
+        (``section``, ``item`` or its ``id``) from ``edge`` (``"leading"``
+        or ``"trailing"``) to reveal ``actions`` (``[{width, style?}]``,
+        ``style`` ``"normal"`` or ``"destructive"``). Closes any other
+        open row (``closed_swipe``)."""
+        params = _item_params(session, section, item, id)
+        params["edge"] = edge
+        params["actions"] = [dict(a) for a in actions]
+        if performs_first_action_with_full_swipe is not None:
+            params["performsFirstActionWithFullSwipe"] = performs_first_action_with_full_swipe
+        return SwipeBegan.from_json(self.request("layout/beginSwipe", params))
+
+    def update_swipe(self, session: str, translation: float) -> SwipeUpdate:
+        """The row's content slid to ``translation`` (signed like a pan's
+        x: a trailing swipe is negative in ltr): the buttons' frames."""
+        return SwipeUpdate.from_json(
+            self.request("layout/updateSwipe", {"session": session, "translation": translation}))
+
+    def end_swipe(self, session: str, velocity: float) -> SwipeEnd:
+        """Releases the swipe with ``velocity`` (points per ms along x):
+        ``performed``, ``open`` or ``closed``, and the translation."""
+        return SwipeEnd.from_json(
+            self.request("layout/endSwipe", {"session": session, "velocity": velocity}))
+
+    def close_swipe(self, session: str) -> SwipeClosed:
+        """Closes the open swipe, if any."""
+        return SwipeClosed.from_json(self.request("layout/closeSwipe", {"session": session}))
 
     def reload_data(self, session: str, sections: Iterable[Mapping[str, Any]]) -> MutationResult:
         """Replaces every section (wire JSON, as in :meth:`open`), anchoring

@@ -29,6 +29,10 @@ __all__ = [
     "SnapResult",
     "MovementBegan",
     "SHAPE_CLASSES",
+    "SwipeBegan",
+    "SwipeUpdate",
+    "SwipeEnd",
+    "SwipeClosed",
     "JSONDict",
     "PointLike",
     "SizeLike",
@@ -404,6 +408,9 @@ class MutationResult:
     centered_item: Optional[IndexPath]
     #: True when the change cancelled an interactive movement first.
     movement_cancelled: bool = False
+    #: The row whose open swipe the change closed (it deleted, moved or
+    #: reloaded it), by its path before the change; None otherwise.
+    closed_swipe: Optional[IndexPath] = None
 
     @classmethod
     def from_json(cls, d: JSON) -> "MutationResult":
@@ -434,6 +441,7 @@ def _mutation_fields(d: JSON) -> Tuple[Any, ...]:
         tuple(ElementKey.from_json(k) for k in d["removed"]),
         IndexPath.from_json(d.get("centeredItem")),
         bool(d.get("movementCancelled", False)),
+        IndexPath.from_json(d.get("closedSwipe")),
     )
 
 
@@ -577,6 +585,58 @@ class MovementBegan:
     @classmethod
     def from_json(cls, d: JSON) -> "MovementBegan":
         return cls(bool(d["began"]))
+
+
+@dataclass(frozen=True)
+class SwipeBegan:
+    """``layout/beginSwipe``'s answer: ``began`` (always True) and the row
+    whose open swipe it closed, if another was open."""
+
+    began: bool
+    closed_swipe: Optional[IndexPath] = None
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "SwipeBegan":
+        return cls(bool(d["began"]), IndexPath.from_json(d.get("closedSwipe")))
+
+
+@dataclass(frozen=True)
+class SwipeUpdate:
+    """``layout/updateSwipe``'s answer: the translation kept (clamped to
+    the row's width, signed like a pan's x) and the action buttons'
+    frames in content coordinates, in the order of ``actions``, the first
+    at the row's edge."""
+
+    translation: float
+    actions: Tuple[Rect, ...]
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "SwipeUpdate":
+        return cls(float(d["translation"]), tuple(Rect.from_json(r) for r in d["actions"]))
+
+
+@dataclass(frozen=True)
+class SwipeEnd:
+    """``layout/endSwipe``'s answer: ``state`` (``"performed"``, ``"open"``
+    or ``"closed"``) and the translation the row rests at."""
+
+    state: str
+    translation: float
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "SwipeEnd":
+        return cls(str(d["state"]), float(d["translation"]))
+
+
+@dataclass(frozen=True)
+class SwipeClosed:
+    """``layout/closeSwipe``'s answer: ``state`` is ``"closed"``."""
+
+    state: str
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "SwipeClosed":
+        return cls(str(d["state"]))
 
 
 @dataclass(frozen=True)
@@ -761,4 +821,8 @@ SHAPE_CLASSES: Dict[str, type] = {
     "Attributes": Attributes,
     "ItemRef": IndexPath,
     "MovedElement": MovedElement,
+    "SwipeBegan": SwipeBegan,
+    "SwipeUpdate": SwipeUpdate,
+    "SwipeEnd": SwipeEnd,
+    "SwipeClosed": SwipeClosed,
 }
