@@ -27,6 +27,7 @@ extension LayoutClient {
     "layout/updateInteractiveMovement",
     "layout/endInteractiveMovement",
     "layout/cancelInteractiveMovement",
+    "layout/setItemSeparators",
     "layout/beginSwipe",
     "layout/updateSwipe",
     "layout/endSwipe",
@@ -56,6 +57,7 @@ extension LayoutClient {
     "layout/updateInteractiveMovement": "delta",
     "layout/endInteractiveMovement": "delta",
     "layout/cancelInteractiveMovement": "delta",
+    "layout/setItemSeparators": "delta",
     "layout/beginSwipe": "none",
     "layout/updateSwipe": "none",
     "layout/endSwipe": "none",
@@ -327,6 +329,16 @@ extension LayoutClient {
     var params: [String: JSON] = [:]
     params["session"] = JSON.string(session)
     return try request("layout/cancelInteractiveMovement", .object(params))
+  }
+
+  /// A list's per-item separator overrides (itemSeparatorHandler): the batch's delta.
+  /// `layout/setItemSeparators` {session: string, items: ItemSeparators[]} → `BatchUpdatesResult`; picture: delta.
+  @discardableResult
+  public func setItemSeparators(session: String, items: JSON) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    params["items"] = items
+    return try request("layout/setItemSeparators", .object(params))
   }
 
   /// Starts swiping a row to reveal its actions.

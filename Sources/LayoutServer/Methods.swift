@@ -195,6 +195,12 @@ extension LayoutServer {
       params: [session], result: "MutationResult", picture: .delta
     ) { $0.cancelInteractiveMovement },
     MethodSpec(
+      "layout/setItemSeparators",
+      "A list's per-item separator overrides (itemSeparatorHandler): the batch's delta.",
+      params: [session, required("items", "ItemSeparators[]")], result: "BatchUpdatesResult",
+      picture: .delta
+    ) { $0.setItemSeparators },
+    MethodSpec(
       "layout/beginSwipe", "Starts swiping a row to reveal its actions.",
       params: [session] + keyedItem + [
         required("edge", "\"leading\" | \"trailing\""), required("actions", "SwipeAction[]"),

@@ -70,6 +70,7 @@ export { LayoutMethods, METHODS, RESULT_SHAPES, WRAPPERS };
 /** A stable item or section id; `1` and `"1"` are different ids. @typedef {string | number} ItemID */
 /** @typedef {"center" | "leading" | "trailing"} ItemPosition */
 /** A section's background is a "decoration" (its `elementKind` is "background"); a list row's separators are "separator" (with `edge`). @typedef {"cell" | "header" | "footer" | "decoration" | "separator"} ElementKind */
+/** A list item's separator override, named by path or id (layout/setItemSeparators). @typedef {{section?: number, item?: number, id?: ItemID, topSeparatorVisibility?: "automatic" | "visible" | "hidden", bottomSeparatorVisibility?: "automatic" | "visible" | "hidden", topSeparatorInsets?: {leading?: number, trailing?: number}, bottomSeparatorInsets?: {leading?: number, trailing?: number}}} ItemSeparators */
 /** One swipe action's button: its preferred width and style. @typedef {{width: number, style?: "normal" | "destructive"}} SwipeAction */
 
 

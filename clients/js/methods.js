@@ -16,6 +16,7 @@
 /** @typedef {import('./flowlayout.js').Insets} Insets */
 /** @typedef {import('./flowlayout.js').ItemID} ItemID */
 /** @typedef {import('./flowlayout.js').ItemPosition} ItemPosition */
+/** @typedef {import('./flowlayout.js').ItemSeparators} ItemSeparators */
 /** @typedef {import('./flowlayout.js').ItemSizeUpdate} ItemSizeUpdate */
 /** @typedef {import('./flowlayout.js').LayoutConfiguration} LayoutConfiguration */
 /** @typedef {import('./flowlayout.js').Point} Point */
@@ -592,6 +593,24 @@ export const METHODS = freeze([
       }
     ],
     "result": "MutationResult",
+    "picture": "delta"
+  },
+  {
+    "name": "layout/setItemSeparators",
+    "summary": "A list's per-item separator overrides (itemSeparatorHandler): the batch's delta.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "items",
+        "type": "ItemSeparators[]",
+        "required": true
+      }
+    ],
+    "result": "BatchUpdatesResult",
     "picture": "delta"
   },
   {
@@ -1447,6 +1466,7 @@ export const WRAPPERS = freeze({
   "layout/updateInteractiveMovement": "updateInteractiveMovement",
   "layout/endInteractiveMovement": "endInteractiveMovement",
   "layout/cancelInteractiveMovement": "cancelInteractiveMovement",
+  "layout/setItemSeparators": "setItemSeparators",
   "layout/beginSwipe": "beginSwipe",
   "layout/updateSwipe": "updateSwipe",
   "layout/endSwipe": "endSwipe",
@@ -1676,6 +1696,16 @@ export class LayoutMethods {
    */
   cancelInteractiveMovement(params) {
     return this.request("layout/cancelInteractiveMovement", params);
+  }
+
+  /**
+   * `layout/setItemSeparators`: A list's per-item separator overrides (itemSeparatorHandler): the batch's delta.
+   * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
+   * @param {{session: string, items: ItemSeparators[]}} params
+   * @returns {Promise<BatchUpdatesResult>}
+   */
+  setItemSeparators(params) {
+    return this.request("layout/setItemSeparators", params);
   }
 
   /**

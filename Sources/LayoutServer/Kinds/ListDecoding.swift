@@ -138,3 +138,42 @@ private func readSeparatorInsets(_ f: Fields, _ key: String) throws(RPCError) ->
     leading: try i.optionalNumber("leading", maxMagnitude: maxCoordinate),
     trailing: try i.optionalNumber("trailing", maxMagnitude: maxCoordinate))
 }
+
+extension LayoutServer {
+  /// layout/setItemSeparators {session, items: [{section+item | id, …}]} →
+  /// the batch answer: each entry replaces its item's separator override
+  /// (UIKit's itemSeparatorHandler), one section update per section
+  /// touched, committed as any batch. O(items + sections + the batch).
+  func setItemSeparators(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    let slot = try existingSlot(p)
+    let old = sessions.values[slot]
+    guard case .list = old.layout.type else {
+      throw .invalidParams(
+        p.path("session"),
+        "has a \(old.layout.type.name) layout: item separators are a list's")
+    }
+    let (array, path) = try p.array("items")
+    guard array.count <= limits.maxItemValuesPerRequest else {
+      throw .invalidParams(
+        path, "holds \(array.count) items, more than maxItemValuesPerRequest")
+    }
+    var bySection: [Int: ListSectionFields] = [:]
+    for i in 0..<array.count {
+      let e = try Fields(array[i], element: i, of: path)
+      try e.rejectUnknown(Set(separatorKeys + ["section", "item", "id"]))
+      let at = try indexPath(e, old)
+      bySection[at.section, default: ListSectionFields()].itemSeparators[at.item] =
+        try readSeparators(e, extra: ["section", "item", "id"])
+    }
+    var update = BatchUpdate()
+    for (s, fields) in bySection.sorted(by: { $0.key < $1.key }) {
+      var patch = Section.uniform(0)
+      patch.kindFields = fields
+      update.updateSections.append((s, patch))
+    }
+    try commit(slot, .performBatchUpdates(update), source: .change(path), p, &w) {
+      w, session, delta in
+      w.animations(delta.animations, in: session)
+    }
+  }
+}

@@ -494,6 +494,15 @@ def _update_interactive_movement(name, count, sections, kind):
     return st.builds(dict, session=st.just(name), position=POINT)
 
 
+@valid("layout/setItemSeparators")
+def _set_item_separators(name, count, sections, kind):
+    entry = st.fixed_dictionaries(
+        {"section": st.integers(0, 1), "item": item_index(count)},
+        optional={"bottomSeparatorVisibility": st.sampled_from(["automatic", "visible", "hidden"]),
+                  "topSeparatorInsets": st.fixed_dictionaries({}, optional={"leading": st.integers(-5, 60)})})
+    return st.fixed_dictionaries({"session": st.just(name), "items": st.lists(entry, max_size=3)})
+
+
 @valid("layout/beginSwipe")
 def _begin_swipe(name, count, sections, kind):
     action = st.fixed_dictionaries({"width": st.integers(0, 200)},

@@ -172,3 +172,46 @@ def test_bad_swipes_name_the_field(server, params, field):
     assert e["data"]["field"] == field, e
     # Nothing began.
     server.error("layout/updateSwipe", {"session": "s", "translation": -10}, -32602)
+
+
+# -- layout/setItemSeparators (the same file: both are a list's later changes) --
+
+
+def separators(server, session="s"):
+    r = server.call("layout/attributesInRect", {"session": session, "rect": rect(0, 0, W, 600)})
+    return {(a["item"], a["edge"]): a["frame"] for a in r["attributes"] if a["kind"] == "separator"}
+
+
+def test_set_item_separators_overrides_by_path_and_id_as_a_delta(server):
+    open_rows(server)
+    # Plain, 5 rows of 44: bottom separators under rows 0-3, none under 4.
+    assert separators(server) == {(i, "bottom"): rect(16, 44 * i + 43.5, 374, 0.5) for i in range(4)}
+    r = server.call("layout/setItemSeparators", {"session": "s", "items": [
+        {"section": 0, "item": 4, "bottomSeparatorVisibility": "visible", "bottomSeparatorInsets": {"trailing": 20}},
+        {"id": "b", "bottomSeparatorVisibility": "hidden", "topSeparatorVisibility": "visible"},
+    ]})
+    got = {(a["kind"], a["item"], a.get("edge")): a["frame"] for a in r["invalidated"]}
+    assert got == {("separator", 4, "bottom"): rect(16, 219.5, 354, 0.5),
+                   ("separator", 1, "top"): rect(16, 44, 374, 0.5)}
+    assert {(k["kind"], k["item"], k.get("edge")) for k in r["removed"]} == {("separator", 1, "bottom")}
+    # A later entry replaces the item's override whole: row 1 is automatic again
+    # but for its top.
+    server.call("layout/setItemSeparators", {"session": "s", "items": [{"id": "b", "topSeparatorVisibility": "hidden"}]})
+    assert separators(server) == {**{(i, "bottom"): rect(16, 44 * i + 43.5, 374, 0.5) for i in range(4)},
+                                  (4, "bottom"): rect(16, 219.5, 354, 0.5)}
+
+
+def test_set_item_separators_refuses_other_types_and_bad_items(server):
+    server.call("layout/open", {"session": "f", "layout": {"type": "flow"}, "bounds": rect(0, 0, W, 600),
+                                "sections": [{"itemCount": 3}]})
+    e = server.error("layout/setItemSeparators", {"session": "f", "items": [{"section": 0, "item": 0}]}, -32602)
+    assert e["data"]["field"] == "params.session"
+    open_rows(server)
+    before = separators(server)
+    for items, field in [([{"section": 0, "item": 9}], "params.items[0].item"),
+                         ([{"id": "zz"}], "params.items[0].id"),
+                         ([{"section": 0, "item": 1, "bottomSeparatorVisibility": "sometimes"}],
+                          "params.items[0].bottomSeparatorVisibility")]:
+        e = server.error("layout/setItemSeparators", {"session": "s", "items": items}, -32602)
+        assert e["data"]["field"] == field, e
+    assert separators(server) == before

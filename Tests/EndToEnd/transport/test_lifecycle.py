@@ -75,6 +75,7 @@ def test_initialize_result(spawn):
         "layout/updateInteractiveMovement",
         "layout/endInteractiveMovement",
         "layout/cancelInteractiveMovement",
+        "layout/setItemSeparators",
         "layout/beginSwipe",
         "layout/updateSwipe",
         "layout/endSwipe",
@@ -105,6 +106,7 @@ def test_initialize_result(spawn):
         "layout/updateInteractiveMovement",
         "layout/endInteractiveMovement",
         "layout/cancelInteractiveMovement",
+        "layout/setItemSeparators",
     }
     assert [p["name"] for p in table["layout/appendItems"]["params"]] == [
         "session", "section", "itemCount", "itemSizes", "widthsAndHeights", "widthsAndHeightsBase64", "ids",

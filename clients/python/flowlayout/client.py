@@ -744,6 +744,16 @@ class Client:
             self.request("layout/cancelInteractiveMovement", {"session": session})
         )
 
+    def set_item_separators(self, session: str, items: Sequence[Mapping[str, Any]]) -> BatchResult:
+        """A list's per-item separator overrides (UIKit's
+        ``itemSeparatorHandler``): each of ``items`` names an item by
+        ``section`` and ``item`` or by ``id`` and gives any of
+        ``topSeparatorVisibility``, ``bottomSeparatorVisibility``,
+        ``topSeparatorInsets`` and ``bottomSeparatorInsets``, replacing that
+        item's earlier override. Answers the batch's delta."""
+        return BatchResult.from_json(
+            self.request("layout/setItemSeparators", {"session": session, "items": [dict(i) for i in items]}))
+
     def begin_swipe(
         self,
         session: str,

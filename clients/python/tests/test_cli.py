@@ -325,6 +325,11 @@ def test_render_covers_every_method_that_changes_the_picture(tmp_path: Path) -> 
         {"id": 16, "method": "layout/beginInteractiveMovement", "params": {"session": "w", "section": 1, "item": 0}},
         {"id": 17, "method": "layout/updateInteractiveMovement", "params": {"session": "w", "position": {"x": 40, "y": 30}}},
         {"id": 18, "method": "layout/cancelInteractiveMovement", "params": {"session": "w"}},
+        # A list's separators overridden per item.
+        {"id": 19, "method": "layout/open", "params": {"session": "l", "layout": {"type": "list"},
+                                                       "bounds": bounds(0), "sections": [{"itemCount": 3}]}},
+        {"id": 20, "method": "layout/setItemSeparators", "params": {"session": "l", "items": [
+            {"section": 0, "item": 2, "bottomSeparatorVisibility": "visible"}]}},
         # A row of a compositional session scrolls on its own.
         {"id": 8, "method": "layout/open", "params": APP_STORE_OPEN},
         {"id": 9, "method": "layout/scrollSection", "params": {"session": "apps", "section": 1, "offset": 120}},
