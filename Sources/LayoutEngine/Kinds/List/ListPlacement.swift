@@ -12,8 +12,8 @@ struct ListBand: Sendable {
   var headerY: Double
   var headerHeight: Double
   var rowsStart: Double
+  /// Where the rows end and the footer starts.
   var rowsEnd: Double
-  var footerY: Double
   var footerHeight: Double
   /// Where the next section starts.
   var end: Double
@@ -81,7 +81,12 @@ public struct ListGeometry: Placement {
       }
       let sizes = section.sizeList
       let rowsStart = y
-      let rowsEnd = rowsStart + Self.rowsThickness(sizes.summary, c.estimatedRowHeight)
+      // The rows' total as a walk's prefix over all of them has it.
+      let rows = Self.walk(
+        start: rowsStart, count: section.count, x: rowX, width: rowWidth,
+        estimate: c.estimatedRowHeight)
+      let rowsEnd =
+        rowsStart + rows.thickness(SectionGeometry.RowPrefix(sizes.summary, rows.axes))
       var footerHeight = 0.0
       if footerMode == .supplementary, (f?.footerHeight ?? c.footerHeight) > 0 {
         footerHeight = f?.footerHeight ?? c.footerHeight
@@ -90,7 +95,7 @@ public struct ListGeometry: Placement {
       bands.append(
         ListBand(
           start: start, headerY: headerY, headerHeight: headerHeight, rowsStart: rowsStart,
-          rowsEnd: rowsEnd, footerY: rowsEnd, footerHeight: footerHeight, end: y,
+          rowsEnd: rowsEnd, footerHeight: footerHeight, end: y,
           count: section.count, sizes: sizes, firstRowIsHeader: headerMode == .firstItemInSection,
           showsSeparators: f?.showsSeparators ?? c.showsSeparators,
           separators: (f?.separatorConfiguration).map { $0.over(c.separatorConfiguration) }
@@ -105,20 +110,20 @@ public struct ListGeometry: Placement {
     contentSize = Size(width: W, height: y)
   }
 
-  /// The rows' total height from their sizes' summary: the measured ones'
-  /// exact sum plus the estimate for each of the others, as a walk's
-  /// prefix has it. O(1).
-  @inline(__always)
-  static func rowsThickness(_ s: SizeSummary, _ estimate: Double) -> Double {
-    s.sumHeight.value + Double(s.unset) * estimate
-  }
-
   /// The walk along band `b`'s rows: a single row of cards, no spacing.
   @inline(__always) func walk(_ b: ListBand) -> RowWalk {
+    Self.walk(
+      start: b.rowsStart, count: b.count, x: rowX, width: rowWidth,
+      estimate: configuration.estimatedRowHeight)
+  }
+
+  @inline(__always)
+  static func walk(start: Double, count: Int, x: Double, width: Double, estimate: Double)
+    -> RowWalk
+  {
     RowWalk(
-      axes: Axes(direction: .vertical),
-      itemSize: Size(width: rowWidth, height: configuration.estimatedRowHeight),
-      itemsStart: b.rowsStart, lineSpacing: 0, crossLead: rowX, avail: rowWidth, count: b.count)
+      axes: Axes(direction: .vertical), itemSize: Size(width: width, height: estimate),
+      itemsStart: start, lineSpacing: 0, crossLead: x, avail: width, count: count)
   }
 
   @inline(__always) func rowFrame(start: Double, height: Double) -> Rect {
@@ -150,7 +155,7 @@ public struct ListGeometry: Placement {
       return Rect(x: rowX, y: y, width: rowWidth, height: b.headerHeight)
     case .footer:
       guard b.footerHeight > 0 else { return nil }
-      var y = b.footerY
+      var y = b.rowsEnd
       if let pin, pin.footers {
         y = pin.footer(own: y, thickness: b.footerHeight, limit: b.rowsStart)
       }
