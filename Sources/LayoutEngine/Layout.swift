@@ -118,6 +118,15 @@ public struct Layout: Sendable {
     relayout()
   }
 
+  /// The section fields that give section `s`'s items `overrides` as their
+  /// separators (a patch for a section update), or nil when its rows are
+  /// not list rows. O(overrides).
+  public func separatorFields(_ overrides: [Int: SeparatorConfiguration], section s: Int)
+    -> (any SectionFields)?
+  {
+    traits.kind.separatorFields(overrides, of: sections[s])
+  }
+
   /// Replaces the layout type and its fields (invalidateLayout).
   /// O(sections + items in sections of varied sizes).
   public mutating func setType(_ type: LayoutType) {

@@ -19,6 +19,9 @@ public enum LayoutProblem: Equatable, Sendable {
   /// Items a distance of `pitch` apart along the scroll axis, where it
   /// must be above 0.
   case pitch(Double)
+  /// A list section (the first, `section`) in a layout that scrolls
+  /// horizontally: lists scroll vertically.
+  case horizontalList(section: Int)
 }
 
 extension Layout {

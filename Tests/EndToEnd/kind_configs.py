@@ -41,6 +41,12 @@ KINDS: List[Tuple[str, Dict[str, Any], int, int]] = [
                         "footerHeight": 16, "layoutDirection": "rtl", "estimatedRowHeight": 50,
                         "safeAreaInsets": {"left": 10, "right": 30}}, 3, 15),
     ("list-sidebar-firstItem", {"type": "list", "appearance": "sidebar", "headerMode": "firstItemInSection"}, 2, 9),
+    ("compositional-list-insetGrouped", {"type": "compositional", "interSectionSpacing": 12, "section": {
+        "list": {"appearance": "insetGrouped", "headerMode": "supplementary", "footerMode": "supplementary",
+                 "footerHeight": 20, "itemSeparators": [{"item": 1, "topSeparatorVisibility": "visible"}]},
+        "contentInsets": {"top": 4, "leading": 6, "bottom": 8, "trailing": 10}}}, 3, 12),
+    ("compositional-list-plain-rtl", {"type": "compositional", "layoutDirection": "rtl", "section": {
+        "list": {"headerMode": "supplementary", "estimatedRowHeight": 50}}}, 3, 15),
     ("pager-zoomOut-vertical", {"type": "pager", "itemSize": {"width": 300, "height": 180},
                                 "transformer": "zoomOut", "scrollDirection": "vertical", "interitemSpacing": 10}, 1, 9),
 ]

@@ -122,6 +122,12 @@ protocol LayoutKind: Sendable {
   /// Sections leaving this kind for `next`: what only this kind reads of
   /// them is dropped. O(n) when something is.
   func sections(_ sections: [Section], leavingFor next: LayoutType) -> [Section]
+
+  /// The section fields that give `section`'s items `overrides` (by item)
+  /// as their separators, over those it has (UIKit's itemSeparatorHandler),
+  /// or nil when its rows are not list rows. O(overrides).
+  func separatorFields(_ overrides: [Int: SeparatorConfiguration], of section: Section)
+    -> (any SectionFields)?
 }
 
 extension LayoutKind {
@@ -147,6 +153,9 @@ extension LayoutKind {
   func sections(_ sections: [Section], leavingFor next: LayoutType) -> [Section] {
     sections
   }
+  func separatorFields(_ overrides: [Int: SeparatorConfiguration], of section: Section)
+    -> (any SectionFields)?
+  { nil }
 }
 
 extension LayoutKind where EffectContext == Void {

@@ -24,6 +24,18 @@ struct CompositionalDecoder: KindDecoder {
     }
   }
 
+  /// A list section where the layout scrolls horizontally.
+  func error(for problem: LayoutProblem, source: ChangeSource) -> RPCError {
+    guard case .horizontalList(let section) = problem else {
+      return .invalidParams(
+        source.viewportField, "makes the compositional layout impossible to draw")
+    }
+    return .invalidParams(
+      source.blames("params.layout.scrollDirection"),
+      "makes section \(section), a list section, scroll horizontally: list sections need "
+        + "scrollDirection \"vertical\"")
+  }
+
   var capabilities: [(key: String, value: Capability)] {
     [
       (
@@ -58,12 +70,29 @@ func readCompositionalFields(_ f: Fields, into c: inout CompositionalConfigurati
 }
 
 /// `{group, interGroupSpacing?, contentInsets?, orthogonalScrollingBehavior?,
-/// boundarySupplementaryItems?, decorationItems?, effect?}`.
+/// boundarySupplementaryItems?, decorationItems?, effect?}`, or a list
+/// section `{list, contentInsets?}`.
 func readSectionLayout(_ f: Fields) throws(RPCError) -> SectionLayout {
   try f.rejectUnknown([
     "group", "interGroupSpacing", "contentInsets", "orthogonalScrollingBehavior",
-    "boundarySupplementaryItems", "decorationItems", "effect",
+    "boundarySupplementaryItems", "decorationItems", "effect", "list",
   ])
+  if let l = try f.optionalObject("list") {
+    // The list's header and footer modes, separators and backgrounds
+    // replace a group section's fields.
+    for key in [
+      "group", "boundarySupplementaryItems", "decorationItems", "interGroupSpacing",
+      "orthogonalScrollingBehavior", "effect",
+    ] where f.optional(key) != nil {
+      throw .invalidParams(
+        f.path(key),
+        "cannot be given with list: a list section's own modes, separators and backgrounds "
+          + "replace it")
+    }
+    var s = SectionLayout(list: try readListSectionLayout(l))
+    s.contentInsets = try readDirectionalInsets(f, "contentInsets")
+    return s
+  }
   var s = SectionLayout(group: try readGroup(try f.object("group"), depth: 1))
   if let v = try f.optionalSpacing("interGroupSpacing") { s.interGroupSpacing = v }
   s.contentInsets = try readDirectionalInsets(f, "contentInsets")
@@ -222,4 +251,21 @@ private func readGroup(_ f: Fields, depth: Int) throws(RPCError) -> LayoutGroup 
   }
   g.contentInsets = try readDirectionalInsets(f, "contentInsets")
   return g
+}
+
+/// `{"list": {…}}` of a compositional section: the list's fields (its
+/// layoutDirection is the compositional layout's) and its items' separator
+/// overrides.
+func readListSectionLayout(_ f: Fields) throws(RPCError) -> ListSectionLayout {
+  if f.optional("layoutDirection") != nil {
+    throw .invalidParams(
+      f.path("layoutDirection"),
+      "is the compositional layout's: a list section takes no direction of its own")
+  }
+  try f.rejectUnknown(listFieldKeys.union(["itemSeparators"]))
+  var c = ListConfiguration()
+  try readListFields(f, into: &c)
+  var l = ListSectionLayout(c)
+  l.itemSeparators = try readItemSeparators(f)
+  return l
 }

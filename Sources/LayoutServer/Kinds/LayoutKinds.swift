@@ -33,6 +33,13 @@ enum ChangeSource: Sendable {
     case .change(let field): return field
     }
   }
+
+  /// The field to blame: a change's own field, or `field` of the layout
+  /// opened or configured.
+  func blames(_ field: String) -> String {
+    if case .change(let f) = self { return f }
+    return field
+  }
 }
 
 /// A kind's own limit of items per session: a kind that keeps a record per

@@ -10,12 +10,17 @@ private let listSectionKeys: Set<String> = [
   "separatorConfiguration", "itemSeparators",
 ]
 
-private let listKeys: Set<String> = Set([
-  "type", "appearance", "showsSeparators", "separatorConfiguration", "headerMode", "footerMode",
-  "headerHeight", "footerHeight", "headerTopPadding", "layoutDirection", "layoutMargins",
-  "cellLayoutMargins", "indentationWidth", "displayScale", "safeAreaInsets", "sectionSpacing",
-  "cornerRadius", "estimatedRowHeight",
-]).union(everyKindsLayoutKeys)
+/// The list's own fields, as a `list` layout and a compositional list
+/// section take them.
+let listFieldKeys: Set<String> = [
+  "appearance", "showsSeparators", "separatorConfiguration", "headerMode", "footerMode",
+  "headerHeight", "footerHeight", "headerTopPadding", "layoutMargins", "cellLayoutMargins",
+  "indentationWidth", "displayScale", "safeAreaInsets", "sectionSpacing", "cornerRadius",
+  "estimatedRowHeight",
+]
+
+private let listKeys: Set<String> = listFieldKeys.union(["type", "layoutDirection"]).union(
+  everyKindsLayoutKeys)
 
 private let separatorKeys = [
   "topSeparatorVisibility", "bottomSeparatorVisibility", "topSeparatorInsets",
@@ -29,41 +34,10 @@ struct ListDecoder: KindDecoder {
     try f.rejectUnknown(listKeys)
     var c = ListConfiguration()
     if case .list(let b)? = base { c = b }
-    if let v = try f.optionalChoice("appearance", ListAppearance.allCases.map(\.rawValue)) {
-      c.appearance = ListAppearance(rawValue: v)!
-    }
-    if let v = try f.optionalBool("showsSeparators") { c.showsSeparators = v }
-    if let s = try f.optionalObject("separatorConfiguration") {
-      c.separatorConfiguration = try readSeparators(s)
-    }
-    if let v = try f.optionalChoice("headerMode", ListHeaderMode.allCases.map(\.rawValue)) {
-      c.headerMode = ListHeaderMode(rawValue: v)!
-    }
-    if let v = try f.optionalChoice("footerMode", ListFooterMode.allCases.map(\.rawValue)) {
-      c.footerMode = ListFooterMode(rawValue: v)!
-    }
-    if let v = try f.optionalSpacing("headerHeight") { c.headerHeight = v }
-    if let v = try f.optionalSpacing("footerHeight") { c.footerHeight = v }
-    if let v = try f.optionalSpacing("headerTopPadding") { c.headerTopPadding = v }
+    try readListFields(f, into: &c)
     if let d = try f.optionalChoice("layoutDirection", LayoutDirection.allCases.map(\.rawValue)) {
       c.layoutDirection = LayoutDirection(rawValue: d)!
     }
-    if let v = try f.optionalSpacing("layoutMargins") { c.layoutMargins = v }
-    if let v = try f.optionalSpacing("cellLayoutMargins") { c.cellLayoutMargins = v }
-    if let v = try positive(f, "indentationWidth") { c.indentationWidth = v }
-    if let v = try positive(f, "displayScale") { c.displayScale = v }
-    if let s = try f.optionalObject("safeAreaInsets") {
-      try s.rejectUnknown(["top", "left", "bottom", "right"])
-      var i = c.safeAreaInsets
-      if let v = try s.optionalSpacing("top") { i.top = v }
-      if let v = try s.optionalSpacing("left") { i.left = v }
-      if let v = try s.optionalSpacing("bottom") { i.bottom = v }
-      if let v = try s.optionalSpacing("right") { i.right = v }
-      c.safeAreaInsets = i
-    }
-    if let v = try f.optionalSpacing("sectionSpacing") { c.sectionSpacing = v }
-    if let v = try f.optionalSpacing("cornerRadius") { c.cornerRadius = v }
-    if let v = try positive(f, "estimatedRowHeight") { c.estimatedRowHeight = v }
     return .list(c)
   }
 
@@ -85,15 +59,7 @@ struct ListDecoder: KindDecoder {
       if let c = try s.optionalObject("separatorConfiguration") {
         o.separatorConfiguration = try readSeparators(c)
       }
-      if s.optional("itemSeparators") != nil {
-        let (array, path) = try s.array("itemSeparators")
-        for i in 0..<array.count {
-          let e = try Fields(array[i], element: i, of: path)
-          try e.rejectUnknown(Set(separatorKeys + ["item"]))
-          let item = try e.integer("item", in: 0...Int.max)
-          o.itemSeparators[item] = try readSeparators(e, extra: ["item"])
-        }
-      }
+      o.itemSeparators = try readItemSeparators(s)
       section.kindFields = o
     }
   }
@@ -104,6 +70,57 @@ struct ListDecoder: KindDecoder {
       ("listHeaderModes", .names(ListHeaderMode.allCases.map(\.rawValue))),
     ]
   }
+}
+
+/// The list's own fields of `f` into `c`, leaving absent fields as they
+/// are.
+func readListFields(_ f: Fields, into c: inout ListConfiguration) throws(RPCError) {
+  if let v = try f.optionalChoice("appearance", ListAppearance.allCases.map(\.rawValue)) {
+    c.appearance = ListAppearance(rawValue: v)!
+  }
+  if let v = try f.optionalBool("showsSeparators") { c.showsSeparators = v }
+  if let s = try f.optionalObject("separatorConfiguration") {
+    c.separatorConfiguration = try readSeparators(s)
+  }
+  if let v = try f.optionalChoice("headerMode", ListHeaderMode.allCases.map(\.rawValue)) {
+    c.headerMode = ListHeaderMode(rawValue: v)!
+  }
+  if let v = try f.optionalChoice("footerMode", ListFooterMode.allCases.map(\.rawValue)) {
+    c.footerMode = ListFooterMode(rawValue: v)!
+  }
+  if let v = try f.optionalSpacing("headerHeight") { c.headerHeight = v }
+  if let v = try f.optionalSpacing("footerHeight") { c.footerHeight = v }
+  if let v = try f.optionalSpacing("headerTopPadding") { c.headerTopPadding = v }
+  if let v = try f.optionalSpacing("layoutMargins") { c.layoutMargins = v }
+  if let v = try f.optionalSpacing("cellLayoutMargins") { c.cellLayoutMargins = v }
+  if let v = try positive(f, "indentationWidth") { c.indentationWidth = v }
+  if let v = try positive(f, "displayScale") { c.displayScale = v }
+  if let s = try f.optionalObject("safeAreaInsets") {
+    try s.rejectUnknown(["top", "left", "bottom", "right"])
+    var i = c.safeAreaInsets
+    if let v = try s.optionalSpacing("top") { i.top = v }
+    if let v = try s.optionalSpacing("left") { i.left = v }
+    if let v = try s.optionalSpacing("bottom") { i.bottom = v }
+    if let v = try s.optionalSpacing("right") { i.right = v }
+    c.safeAreaInsets = i
+  }
+  if let v = try f.optionalSpacing("sectionSpacing") { c.sectionSpacing = v }
+  if let v = try f.optionalSpacing("cornerRadius") { c.cornerRadius = v }
+  if let v = try positive(f, "estimatedRowHeight") { c.estimatedRowHeight = v }
+}
+
+/// A section's `itemSeparators: [{item, …}]`, by item; empty when absent.
+func readItemSeparators(_ s: Fields) throws(RPCError) -> [Int: SeparatorConfiguration] {
+  var out: [Int: SeparatorConfiguration] = [:]
+  guard s.optional("itemSeparators") != nil else { return out }
+  let (array, path) = try s.array("itemSeparators")
+  for i in 0..<array.count {
+    let e = try Fields(array[i], element: i, of: path)
+    try e.rejectUnknown(Set(separatorKeys + ["item"]))
+    let item = try e.integer("item", in: 0...Int.max)
+    out[item] = try readSeparators(e, extra: ["item"])
+  }
+  return out
 }
 
 /// A number greater than zero, or nil when absent.
@@ -147,28 +164,33 @@ extension LayoutServer {
   func setItemSeparators(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let slot = try existingSlot(p)
     let old = sessions.values[slot]
-    guard case .list = old.layout.type else {
-      throw .invalidParams(
-        p.path("session"),
-        "has a \(old.layout.type.name) layout: item separators are a list's")
-    }
     let (array, path) = try p.array("items")
     guard array.count <= limits.maxItemValuesPerRequest else {
       throw .invalidParams(
         path, "holds \(array.count) items, more than maxItemValuesPerRequest")
     }
-    var bySection: [Int: ListSectionFields] = [:]
+    // The kind decides which sections' rows are list rows: a list's all,
+    // a compositional layout's its list sections.
+    var bySection: [Int: [Int: SeparatorConfiguration]] = [:]
     for i in 0..<array.count {
       let e = try Fields(array[i], element: i, of: path)
       try e.rejectUnknown(Set(separatorKeys + ["section", "item", "id"]))
       let at = try indexPath(e, old)
-      bySection[at.section, default: ListSectionFields()].itemSeparators[at.item] =
+      if bySection[at.section] == nil,
+        old.layout.separatorFields([:], section: at.section) == nil
+      {
+        throw .invalidParams(
+          e.path,
+          "names an item of section \(at.section), whose rows are not list rows"
+            + " (\(old.layout.type.name) layout)")
+      }
+      bySection[at.section, default: [:]][at.item] =
         try readSeparators(e, extra: ["section", "item", "id"])
     }
     var update = BatchUpdate()
-    for (s, fields) in bySection.sorted(by: { $0.key < $1.key }) {
+    for (s, overrides) in bySection.sorted(by: { $0.key < $1.key }) {
       var patch = Section.uniform(0)
-      patch.kindFields = fields
+      patch.kindFields = old.layout.separatorFields(overrides, section: s)
       update.updateSections.append((s, patch))
     }
     try commit(slot, .performBatchUpdates(update), source: .change(path), p, &w) {

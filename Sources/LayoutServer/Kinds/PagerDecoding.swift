@@ -105,11 +105,4 @@ extension ChangeSource {
     if case .configure = self { return true }
     return false
   }
-
-  /// `field` of the layout when the layout itself is what changed (open,
-  /// configure), else the field of the change.
-  fileprivate func blames(_ field: String) -> String {
-    if case .change(let f) = self { return f }
-    return field
-  }
 }

@@ -277,8 +277,27 @@ LIST_LAYOUT = st.fixed_dictionaries(
         "safeAreaInsets": st.fixed_dictionaries({}, optional={"left": st.integers(0, 40), "right": st.integers(0, 40)}),
     },
 )
+#: A compositional list section (`{"list": …}` in place of a group): the
+#: list's fields less its direction, per-item separators, content insets.
+LIST_SECTION_LAYOUT = st.builds(
+    lambda fields, seps, insets: {"list": {**{k: v for k, v in fields.items()
+                                              if k not in ("type", "layoutDirection")},
+                                           **({"itemSeparators": seps} if seps else {})},
+                                  **({"contentInsets": insets} if insets else {})},
+    LIST_LAYOUT,
+    st.lists(st.builds(lambda i, c: {"item": i, **c}, st.integers(0, 20), SEPARATORS), max_size=3),
+    st.none() | DIRECTIONAL_INSETS)
+#: List sections scroll vertically: a vertical compositional layout whose
+#: default section is a list, and whose sections mix lists and groups.
+COMPOSITIONAL_LIST_LAYOUT = st.fixed_dictionaries(
+    {"type": st.just("compositional"), "section": LIST_SECTION_LAYOUT},
+    optional={"interSectionSpacing": st.integers(0, 20), "layoutDirection": st.sampled_from(["ltr", "rtl"])},
+)
+#: Any compositional section, list sections included (refused, -32602, in a
+#: horizontal layout).
+MIXED_SECTION = COMPOSITIONAL_SECTION | st.builds(dict, itemCount=st.integers(0, 30), layout=LIST_SECTION_LAYOUT)
 LAYOUT = (FLOW_LAYOUT | COVER_LAYOUT | WATERFALL_LAYOUT | CAROUSEL_LAYOUT | COMPOSITIONAL_LAYOUT | PAGER_LAYOUT
-          | LIST_LAYOUT)
+          | LIST_LAYOUT | COMPOSITIONAL_LIST_LAYOUT)
 ITEM_ID = st.integers(-5, 50) | st.sampled_from(["a", "b", "x", "\u00e9", ""])
 
 
@@ -317,6 +336,8 @@ def open_params(draw, name: str) -> dict:
     layout = draw(LAYOUT, label="layout")
     section = {"waterfall": WATERFALL_SECTION, "compositional": COMPOSITIONAL_SECTION,
                "list": LIST_SECTION}.get(layout["type"], SECTION)
+    if layout["type"] == "compositional" and layout.get("scrollDirection") != "horizontal":
+        section = MIXED_SECTION
     sections = PAGER_SECTIONS if layout["type"] == "pager" else st.lists(section, min_size=1, max_size=3)
     return {"session": name, "layout": layout, "bounds": draw(bounds(), label="bounds"),
             "sections": draw(sections, label="sections")}
@@ -550,7 +571,7 @@ def _perform_batch_updates(name, count, sections, kind):
 def _reload_data(name, count, sections, kind):
     if kind == "pager":
         return st.builds(dict, session=st.just(name), sections=PAGER_SECTIONS)
-    section = COMPOSITIONAL_SECTION if kind == "compositional" else SECTION
+    section = MIXED_SECTION if kind == "compositional" else SECTION
     return st.builds(dict, session=st.just(name), sections=st.lists(section, min_size=1, max_size=3))
 
 

@@ -32,7 +32,7 @@ def open_kind(d, name: str, kind: tuple, counts: Optional[List[int]] = None, bou
 
 
 def key(a: dict) -> tuple:
-    return (a["kind"], a["section"], a["item"], a.get("lap"))
+    return (a["kind"], a["section"], a["item"], a.get("lap"), a.get("edge"))
 
 
 def overlaps(f: dict, r: dict) -> bool:
@@ -159,7 +159,7 @@ def test_deltas_are_exact_and_minimal(server, kind):
     for _ in range(30):
         offset = rng.choice([rng.uniform(-50, 900), rng.uniform(-3, 3), 0.0])
         r = scroll_to(server, "k", kind, offset)
-        removed = [tuple(list((x["kind"], x["section"], x["item"])) + [x.get("lap")]) for x in r["removed"]]
+        removed = [key(x) for x in r["removed"]]
         for k in removed:
             assert k in picture, (kind[0], "removed what the client does not hold", k)
             del picture[k]

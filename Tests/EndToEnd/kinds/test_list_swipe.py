@@ -205,7 +205,8 @@ def test_set_item_separators_refuses_other_types_and_bad_items(server):
     server.call("layout/open", {"session": "f", "layout": {"type": "flow"}, "bounds": rect(0, 0, W, 600),
                                 "sections": [{"itemCount": 3}]})
     e = server.error("layout/setItemSeparators", {"session": "f", "items": [{"section": 0, "item": 0}]}, -32602)
-    assert e["data"]["field"] == "params.session"
+    assert e["data"]["field"] == "params.items[0]"
+    assert "not list rows" in e["message"], e
     open_rows(server)
     before = separators(server)
     for items, field in [([{"section": 0, "item": 9}], "params.items[0].item"),

@@ -71,7 +71,7 @@ Item = Tuple[str, Optional[dict]]  # (id, own size or None)
 
 
 def key(a: dict) -> tuple:
-    return (a["kind"], a["section"], a["item"], a.get("lap"))
+    return (a["kind"], a["section"], a["item"], a.get("lap"), a.get("edge"))
 
 
 def ref(a: dict) -> dict:
@@ -268,7 +268,7 @@ def test_the_issue_flow_example_answers_the_preview(server):
     layout = TYPES[0][1]
     items = [(f"i{k}", None) for k in range(30)]
     s = Session(server, "a", layout, rect(0, 0, 375, 500), items)
-    begin(s, s.picture[("cell", 0, 2, None)])
+    begin(s, s.picture[("cell", 0, 2, None, None)])
     r = s.mutate("layout/updateInteractiveMovement", position={"x": 200, "y": 200})
     # Item 2 follows the finger: centre (200, 200), so origin (200 - 40,
     # 200 - 30) = (160, 170); moving, on top.
@@ -281,8 +281,8 @@ def test_the_issue_flow_example_answers_the_preview(server):
     # is 10; items 3...10 each slide back one slot: item 3 to slot 2
     # (196.67, 0), item 10 to slot 9 (98.33, 140).
     assert r["target"] == {"section": 0, "item": 10}
-    f3 = s.picture[("cell", 0, 3, None)]["frame"]
-    f10 = s.picture[("cell", 0, 10, None)]["frame"]
+    f3 = s.picture[("cell", 0, 3, None, None)]["frame"]
+    f10 = s.picture[("cell", 0, 10, None, None)]["frame"]
     assert (f3["x"], f3["y"]) == (pytest.approx(2 * (80 + 55 / 3)), 0), f3
     assert (f10["x"], f10["y"]) == (pytest.approx(80 + 55 / 3), 140), f10
     # What the issue saw: attributesInRect answered item 2 at (196.67, 0)
@@ -293,7 +293,7 @@ def test_the_issue_flow_example_answers_the_preview(server):
     s.check_picture("flow example")
     # attributesForItem answers the preview too.
     a2 = s.call("layout/attributesForItem", section=0, item=2)["attributes"]
-    assert a2 == s.picture[("cell", 0, 2, None)], a2
+    assert a2 == s.picture[("cell", 0, 2, None, None)], a2
     a3 = s.call("layout/attributesForItem", id="i3")["attributes"]
     assert a3["frame"] == f3, a3
     # itemAtPoint: (230, 30) is item 3's preview slot (data: item 2's);

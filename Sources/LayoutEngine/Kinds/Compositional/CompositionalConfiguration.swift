@@ -153,9 +153,26 @@ public struct SectionLayout: SectionFields {
   public var background: DirectionalInsets? = nil
   /// Only for orthogonal sections.
   public var effect: RowEffect? = nil
+  /// A list section (`{"list": …}` in place of `group`): its rows, header,
+  /// footer, separators and background are the list's, and `group` is
+  /// unused.
+  public var list: ListSectionLayout? = nil
 
   public init(group: LayoutGroup) {
     self.group = group
+  }
+
+  /// NSCollectionLayoutSection.list(using:layoutEnvironment:).
+  public init(list: ListSectionLayout) {
+    self.group = LayoutGroup(
+      direction: .vertical,
+      size: LayoutSize(width: .fractionalWidth(1), height: .absolute(0)),
+      subitems: [
+        .item(
+          size: LayoutSize(width: .fractionalWidth(1), height: .fractionalHeight(1)),
+          contentInsets: .zero)
+      ])
+    self.list = list
   }
 
   public var scrollsOrthogonally: Bool { orthogonalScrollingBehavior != .none }
@@ -165,6 +182,17 @@ public struct SectionLayout: SectionFields {
 
   func boundary(_ kind: ElementKind) -> BoundaryItem? {
     boundarySupplementaryItems.first { $0.kind == kind }
+  }
+}
+
+/// A compositional list section's fields: the list's configuration (its
+/// `layoutDirection` is the compositional layout's) and its items'
+/// separator overrides by index.
+public struct ListSectionLayout: Equatable, Sendable {
+  public var configuration: ListConfiguration
+  public var itemSeparators: [Int: SeparatorConfiguration] = [:]
+  public init(_ configuration: ListConfiguration) {
+    self.configuration = configuration
   }
 }
 

@@ -16,6 +16,23 @@ extension CompositionalConfiguration: LayoutKind {
   /// Fractional heights resolve against the viewport's height.
   var dependsOnMainExtent: Bool { true }
 
+  /// List sections only in a vertical layout. O(1): the placement notes
+  /// the first.
+  func problem(_ g: CompositionalGeometry, in layout: Layout) -> LayoutProblem? {
+    g.horizontalList.map { .horizontalList(section: $0) }
+  }
+
+  /// A list section's layout with the overrides merged in; nil for a
+  /// section of groups.
+  func separatorFields(_ overrides: [Int: SeparatorConfiguration], of section: Section)
+    -> (any SectionFields)?
+  {
+    var layout = section.fields(SectionLayout.self) ?? self.section
+    guard layout.list != nil else { return nil }
+    layout.list?.itemSeparators.merge(overrides) { _, new in new }
+    return layout
+  }
+
   /// Rows keep their offsets across every relayout but a batch, after
   /// which each scrolled row keeps its leading group's first item where
   /// it was.

@@ -107,6 +107,10 @@ struct CompositionalSection: Sendable {
   /// and its range of offsets.
   var rowExtent = 0.0
   var rowRange = (lo: 0.0, hi: 0.0)
+  /// A list section's band, in content coordinates (its rows, header,
+  /// footer, separators and background), and its list's metrics. Rebuilt
+  /// with every relayout: O(1) from its sizes' summary.
+  var list: (metrics: ListMetrics, band: ListBand)? = nil
 
   var layout: SectionLayout { template.layout }
   var container: Size { template.container }
@@ -217,6 +221,9 @@ public struct CompositionalGeometry: Placement {
   /// How far a row effect's scale can grow a cell beyond its frame, in
   /// either axis: queries widen their rect by it.
   public private(set) var effectReach = 0.0
+  /// The first list section of a horizontal layout (lists scroll
+  /// vertically): the layout's problem.
+  public private(set) var horizontalList: Int? = nil
 
   /// Lays out every section (rules 1 to 8 of protocol.md's compositional
   /// geometry) in a viewport whose extents less the content insets are
@@ -238,6 +245,7 @@ public struct CompositionalGeometry: Placement {
     var m = 0.0
     var span = (lo: 0.0, hi: 0.0)
     var reach = 0.0
+    var firstHorizontalList: Int? = nil
     // One template per distinct layout: every section of the default
     // layout shares one, and sections whose layouts share a box share one.
     // Templates that still fit carry over from the previous geometry, so
@@ -277,7 +285,12 @@ public struct CompositionalGeometry: Placement {
     for index in specs.indices {
       let t = template(specs[index].fieldsBox)
       var g: CompositionalSection
-      if let previous, let continuity, index < continuity.sections.count,
+      if t.layout.list != nil, axes.direction == .horizontal {
+        if firstHorizontalList == nil { firstHorizontalList = index }
+        g = CompositionalSection(count: specs[index].count, template: t, groupCount: 0)
+      } else if let l = t.layout.list {
+        g = Self.listSection(specs[index], l, t, at: m, W: W, direction: c.layoutDirection)
+      } else if let previous, let continuity, index < continuity.sections.count,
         let r = continuity.sections[index], r.edit == nil, r.old < previous.sections.count,
         previous.sections[r.old].template === t,
         previous.sections[r.old].count == specs[index].count
@@ -301,6 +314,7 @@ public struct CompositionalGeometry: Placement {
       sections.append(g)
     }
     self.sections = sections
+    self.horizontalList = firstHorizontalList
     self.defaultTemplate = defaultTemplate
     self.boxedTemplates = boxed
     var far = -Double.infinity
@@ -331,6 +345,31 @@ public struct CompositionalGeometry: Placement {
       clamped[s] = min(max(g.groupCenter(0) - W / 2, g.rowRange.lo), g.rowRange.hi)
     }
     self.rowOffsets = clamped
+  }
+
+  /// A list section starting at `m`: its band inside the section's content
+  /// insets, with `sectionSpacing` above and below it in a spaced
+  /// appearance; its last row is the list's last. O(1).
+  static func listSection(
+    _ spec: Section, _ l: ListSectionLayout, _ t: GroupTemplate, at m: Double, W: Double,
+    direction: LayoutDirection
+  ) -> CompositionalSection {
+    var c = l.configuration
+    c.layoutDirection = direction
+    let shape = t.shape
+    let metrics = ListMetrics(
+      c, width: t.container.width, origin: shape.itemsCross, viewportWidth: W)
+    var fields = ListSectionFields()
+    fields.itemSeparators = l.itemSeparators
+    let band = metrics.band(
+      spec, fields, at: m + shape.itemsMain,
+      trailing: c.appearance.spacesSections ? c.sectionSpacing : 0, holdsLastRow: true)
+    var g = CompositionalSection(count: spec.count, template: t, groupCount: 0)
+    g.itemsEnd = band.end - m + shape.mainTrail
+    g.end = g.itemsEnd
+    g.span = (0, g.end)
+    g.list = (metrics, band)
+    return g
   }
 
   /// One section in its own coordinates. O(1) without measured items; with
@@ -473,6 +512,7 @@ public struct CompositionalGeometry: Placement {
   /// The frame of a valid item. O(1) (a measured section's: O(1) too).
   public func frameForItem(_ path: IndexPath) -> Rect {
     let g = sections[path.section]
+    if let l = g.list { return l.metrics.frame(row: path.item, of: l.band) }
     return frame(
       g, path.item, group: path.item / g.template.leafCount,
       offset: rowOffset(section: path.section))
@@ -495,6 +535,7 @@ public struct CompositionalGeometry: Placement {
   /// pins and `pin` is given), or the background decoration. O(1).
   public func frameForSupplementary(_ kind: ElementKind, section s: Int, pin: Pinning?) -> Rect? {
     let g = sections[s]
+    if let l = g.list { return l.metrics.supplementary(kind, of: l.band, pin: pin) }
     // A boundary item of no size is no element; its main position pinned.
     func boundary(
       _ b: (main: Double, cross: Double, size: Size)?, _ pinned: (Double, Double) -> Double
@@ -529,7 +570,12 @@ public struct CompositionalGeometry: Placement {
 
   /// Whether a section has a background decoration (its other elements
   /// then stand above it, at zIndex 1). O(1).
-  public func hasBackground(section s: Int) -> Bool { sections[s].background != nil }
+  public func hasBackground(section s: Int) -> Bool {
+    if let l = sections[s].list {
+      return l.metrics.configuration.appearance.hasBackgrounds && l.band.count > 0
+    }
+    return sections[s].background != nil
+  }
 
   /// The row effect of an orthogonal section, if it has one. O(1).
   public func rowEffect(section s: Int) -> RowEffect? {
@@ -617,14 +663,35 @@ public struct CompositionalGeometry: Placement {
     _ body: (ElementKind, Int, Int, Rect) -> Bool
   ) {
     let (lo, hi, _, _) = axes.spans(rect)
-    walkSections(
-      from: firstSection(endingAfter: lo), while: { $0 < sections.count && startsFrom[$0] < hi },
-      rect: rect, pin: pin, after: after,
-      cells: { s, from, take in
-        let g = sections[s]
-        let (a, b) = stackingSpan(g, rect, offset: rowOffset(section: s))
-        return forEachCell(s, groups: groups(g, meeting: a, b), from: from, meeting: rect, take)
-      }, body)
+    func inRange(_ s: Int) -> Bool { s < sections.count && startsFrom[s] < hi }
+    let key = after.map { ($0.section, $0.kind.documentRank, $0.item, $0.kind.rowRank) }
+    var s = firstSection(endingAfter: lo)
+    while inRange(s) {
+      // The sections of groups up to the next list section, as one walk.
+      var e = s
+      while inRange(e) && sections[e].list == nil { e += 1 }
+      if e > s {
+        var stopped = false
+        walkSections(
+          from: s, while: { $0 < e }, rect: rect, pin: pin, after: after,
+          cells: { s, from, take in
+            let g = sections[s]
+            let (a, b) = stackingSpan(g, rect, offset: rowOffset(section: s))
+            return forEachCell(s, groups: groups(g, meeting: a, b), from: from, meeting: rect, take)
+          }
+        ) { k, s, i, r in
+          stopped = !body(k, s, i, r)
+          return !stopped
+        }
+        if stopped { return }
+      }
+      if inRange(e), let l = sections[e].list, e >= after?.section ?? 0,
+        !l.metrics.walkElements(of: l.band, section: e, in: rect, pin: pin, after: key, body)
+      {
+        return
+      }
+      s = e + 1
+    }
   }
 
   /// At least as many elements as `forEachElement(in: rect)` visits: per
@@ -636,6 +703,11 @@ public struct CompositionalGeometry: Placement {
     var s = firstSection(endingAfter: lo)
     while s < sections.count && startsFrom[s] < hi {
       let g = sections[s]
+      if let l = g.list {
+        n = n.addingReportingOverflow(l.metrics.elementCountBound(of: l.band, lo: lo, hi: hi)).0
+        s += 1
+        continue
+      }
       let (a, b) = stackingSpan(g, rect, offset: rowOffset(section: s))
       let range = groups(g, meeting: a, b)
       let (cells, overflow) = range.count.multipliedReportingOverflow(by: g.template.leafCount)
@@ -661,6 +733,15 @@ public struct CompositionalGeometry: Placement {
   /// its range. O(sections + rows).
   public func invariantViolation() -> String? {
     for (s, g) in sections.enumerated() {
+      if let l = g.list {
+        if let v = l.metrics.invariantViolation(of: l.band) {
+          return "compositional list section \(s): \(v)"
+        }
+        if l.band.count != g.count || g.groupCount != 0 {
+          return "compositional list section \(s) holds \(l.band.count) rows for \(g.count) items"
+        }
+        continue
+      }
       let P = g.template.leafCount
       let want = g.count == 0 || P == 0 ? 0 : (g.count - 1) / P + 1
       if g.groupCount != want {
@@ -701,7 +782,14 @@ public struct CompositionalGeometry: Placement {
       var s = firstSection(endingAfter: lo)
       while s < sections.count && startsFrom[s] < hi {
         let g = sections[s]
-        if g.count > 0 && g.measured == nil {
+        if let l = g.list {
+          // Rows share x: the nearest are the two around the point's y.
+          if g.count > 0 {
+            let (j, before) = l.metrics.rowsAround(pm, of: l.band)
+            if let before { consider(s, before, l.metrics.frame(row: before, of: l.band)) }
+            consider(s, j, l.metrics.frame(row: j, of: l.band))
+          }
+        } else if g.count > 0 && g.measured == nil {
           nearestCells(s, main: pm, cross: pc, mainAxisOnly: mainAxisOnly, consider)
         } else if g.count > 0 {
           let (a, b) = stackingSpan(g, window, offset: rowOffset(section: s))
@@ -830,7 +918,11 @@ public struct CompositionalGeometry: Placement {
 
   /// Whether a header or footer of section `s` pins. O(1).
   public func pins(_ kind: ElementKind, section s: Int) -> Bool {
-    kind == .header ? sections[s].pins.header : kind == .footer && sections[s].pins.footer
+    if let l = sections[s].list {
+      return (kind == .header || kind == .footer)
+        && l.metrics.configuration.appearance.pinsSupplementaries
+    }
+    return kind == .header ? sections[s].pins.header : kind == .footer && sections[s].pins.footer
   }
 }
 

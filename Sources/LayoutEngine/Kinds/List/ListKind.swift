@@ -28,27 +28,25 @@ extension ListConfiguration: LayoutKind {
       viewportWidth: viewport.width)
   }
 
+  /// Every section's rows are list rows; its fields merge the overrides.
+  func separatorFields(_ overrides: [Int: SeparatorConfiguration], of section: Section)
+    -> (any SectionFields)?
+  {
+    var fields = ListSectionFields()
+    fields.itemSeparators = overrides
+    return fields
+  }
+
   /// Only grouped appearances name corners.
   var hasEffect: Bool { appearance.hasBackgrounds }
 
   func effectContext(bounds: Rect, _ g: ListGeometry, in layout: Layout) -> ListGeometry { g }
 
   /// A background's radius and zIndex below the cells; a cell's rounded
-  /// corners: the top ones on its section's first row, the bottom ones on
-  /// its last. O(1).
+  /// corners. O(1).
   func applyEffect(to a: inout LayoutAttributes, _ g: ListGeometry, in layout: Layout) {
     guard appearance.hasBackgrounds else { return }
-    switch a.kind {
-    case .decoration:
-      a.cornerRadius = appearance == .insetGrouped ? cornerRadius : 0
-      a.zIndex = -1
-    case .cell:
-      var mask: CornerMask = []
-      if a.item == 0 { mask.formUnion(.top) }
-      if a.item == g.bands[a.section].count - 1 { mask.formUnion(.bottom) }
-      a.cornerMask = mask
-    default:
-      break
-    }
+    g.metrics.roundCorners(&a, of: g.bands[a.section])
+    if a.kind == .decoration { a.zIndex = -1 }
   }
 }
