@@ -55,6 +55,7 @@ from engine import *  # noqa: E402,F401,F403
 from counted import *  # noqa: E402,F401,F403
 from stalls import *  # noqa: E402,F401,F403
 from peers import *  # noqa: E402,F401,F403
+from lists import *  # noqa: E402,F401,F403
 from report import *  # noqa: E402,F401,F403
 
 
@@ -93,6 +94,9 @@ def main() -> int:
     log("drag to reorder (flowlayout-bench, 1e6)")
     reorder = bench_reorder()
 
+    log("lists (callgrind setBounds frames against a one-column flow; RSS of 1e7 rows)")
+    lists = bench_lists()
+
     log("bulk answers (1e5 attributes, wall and callgrind)")
     bulk = bench_bulk_answers()
     log("worst accepted requests (stalls)")
@@ -110,7 +114,7 @@ def main() -> int:
 
     elapsed = time.perf_counter() - t_start
     table, targets = build_report(m, ns, wire, eng, peers, cold, elapsed, waterfall, bulk, stalls,
-                                  counted, packed_load, doubles, snapshots, reorder)
+                                  counted, packed_load, doubles, snapshots, reorder, lists)
     print(table, end="")
 
     def clean(x):
@@ -144,6 +148,7 @@ def main() -> int:
         "waterfall": waterfall["lines"],
         "snapshots": snapshots,
         "reorder": reorder,
+        "lists": lists,
         "bulk_answers": bulk,
         "stalls": stalls,
         "stalls_machine": m,

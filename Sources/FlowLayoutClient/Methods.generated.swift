@@ -32,6 +32,9 @@ extension LayoutClient {
     "layout/updateSwipe",
     "layout/endSwipe",
     "layout/closeSwipe",
+    "layout/expand",
+    "layout/collapse",
+    "layout/outline",
   ]
 
   /// What each method's answer does to a `Picture`: "open", "delta" or "none".
@@ -62,6 +65,9 @@ extension LayoutClient {
     "layout/updateSwipe": "none",
     "layout/endSwipe": "none",
     "layout/closeSwipe": "none",
+    "layout/expand": "delta",
+    "layout/collapse": "delta",
+    "layout/outline": "none",
   ]
 
   /// The answers' shapes (capabilities.resultShapes): each object's fields in the
@@ -75,6 +81,9 @@ extension LayoutClient {
     "RowScrollResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "closedSwipe?", "offset"],
     "MovementBegan": ["began"],
     "SwipeBegan": ["began", "closedSwipe?"],
+    "OutlineChangeResult": ["contentSize", "bounds", "invalidated", "removed", "centeredItem", "movementCancelled?", "closedSwipe?", "appearing", "disappearing", "moved", "updates"],
+    "OutlineResult": ["outline"],
+    "OutlineNode": ["id", "size?", "expanded", "children"],
     "SwipeUpdate": ["translation", "actions"],
     "SwipeEnd": ["state", "translation"],
     "SwipeClosed": ["state"],
@@ -86,7 +95,7 @@ extension LayoutClient {
     "ElementAttributes": ["attributes"],
     "OptionalElementAttributes": ["attributes"],
     "ContentSizeResult": ["contentSize"],
-    "Attributes": ["kind", "elementKind?", "edge?", "section", "item", "lap?", "id?", "center", "size", "frame", "transform?", "alpha", "zIndex", "hidden?", "moving?", "cornerRadius?", "cornerMask?"],
+    "Attributes": ["kind", "elementKind?", "edge?", "section", "item", "lap?", "id?", "center", "size", "frame", "transform?", "alpha", "zIndex", "hidden?", "moving?", "cornerRadius?", "cornerMask?", "level?", "parent?", "expanded?", "indentation?"],
     "ElementKey": ["kind", "edge?", "section", "item", "lap?", "id?"],
     "ItemRef": ["section", "item", "lap?", "id?"],
     "MovedElement": ["kind", "edge?", "section", "item", "lap?", "id?", "from", "fromFrame", "frame"],
@@ -383,5 +392,36 @@ extension LayoutClient {
     var params: [String: JSON] = [:]
     params["session"] = JSON.string(session)
     return try request("layout/closeSwipe", .object(params))
+  }
+
+  /// Expands outline nodes (children: one node's lazily loaded subtree): the batch's delta and updates.
+  /// `layout/expand` {session: string, ids: ItemID[], children?: OutlineNode[]} → `OutlineChangeResult`; picture: delta.
+  @discardableResult
+  public func expand(session: String, ids: JSON, children: JSON? = nil) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    params["ids"] = ids
+    if let children { params["children"] = children }
+    return try request("layout/expand", .object(params))
+  }
+
+  /// Collapses outline nodes: the batch's delta and updates.
+  /// `layout/collapse` {session: string, ids: ItemID[]} → `OutlineChangeResult`; picture: delta.
+  @discardableResult
+  public func collapse(session: String, ids: JSON) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    params["ids"] = ids
+    return try request("layout/collapse", .object(params))
+  }
+
+  /// A section's whole outline, every node with its flag.
+  /// `layout/outline` {session: string, section: integer} → `OutlineResult`; picture: none.
+  @discardableResult
+  public func outline(session: String, section: Int) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    params["section"] = JSON.number(Double(section))
+    return try request("layout/outline", .object(params))
   }
 }

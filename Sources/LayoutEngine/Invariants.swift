@@ -53,6 +53,17 @@ extension Layout {
         if ids.count != n { return "section \(s) has \(ids.count) ids for \(n) items" }
         if let v = ids.invariantViolation() { return "section \(s)'s ids: \(v)" }
       }
+      if let o = section.outline {
+        if let v = o.invariantViolation() { return "section \(s)'s outline: \(v)" }
+        // Its items are its visible nodes, in pre-order.
+        let rows = o.visibleNodes()
+        guard rows.count == n, let ids = section.ids else {
+          return "section \(s) has \(n) items for \(rows.count) visible outline nodes"
+        }
+        for (r, j) in rows.enumerated() where ids[r] != o.ids[j] {
+          return "section \(s)'s row \(r) is not outline node \(j)"
+        }
+      }
     }
     let size = contentSize
     if !(size.width >= 0 && size.height >= 0 && size.width.isFinite && size.height.isFinite) {

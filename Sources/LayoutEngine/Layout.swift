@@ -59,6 +59,9 @@ public struct Layout: Sendable {
   public var loops: Bool { repetition != .none }
   /// Whether any section carries item ids: answers then name them.
   public private(set) var hasItemIDs: Bool
+  /// Whether any section is an outline: its rows' attributes then carry
+  /// their place in the tree.
+  public private(set) var hasOutlines: Bool
 
   /// Computes the layout. O(sections + items in sections of varied sizes).
   public init(
@@ -73,6 +76,7 @@ public struct Layout: Sendable {
     sectionStarts = Self.sectionStarts(sections)
     repetition = traits.kind.repetition(itemCount: sectionStarts[sectionStarts.count - 1])
     hasItemIDs = sections.contains { $0.ids != nil }
+    hasOutlines = sections.contains { $0.outline != nil }
     invariantCheck()
   }
 
@@ -311,7 +315,20 @@ public struct Layout: Sendable {
     sectionStarts = Self.sectionStarts(sections)
     repetition = traits.kind.repetition(itemCount: sectionStarts[sectionStarts.count - 1])
     hasItemIDs = sections.contains { $0.ids != nil }
+    hasOutlines = sections.contains { $0.outline != nil }
     invariantCheck()
+  }
+
+  /// An outline row's cell with its level, parent and expanded flag (any
+  /// other element as it is). O(log n).
+  @inline(__always)
+  func withOutlineRow(_ a: LayoutAttributes) -> LayoutAttributes {
+    guard a.kind == .cell, let o = sections[a.section].outline,
+      let id = sections[a.section].ids?[a.item] ?? nil, let i = o.position(of: id)
+    else { return a }
+    var a = a
+    a.outlineRow = o.row(i)
+    return a
   }
 
   /// The placement as `G`, for tests that look inside one kind's
@@ -501,7 +518,8 @@ public struct Layout: Sendable {
   }
 
   func attributes(in rect: Rect, bounds: Rect, nearest: inout NearestCell?) -> [LayoutAttributes] {
-    placement.attributes(in: rect, bounds: bounds, nearest: &nearest, of: self)
+    let list = placement.attributes(in: rect, bounds: bounds, nearest: &nearest, of: self)
+    return hasOutlines ? list.map(withOutlineRow) : list
   }
 
   /// At least as many elements as `attributes(in: rect, bounds:)` answers,
@@ -556,7 +574,8 @@ public struct Layout: Sendable {
     guard path.section >= 0, path.section < sections.count, path.item >= 0,
       path.item < placement.itemCount(inSection: path.section)
     else { return nil }
-    return placement.attributesForItem(path, lap: lap, bounds: bounds, of: self)
+    return placement.attributesForItem(path, lap: lap, bounds: bounds, of: self).map(
+      withOutlineRow)
   }
 
   /// An element an item owns (`ElementKind.belongsToItem`): its cell, or

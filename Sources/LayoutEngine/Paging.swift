@@ -48,6 +48,11 @@ extension Layout {
   public func forEachAttribute(
     in rect: Rect, bounds: Rect, after: PageStart? = nil, _ take: (LayoutAttributes) -> Bool
   ) {
-    placement.forEachAttribute(in: rect, bounds: bounds, after: after, of: self, take)
+    guard hasOutlines else {
+      return placement.forEachAttribute(in: rect, bounds: bounds, after: after, of: self, take)
+    }
+    placement.forEachAttribute(in: rect, bounds: bounds, after: after, of: self) {
+      take(withOutlineRow($0))
+    }
   }
 }

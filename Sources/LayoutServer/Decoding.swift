@@ -161,7 +161,9 @@ struct SectionFormat: Sendable {
   }
 
   /// The keys every kind's sections accept.
-  static let itemKeys: Set<String> = ["itemCount", "itemSizes", packedSizesKey, "ids"]
+  static let itemKeys: Set<String> = [
+    "itemCount", "itemSizes", packedSizesKey, "ids", "outline",
+  ]
   /// The keys of a section's own fields in this format (none of its items').
   var fieldKeys: Set<String> { keys.subtracting(Self.itemKeys).union(Self.everyKindsKeys) }
   /// The section fields every kind accepts.
@@ -249,10 +251,15 @@ func valuesLimitError(_ path: String, _ count: Int, _ limits: Limits) -> RPCErro
 func declaredValues(_ s: Fields) -> Int {
   (s.optional("itemSizes")?.count ?? 0) + packedCount(s, packedSizesKey)
     + (s.optional("ids")?.count ?? 0)
+    + (s.optional("outline").map { $0.isArray ? outlineNodeCount($0) : 0 } ?? 0)
 }
 
-/// The item count a section object declares, read without allocating.
+/// The item count a section object declares, read without allocating (an
+/// outline's: every node, hidden ones included).
 func declaredCount(_ s: Fields) throws(RPCError) -> Int {
+  if let outline = s.optional("outline"), outline.isArray {
+    return outlineNodeCount(outline)
+  }
   if s.optional("itemCount") != nil {
     return try s.integer("itemCount", in: 0...Int.max)
   } else if let sizes = s.optional("itemSizes") {
@@ -279,11 +286,27 @@ func readItemID(_ v: JSONValue, path: String) throws(RPCError) -> ItemID {
   throw .invalidParams(path, "must be a string or an integer")
 }
 
-/// Reads one section object (`extra` lists further keys the caller reads).
-func readSection(_ s: Fields, extra: Set<String> = [], format: SectionFormat) throws(RPCError)
-  -> Section
-{
+/// Reads one section object (`extra` lists further keys the caller reads);
+/// an `outline` in place of its items where `outlines` allows one.
+func readSection(
+  _ s: Fields, extra: Set<String> = [], format: SectionFormat, outlines: Bool = false
+) throws(RPCError) -> Section {
   try s.rejectUnknown(format.keys.union(extra).union(["id"]).union(SectionFormat.everyKindsKeys))
+  if s.optional("outline") != nil {
+    guard outlines else {
+      throw .invalidParams(
+        s.path("outline"),
+        "is a section of layout/open or layout/reloadData; an inserted section gives its items")
+    }
+    for other in ["itemCount", "itemSizes", packedSizesKey, "ids"] where s.optional(other) != nil {
+      throw .invalidParams(s.path(other), "cannot be given with outline: its nodes are the items")
+    }
+    let nodes = try readOutline(s, "outline", format: format)
+    var section = Section(outline: try makeOutline(nodes, path: s.path("outline")))
+    if let id = s.optional("id") { section.id = try readItemID(id, path: s.path("id")) }
+    try format.read(s, into: &section)
+    return section
+  }
   var section: Section
   let given = ["itemCount", "itemSizes", packedSizesKey].filter { s.optional($0) != nil }
   if given.count > 1 {
@@ -337,7 +360,8 @@ func readSections(_ f: Fields, limits: Limits, cap: ItemCap, format: SectionForm
   var sections: [Section] = []
   sections.reserveCapacity(array.count)
   for i in 0..<array.count {
-    var section = try readSection(try Fields(array[i], element: i, of: path), format: format)
+    var section = try readSection(
+      try Fields(array[i], element: i, of: path), format: format, outlines: true)
     // Sections sent with copies of one layout hold one (resolved once).
     if let last = sections.last { section.shareFields(with: last) }
     sections.append(section)

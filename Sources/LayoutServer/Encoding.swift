@@ -119,6 +119,7 @@ extension JSONWriter {
         Self.attributesTail(a, &c)
         return c.o - start
       }
+      if let parent = a.outlineRow?.parent { closeWithParent(parent) }
       return
     }
     // An item's id (a string, escaped) goes between the two raw pieces.
@@ -133,6 +134,23 @@ extension JSONWriter {
       var c = RawCursor(o: start, t: t)
       Self.attributesTail(a, &c)
       return c.o - start
+    }
+    if let parent = a.outlineRow?.parent { closeWithParent(parent) }
+  }
+
+  /// `,"parent":…}` of an outline row with a parent (an id, escaped): the
+  /// tail leaves such an object open.
+  private mutating func closeWithParent(_ parent: ItemID) {
+    let t = numberTables
+    rawWrite(reserving: 16) { start in
+      var c = RawCursor(o: start, t: t)
+      c.lit(",\"parent\":")
+      return c.o - start
+    }
+    rawItemID(parent)
+    rawWrite(reserving: 1) { start in
+      start.pointee = UInt8(ascii: "}")
+      return 1
     }
   }
 
@@ -250,7 +268,16 @@ extension JSONWriter {
       }
       c.lit("]")
     }
-    c.lit("}")
+    if let o = a.outlineRow {
+      c.lit(",\"level\":")
+      c.int(o.level)
+      if let e = o.expanded { c.lit(e ? ",\"expanded\":true" : ",\"expanded\":false") }
+    }
+    if let v = a.indentation {
+      c.lit(",\"indentation\":")
+      c.num(v)
+    }
+    if a.outlineRow?.parent == nil { c.lit("}") }
   }
 
   mutating func attributesArray(_ list: [LayoutAttributes]) {

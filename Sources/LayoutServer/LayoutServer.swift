@@ -325,6 +325,7 @@ public final class LayoutServer: RPCHandler {
     let sections = try readSections(
       p, limits: limits, cap: itemCap(for: type, holding: 0), format: SectionFormat(type))
     let itemIndex = try uniqueIDs(sections, p)
+    try uniqueOutlineIDs(sections, p)
     let inset = try p.optionalInsets("contentInset") ?? .zero
     let overscan = try p.optionalNumber("overscan", min: 0, maxMagnitude: maxCoordinate) ?? 0
     let layout = Layout(

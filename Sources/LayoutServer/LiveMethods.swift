@@ -65,6 +65,7 @@ extension LayoutServer {
     let sections = try readSections(
       p, limits: limits, cap: itemCap(for: old.layout.type, holding: old.layout.itemCount),
       format: SectionFormat(old.layout.type))
+    try uniqueOutlineIDs(sections, p)
     try commit(slot, .reloadData(sections), source: .change(p.path("sections")), p, &w)
   }
 
@@ -239,6 +240,7 @@ extension LayoutServer {
     case .invalidUpdate(let message):
       return RPCError(code: ErrorCode.invalidUpdate, message: message, field: source.viewportField)
     case .invalidSnapshot(let e): return snapshotError(e, p)
+    case .outline(let e): return outlineError(e, p)
     case .noMovement:
       return .invalidParams(
         p.path("session"),

@@ -219,6 +219,21 @@ extension LayoutServer {
       "layout/closeSwipe", "Closes the open swipe, if any.",
       params: [session], result: "SwipeClosed"
     ) { $0.closeSwipe },
+    MethodSpec(
+      "layout/expand",
+      "Expands outline nodes (children: one node's lazily loaded subtree): the batch's delta and updates.",
+      params: [session, required("ids", "ItemID[]"), optional("children", "OutlineNode[]")],
+      result: "OutlineChangeResult", picture: .delta
+    ) { $0.expand },
+    MethodSpec(
+      "layout/collapse", "Collapses outline nodes: the batch's delta and updates.",
+      params: [session, required("ids", "ItemID[]")], result: "OutlineChangeResult",
+      picture: .delta
+    ) { $0.collapse },
+    MethodSpec(
+      "layout/outline", "A section's whole outline, every node with its flag.",
+      params: [session, sectionIndex], result: "OutlineResult"
+    ) { $0.outline },
   ]
 
   static let methodsByName = Dictionary(uniqueKeysWithValues: methodTable.map { ($0.name, $0) })

@@ -80,6 +80,19 @@ extension LayoutServer {
       summary: "`layout/beginSwipe`: began, and the row whose open swipe it closed.",
       fields: [field("began", "true"), maybe("closedSwipe", "IndexPath")]),
     ResultShape(
+      name: "OutlineChangeResult",
+      summary: "`layout/expand` and `layout/collapse`: a batch's answer and the batch.",
+      fields: delta + animations + [field("updates", "BatchUpdates")]),
+    ResultShape(
+      name: "OutlineResult", summary: "`layout/outline`: the section's whole tree.",
+      fields: [field("outline", "OutlineNode[]")]),
+    ResultShape(
+      name: "OutlineNode", summary: "One node of an outline, with its flag and subtree.",
+      fields: [
+        field("id", "ItemID"), maybe("size", "Size"), field("expanded", "boolean"),
+        field("children", "OutlineNode[]"),
+      ]),
+    ResultShape(
       name: "SwipeUpdate",
       summary:
         "`layout/updateSwipe`: the translation kept and the buttons' frames, first at the edge.",
@@ -139,6 +152,8 @@ extension LayoutServer {
         field("size", "Size"), field("frame", "Rect"), maybe("transform", "number[]"),
         field("alpha", "number"), field("zIndex", "integer"), maybe("hidden", "true"),
         maybe("moving", "true"), maybe("cornerRadius", "number"), maybe("cornerMask", "string[]"),
+        maybe("level", "integer"), maybe("parent", "ItemID"), maybe("expanded", "boolean"),
+        maybe("indentation", "number"),
       ]),
     ResultShape(
       name: "ElementKey",

@@ -24,9 +24,12 @@ Key = tuple  # (kind, section, item)
 
 
 def key(a: dict) -> Key:
-    """(kind, section, item), and a list separator's edge after them."""
+    """(kind, section, item), and a list separator's edge after them, or a
+    looping layout's lap."""
     if a.get("edge"):
         return (a["kind"], a["section"], a["item"], a["edge"])  # type: ignore[return-value]
+    if "lap" in a:
+        return (a["kind"], a["section"], a["item"], a["lap"])  # type: ignore[return-value]
     return (a["kind"], a["section"], a["item"])
 
 
@@ -158,7 +161,7 @@ class Live:
         ikeys = [key(a) for a in invalidated]
         for r in removed:
             # `id` exactly when the element is an item that has one.
-            assert set(r) - {"id"} == {"kind", "section", "item"}, f"removed entry {r}"
+            assert set(r) - {"id", "edge", "lap"} == {"kind", "section", "item"}, f"removed entry {r}"
             if "id" in r:
                 assert r["kind"] == "cell" and self.picture.get(key(r), {}).get("id") == r["id"], r
         assert len(set(rkeys)) == len(rkeys), f"a key removed twice: {rkeys}"

@@ -187,6 +187,45 @@ final class LayoutClientTests: XCTestCase {
     XCTAssertEqual(try client.shutdown(), 0)
   }
 
+  func testAListSectionsSeparatorsAndASwipe() throws {
+    let client = try LayoutClient.spawn(daemon: Self.daemon)
+    // A compositional layout whose sections are plain lists: rows 390 wide
+    // and 44 high (the estimate); a bottom separator 1/2 thick (displayScale
+    // 2) from the cell margin 16 to the edge, none under the list's last row.
+    var picture = Picture()
+    picture.apply(
+      try client.open(
+        session: "mixed", layout: ["type": "compositional", "section": ["list": [:]]],
+        bounds: Rect(x: 0, y: 0, width: 390, height: 300),
+        sections: [["itemCount": 3, "ids": ["a", "b", "c"]]]))
+    XCTAssertEqual(picture[id: .string("b")]?.frame, Rect(x: 0, y: 44, width: 390, height: 44))
+    let bottom = { (item: Int) in
+      picture[ElementKey(kind: "separator", section: 0, item: item, edge: "bottom")]?.frame
+    }
+    XCTAssertEqual(bottom(0), Rect(x: 16, y: 43.5, width: 374, height: 0.5))
+    XCTAssertNil(bottom(2))
+    // An override shows it: the answer is a delta like any change's.
+    picture.apply(
+      try client.setItemSeparators(
+        session: "mixed", items: [["id": "c", "bottomSeparatorVisibility": "visible"]]))
+    XCTAssertEqual(bottom(2), Rect(x: 16, y: 131.5, width: 374, height: 0.5))
+    // protocol.md's swipe: actions 60 (destructive) and 90 on a 390 row give
+    // buttons B = 90 wide; at τ = 100 they stand side by side from the right.
+    let began = try client.beginSwipe(
+      session: "mixed", id: "b", edge: "trailing",
+      actions: [["width": 60, "style": "destructive"], ["width": 90]])
+    XCTAssertEqual(began["began"], true)
+    let u = try client.updateSwipe(session: "mixed", translation: -100)
+    XCTAssertEqual(
+      u["actions"],
+      [
+        ["x": 300, "y": 44, "width": 90, "height": 44],
+        ["x": 210, "y": 44, "width": 90, "height": 44],
+      ])
+    XCTAssertEqual(try client.endSwipe(session: "mixed", velocity: -0.3)["state"], "open")
+    XCTAssertEqual(try client.shutdown(), 0)
+  }
+
   func testAMissingDaemonIsATransportError() {
     XCTAssertThrowsError(try LayoutClient.spawn(daemon: "/nonexistent/flowlayoutd"))
   }

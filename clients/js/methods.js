@@ -36,6 +36,9 @@
 /** `layout/scrollSection`: the delta and the row's offset, clamped to its range. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, closedSwipe?: IndexPath, offset: number}} RowScrollResult */
 /** `layout/beginInteractiveMovement`: whether the drag began. @typedef {{began: boolean}} MovementBegan */
 /** `layout/beginSwipe`: began, and the row whose open swipe it closed. @typedef {{began: true, closedSwipe?: IndexPath}} SwipeBegan */
+/** `layout/expand` and `layout/collapse`: a batch's answer and the batch. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, closedSwipe?: IndexPath, appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[], updates: BatchUpdates}} OutlineChangeResult */
+/** `layout/outline`: the section's whole tree. @typedef {{outline: OutlineNode[]}} OutlineResult */
+/** One node of an outline, with its flag and subtree. @typedef {{id: ItemID, size?: Size, expanded: boolean, children: OutlineNode[]}} OutlineNode */
 /** `layout/updateSwipe`: the translation kept and the buttons' frames, first at the edge. @typedef {{translation: number, actions: Rect[]}} SwipeUpdate */
 /** `layout/endSwipe`: where the release leaves the row. @typedef {{state: string, translation: number}} SwipeEnd */
 /** `layout/closeSwipe`: closed. @typedef {{state: string}} SwipeClosed */
@@ -47,7 +50,7 @@
 /** `layout/attributesForItem`: one cell's attributes. @typedef {{attributes: Attributes}} ElementAttributes */
 /** `layout/attributesForSupplementary`: a header, footer or background, or null. @typedef {{attributes: Attributes | null}} OptionalElementAttributes */
 /** `layout/contentSize`: the session's content size. @typedef {{contentSize: Size}} ContentSizeResult */
-/** UICollectionViewLayoutAttributes, as Values describes them. @typedef {{kind: ElementKind, elementKind?: string, edge?: string, section: integer, item: integer, lap?: integer, id?: ItemID, center: Point, size: Size, frame: Rect, transform?: number[], alpha: number, zIndex: integer, hidden?: true, moving?: true, cornerRadius?: number, cornerMask?: string[]}} Attributes */
+/** UICollectionViewLayoutAttributes, as Values describes them. @typedef {{kind: ElementKind, elementKind?: string, edge?: string, section: integer, item: integer, lap?: integer, id?: ItemID, center: Point, size: Size, frame: Rect, transform?: number[], alpha: number, zIndex: integer, hidden?: true, moving?: true, cornerRadius?: number, cornerMask?: string[], level?: integer, parent?: ItemID, expanded?: boolean, indentation?: number}} Attributes */
 /** An element's identity: `item` 0 for headers and footers, `edge` only for a separator, `lap` only in a loop. @typedef {{kind: ElementKind, edge?: string, section: integer, item: integer, lap?: integer, id?: ItemID}} ElementKey */
 /** An item: its `lap` when the layout loops, its `id` when it has one. @typedef {{section: integer, item: integer, lap?: integer, id?: ItemID}} ItemRef */
 /** A surviving element whose frame a batch changed. @typedef {{kind: ElementKind, edge?: string, section: integer, item: integer, lap?: integer, id?: ItemID, from: IndexPath, fromFrame: Rect, frame: Rect}} MovedElement */
@@ -704,6 +707,65 @@ export const METHODS = freeze([
     ],
     "result": "SwipeClosed",
     "picture": "none"
+  },
+  {
+    "name": "layout/expand",
+    "summary": "Expands outline nodes (children: one node's lazily loaded subtree): the batch's delta and updates.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "ids",
+        "type": "ItemID[]",
+        "required": true
+      },
+      {
+        "name": "children",
+        "type": "OutlineNode[]",
+        "required": false
+      }
+    ],
+    "result": "OutlineChangeResult",
+    "picture": "delta"
+  },
+  {
+    "name": "layout/collapse",
+    "summary": "Collapses outline nodes: the batch's delta and updates.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "ids",
+        "type": "ItemID[]",
+        "required": true
+      }
+    ],
+    "result": "OutlineChangeResult",
+    "picture": "delta"
+  },
+  {
+    "name": "layout/outline",
+    "summary": "A section's whole outline, every node with its flag.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "section",
+        "type": "integer",
+        "required": true
+      }
+    ],
+    "result": "OutlineResult",
+    "picture": "none"
   }
 ]);
 
@@ -968,6 +1030,104 @@ export const RESULT_SHAPES = freeze([
         "name": "closedSwipe",
         "type": "IndexPath",
         "required": false
+      }
+    ]
+  },
+  {
+    "name": "OutlineChangeResult",
+    "summary": "`layout/expand` and `layout/collapse`: a batch's answer and the batch.",
+    "fields": [
+      {
+        "name": "contentSize",
+        "type": "Size",
+        "required": true
+      },
+      {
+        "name": "bounds",
+        "type": "Rect",
+        "required": true
+      },
+      {
+        "name": "invalidated",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "removed",
+        "type": "ElementKey[]",
+        "required": true
+      },
+      {
+        "name": "centeredItem",
+        "type": "ItemRef | null",
+        "required": true
+      },
+      {
+        "name": "movementCancelled",
+        "type": "true",
+        "required": false
+      },
+      {
+        "name": "closedSwipe",
+        "type": "IndexPath",
+        "required": false
+      },
+      {
+        "name": "appearing",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "disappearing",
+        "type": "Attributes[]",
+        "required": true
+      },
+      {
+        "name": "moved",
+        "type": "MovedElement[]",
+        "required": true
+      },
+      {
+        "name": "updates",
+        "type": "BatchUpdates",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "OutlineResult",
+    "summary": "`layout/outline`: the section's whole tree.",
+    "fields": [
+      {
+        "name": "outline",
+        "type": "OutlineNode[]",
+        "required": true
+      }
+    ]
+  },
+  {
+    "name": "OutlineNode",
+    "summary": "One node of an outline, with its flag and subtree.",
+    "fields": [
+      {
+        "name": "id",
+        "type": "ItemID",
+        "required": true
+      },
+      {
+        "name": "size",
+        "type": "Size",
+        "required": false
+      },
+      {
+        "name": "expanded",
+        "type": "boolean",
+        "required": true
+      },
+      {
+        "name": "children",
+        "type": "OutlineNode[]",
+        "required": true
       }
     ]
   },
@@ -1320,6 +1480,26 @@ export const RESULT_SHAPES = freeze([
         "name": "cornerMask",
         "type": "string[]",
         "required": false
+      },
+      {
+        "name": "level",
+        "type": "integer",
+        "required": false
+      },
+      {
+        "name": "parent",
+        "type": "ItemID",
+        "required": false
+      },
+      {
+        "name": "expanded",
+        "type": "boolean",
+        "required": false
+      },
+      {
+        "name": "indentation",
+        "type": "number",
+        "required": false
       }
     ]
   },
@@ -1470,7 +1650,10 @@ export const WRAPPERS = freeze({
   "layout/beginSwipe": "beginSwipe",
   "layout/updateSwipe": "updateSwipe",
   "layout/endSwipe": "endSwipe",
-  "layout/closeSwipe": "closeSwipe"
+  "layout/closeSwipe": "closeSwipe",
+  "layout/expand": "expand",
+  "layout/collapse": "collapse",
+  "layout/outline": "outline"
 });
 
 /**
@@ -1746,5 +1929,35 @@ export class LayoutMethods {
    */
   closeSwipe(params) {
     return this.request("layout/closeSwipe", params);
+  }
+
+  /**
+   * `layout/expand`: Expands outline nodes (children: one node's lazily loaded subtree): the batch's delta and updates.
+   * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
+   * @param {{session: string, ids: ItemID[], children?: OutlineNode[]}} params
+   * @returns {Promise<OutlineChangeResult>}
+   */
+  expand(params) {
+    return this.request("layout/expand", params);
+  }
+
+  /**
+   * `layout/collapse`: Collapses outline nodes: the batch's delta and updates.
+   * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
+   * @param {{session: string, ids: ItemID[]}} params
+   * @returns {Promise<OutlineChangeResult>}
+   */
+  collapse(params) {
+    return this.request("layout/collapse", params);
+  }
+
+  /**
+   * `layout/outline`: A section's whole outline, every node with its flag.
+   * The answer leaves the picture as it is (picture: "none").
+   * @param {{session: string, section: integer}} params
+   * @returns {Promise<OutlineResult>}
+   */
+  outline(params) {
+    return this.request("layout/outline", params);
   }
 }

@@ -8,7 +8,10 @@
 // iCarousel's 3D carousels (type carousel, in any
 // of the styles the daemon lists in capabilities.carouselStyles, sideways
 // or vertically: every card stands at the viewport's centre and its
-// matrix3d, perspective included, does the rest). No layout logic lives
+// matrix3d, perspective included, does the rest), or a settings screen (type
+// list: sections of rows in any of the daemon's list appearances, with
+// its headers, separators and rounded backgrounds, and swipe to delete,
+// the buttons' frames being the daemon's too). No layout logic lives
 // here: every card's position, size, transform, opacity and stacking come
 // from the daemon's answers, and where a scroll settles is the daemon's call
 // (layout/scrollEnded). What the page does is what UIScrollView does: it
@@ -59,6 +62,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     pager: { label: 'pager', axis: null }, // its scrollDirection's
     list: { label: 'list', axis: 'y' }, // a flow of rows, changed by snapshots
     chat: { label: 'chat', axis: 'y' }, // the same, following its end
+    settings: { label: 'settings', axis: 'y' }, // a list session (type list)
   };
   /** The viewport presets (points), the first the page opens with; width
    *  and height of no preset are "custom". */
@@ -142,6 +146,34 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       return { id, size: { width: row, height: Math.ceil(bubble.getBoundingClientRect().height) } };
     });
   }
+  /** The settings page: sections of rows with ids (`general-0`, …), titled
+   *  from the ids alone. The daemon's list lays them out (44-point rows,
+   *  supplementary headers); the page keeps only which rows remain. */
+  const SETTINGS_SECTIONS = [
+    { id: 'general', title: 'General', rows: ['About', 'Software Update', 'AirDrop', 'AirPlay & Handoff', 'Background App Refresh', 'Date & Time'] },
+    { id: 'privacy', title: 'Privacy & Security', rows: ['Location Services', 'Tracking', 'Contacts', 'Calendars'] },
+    { id: 'apps', title: 'Apps', rows: ['Mail', 'Messages', 'Maps', 'Music', 'Photos', 'Safari', 'Weather', 'Notes'] },
+  ];
+  /** Every row, as the page starts (and as "restore rows" brings back). */
+  const settingsData = () =>
+    SETTINGS_SECTIONS.map((s) => ({ id: s.id, items: s.rows.map((_, k) => `${s.id}-${k}`) }));
+  /** A row's title from its id. */
+  function settingsTitle(id) {
+    const m = /^(.*)-(\d+)$/.exec(String(id));
+    const section = m && SETTINGS_SECTIONS.find((s) => s.id === m[1]);
+    return section ? section.rows[Number(m[2])] || String(id) : String(id);
+  }
+  /** The appearance the picker starts on, if the daemon has it (the list
+   *  is the daemon's: capabilities.listAppearances). */
+  const PREFERRED_APPEARANCE = 'insetGrouped';
+  /** A row's trailing swipe actions, as layout/beginSwipe takes them: the
+   *  first, destructive, at the edge (a full swipe performs it). */
+  const SWIPE_ACTIONS = [
+    { width: 74, style: 'destructive', title: 'Delete' },
+    { width: 74, style: 'normal', title: 'Flag' },
+  ];
+  /** How long a released row takes to slide to rest (style.css says the same). */
+  const SWIPE_MS = 250;
   /** The App Store page: section 0 holds the cards of the data source (the
    *  count control, insert and delete), a featured row that centres a card
    *  per fling and zooms it; each other row shows one of UIKit's orthogonal
@@ -217,6 +249,9 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       return days.map((d) => ({ id: `day-${d.day}`, itemCount: d.ids.length, ids: d.ids }));
     }
     if (isList(c)) return [{ id: LIST_SECTION, itemCount: n, ids }];
+    if (c.layout === 'settings') {
+      return state.settings.map((s) => ({ id: s.id, itemCount: s.items.length, ids: s.items }));
+    }
     if (c.layout === 'compositional') {
       return APP_SECTIONS.map((s, k) => ({ itemCount: k === 0 ? n : APP_ROW_ITEMS, layout: s.layout }));
     }
@@ -247,6 +282,9 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       columnSpacing: (c) => ({ minimumColumnSpacing: c.columnSpacing }),
       itemSpacing: (c) => ({ minimumInteritemSpacing: c.itemSpacing }),
       placement: (c) => ({ placement: c.placement }),
+    },
+    settings: {
+      settingsAppearance: (c) => ({ appearance: c.settingsAppearance }),
     },
   };
   /** A waterfall card's width in its size (the daemon scales it to the
@@ -323,6 +361,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     wraps: false, //       the content repeats without end: offsets are unbounded
     rows: {}, //           each row's offset the page wants on screen, by section
     rowsDrawn: {}, //      each row's offset as the daemon last answered (clamped)
+    settings: settingsData(), // the settings page's sections: [{id, items: [row id]}]
+    flagged: new Set(), // its rows flagged with the swipe's second action
   };
   /** Card elements by data identity, so a card keeps its element (and an
    *  inserted one gets a new one) whatever its index. */
@@ -335,6 +375,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   /** The data the element shows: the card's id in the data source, so a
    *  card keeps its colour (and element) whatever its index. */
   function dataIdentity(a) {
+    if (config.layout === 'settings') return settingsIdentity(a);
     // A chat's date header, by its day (sections shift as history loads).
     if (config.layout === 'chat' && a.kind === 'header' && state.chatDays) {
       return `day-${state.chatDays[a.section]}`;
@@ -344,6 +385,26 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     if (a.id !== undefined) return `card-${a.id}`;
     const id = a.section === 0 ? state.cards[a.item] : undefined;
     return id === undefined ? `item-${a.section}-${a.item}` : `card-${id}`;
+  }
+
+  /** The settings page's elements by the ids of its data: a row by its id,
+   *  a separator by its row's (separators carry no id: the row is the one
+   *  at its index path in the page's data), a header or background by its
+   *  section's; so each keeps its element across a delete. */
+  function settingsIdentity(a) {
+    const section = state.settings[a.section];
+    if (a.kind === 'cell') return `row-${a.id}`;
+    if (a.kind === 'separator') {
+      const row = settingsRowOf(a);
+      return row === undefined ? `separator-${a.section}-${a.item}-${a.edge}` : `separator-${row}-${a.edge}`;
+    }
+    return `${a.kind}-${section ? section.id : a.section}`;
+  }
+  /** The id of a settings row or of the row a separator belongs to. */
+  function settingsRowOf(a) {
+    if (a.kind === 'cell') return a.id;
+    const section = state.settings[a.section];
+    return a.kind === 'separator' && section ? section.items[a.item] : undefined;
   }
 
   /** The element's identity: its data, and in a loop its lap, since every
@@ -361,6 +422,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   const signed = (n) => String(n).replace('-', '\u2212');
 
   function makeCard(id, a) {
+    if (config.layout === 'settings') return makeSettingsElement(id, a);
     const el = document.createElement('div');
     el.className = 'card';
     el.dataset.id = id;
@@ -373,6 +435,74 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       a.kind !== 'cell' ? a.kind : a.lap === undefined ? 'item' : `item \u00b7 lap ${signed(a.lap)}`;
     el.append(index, caption);
     return el;
+  }
+
+  /** A settings element: a row is a clip (the row's frame and rounded
+   *  corners) around its content, which a swipe slides; a header holds its
+   *  title; a separator and a background are their own shapes. */
+  function makeSettingsElement(id, a) {
+    const el = document.createElement('div');
+    el.className = 'card';
+    el.dataset.id = id;
+    const content = document.createElement('div');
+    content.className = 'index';
+    if (a.kind === 'cell') {
+      content.classList.add('row-content');
+      const title = document.createElement('span');
+      title.className = 'row-title';
+      const flag = document.createElement('span');
+      flag.className = 'row-flag';
+      flag.setAttribute('aria-label', 'flagged');
+      const chevron = document.createElement('span');
+      chevron.className = 'row-chevron';
+      chevron.setAttribute('aria-hidden', 'true');
+      chevron.textContent = '\u203a';
+      content.append(title, flag, chevron);
+    }
+    el.append(content);
+    return el;
+  }
+
+  /** The corner radius of each section's rows: its background's, as the
+   *  daemon answers it (`cornerRadius`; 0 without a background). A row is
+   *  in view only with its background, which spans the section's rows. */
+  let sectionRadii = new Map();
+  const radiiOf = (elements) =>
+    new Map(elements.filter((a) => a.kind === 'decoration').map((a) => [a.section, a.cornerRadius || 0]));
+
+  /** CSS border-radius for the corners `mask` names (cornerMask's names,
+   *  leading being left: the page is ltr), `r` each. */
+  function cornerRadii(mask, r) {
+    const on = new Set(mask || []);
+    return ['topLeading', 'topTrailing', 'bottomTrailing', 'bottomLeading']
+      .map((c) => (on.has(c) && r > 0 ? `${r}px` : '0'))
+      .join(' ');
+  }
+
+  /** The settings page's part of placing an element: a row's rounded
+   *  corners (its cornerMask, its section background's radius) and title,
+   *  a background's radius, a header's title. */
+  function placeSettings(el, a) {
+    const s = el.style;
+    const section = state.settings[a.section];
+    // A list sends no transform; without one (and without a layer of its
+    // own, style.css) a half-point separator is painted as a line.
+    if (!a.transform) s.transform = 'none';
+    if (a.kind === 'separator') el.dataset.edge = a.edge;
+    else delete el.dataset.edge;
+    const row = settingsRowOf(a);
+    if (row !== undefined) el.dataset.row = String(row);
+    if (a.kind === 'decoration') s.borderRadius = `${a.cornerRadius || 0}px`;
+    if (a.kind === 'cell') {
+      s.borderRadius = cornerRadii(a.cornerMask, sectionRadii.get(a.section) || 0);
+      el.querySelector('.row-title').textContent = settingsTitle(a.id);
+      el.classList.toggle('flagged', state.flagged.has(a.id));
+      if (!swipe || swipe.id !== a.id) el.dataset.translation = '0';
+    }
+    if (a.kind === 'header') {
+      const info = section && SETTINGS_SECTIONS.find((x) => x.id === section.id);
+      el.firstChild.textContent = info ? info.title : `Section ${a.section}`;
+    }
   }
 
   /** Puts a card where the attributes say: its centre at center − bounds
@@ -399,6 +529,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     el.dataset.item = String(a.item);
     if (a.lap === undefined) delete el.dataset.lap;
     else el.dataset.lap = String(a.lap);
+    if (config.layout === 'settings') {
+      placeSettings(el, a);
+      return;
+    }
     if (config.layout === 'chat') {
       // A bubble of its text on its side; a header is its day's date.
       const chat = a.kind === 'cell' && a.id !== undefined;
@@ -478,14 +612,24 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     const movedFrom = new Map(update ? update.moved.map((m) => [elementKey(m), m.fromFrame]) : []);
     const seen = new Set();
     const fresh = [];
-    for (const a of picture.elements()) {
+    const elements = picture.elements();
+    const settings = config.layout === 'settings';
+    if (settings) sectionRadii = radiiOf(elements);
+    // A row's separators lie inside its frame, at its zIndex: they follow
+    // it in the document, so as to be drawn over its content (a top
+    // separator comes before its row in document order: moved after it).
+    const before = [];
+    for (const a of elements) {
       const id = identity(a);
       seen.add(id);
       let el = nodes.get(id);
       if (!el) {
         el = makeCard(id, a);
         nodes.set(id, el);
-        view.appendChild(el);
+        const row = settings && a.kind === 'separator' ? nodes.get(`row-${settingsRowOf(a)}`) : undefined;
+        if (row) row.after(el);
+        else view.appendChild(el);
+        if (settings && a.kind === 'separator' && !row) before.push([el, `row-${settingsRowOf(a)}`]);
         if (fadeIds.has(id)) {
           el.fadePending = true;
           el.style.opacity = '0';
@@ -506,6 +650,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
           a.lap === centred.lap,
       );
     }
+    for (const [el, row] of before) if (nodes.has(row)) nodes.get(row).after(el);
     for (const [id, el] of nodes) {
       if (!seen.has(id)) {
         nodes.delete(id);
@@ -514,6 +659,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       }
     }
     for (const [el, a] of fresh) fadeIn(el, a.alpha);
+    if (settings) drawSwipe(update);
     if (update) {
       clearTimeout(updateTimer);
       updateTimer = setTimeout(
@@ -537,7 +683,9 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     $('content').textContent = picture.contentSize
       ? `${fmt(picture.contentSize.width)} × ${fmt(picture.contentSize.height)}`
       : '–';
-    $('cardcount').textContent = String(state.cards.length);
+    $('cardcount').textContent = String(
+      config.layout === 'settings' ? state.settings.reduce((n, s) => n + s.items.length, 0) : state.cards.length,
+    );
     $('lap').textContent =
       centred && centred.lap !== undefined ? signed(centred.lap) : '–';
     const r = state.lastRelease;
@@ -1028,11 +1176,300 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     }
   }
 
+  // MARK: swipe actions: a settings row's buttons, through the daemon
+
+  /**
+   * The row swiped or open (one at a time, as in UIKit), or null: its id,
+   * where the finger wants it (`want`, the translation sent last being
+   * `sent`), the daemon's last answer (`translation`, and `actions`, the
+   * buttons' frames in content coordinates), its buttons' elements and its
+   * `phase`: 'dragging', 'ending' (released, the answer pending), 'open',
+   * 'performed' (a full swipe: being deleted) or 'closing' (sliding shut).
+   * The page computes no geometry: the row's content slides by the
+   * answered translation and each button stands at its answered frame.
+   */
+  let swipe = null;
+  /** Swipe requests go out one after another, in order (a begin before its
+   *  updates, the end after the last one); changes to the session wait. */
+  let swipeChain = Promise.resolve();
+  let swipePending = 0;
+
+  function swipeRequest(method, params) {
+    swipePending++;
+    const run = swipeChain.then(() => request(method, { session: SESSION, ...params }));
+    swipeChain = run.catch(() => {}).then(() => {
+      swipePending--;
+    });
+    return run;
+  }
+
+  /** The settings row (its attributes) under a client point, or null. */
+  function settingsRowAt(clientX, clientY) {
+    if (!picture.bounds) return null;
+    const v = view.getBoundingClientRect();
+    const x = picture.bounds.x + clientX - v.left - view.clientLeft;
+    const y = picture.bounds.y + clientY - v.top - view.clientTop;
+    const f = (a) => a.frame;
+    return (
+      picture
+        .elements()
+        .find(
+          (a) =>
+            a.kind === 'cell' &&
+            a.id !== undefined &&
+            x >= f(a).x &&
+            x < f(a).x + f(a).width &&
+            y >= f(a).y &&
+            y < f(a).y + f(a).height,
+        ) || null
+    );
+  }
+
+  /** A row's buttons, first (destructive) at the edge; drawn once the
+   *  daemon answers their frames. */
+  function makeButtons(id) {
+    return SWIPE_ACTIONS.map((action, k) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = `swipe-action ${action.style}`;
+      b.dataset.index = String(k);
+      b.dataset.style = action.style;
+      b.dataset.row = String(id);
+      b.textContent = action.style === 'normal' && state.flagged.has(id) ? 'Unflag' : action.title;
+      b.hidden = true;
+      return b;
+    });
+  }
+
+  /**
+   * Draws the swipe as the daemon last answered: the row's content moved
+   * by `translation`, each button at its frame (less the bounds' origin)
+   * under the row's content (the row's zIndex, just before it in the
+   * document), rounded where it meets a rounded corner of the row. With
+   * `update` (a batch's answer) a row that is gone takes its buttons with
+   * it.
+   */
+  function drawSwipe(update) {
+    const mine = swipe;
+    if (!mine) return;
+    const row = nodes.get(`row-${mine.id}`);
+    const a = picture.byId(mine.id);
+    if (!row || !a) {
+      if (update || mine.phase === 'performed') dropSwipe(mine, true);
+      else for (const b of mine.buttons) b.hidden = true; // scrolled away
+      return;
+    }
+    const content = row.querySelector('.row-content');
+    content.style.transform = mine.translation ? `translateX(${mine.translation}px)` : '';
+    row.dataset.translation = String(mine.translation);
+    const bounds = picture.bounds;
+    const r = sectionRadii.get(a.section) || 0;
+    const near = (x, y) => Math.abs(x - y) < 1e-6;
+    mine.buttons.forEach((b, k) => {
+      const f = mine.actions[k];
+      b.hidden = !f; // past the full-swipe threshold the first alone fills the row
+      if (!f) return;
+      const s = b.style;
+      s.left = `${f.x - bounds.x}px`;
+      s.top = `${f.y - bounds.y}px`;
+      s.width = `${f.width}px`;
+      s.height = `${f.height}px`;
+      s.zIndex = row.style.zIndex;
+      const leading = near(f.x, a.frame.x);
+      const trailing = near(f.x + f.width, a.frame.x + a.frame.width);
+      const mask = (a.cornerMask || []).filter((c) => (c.endsWith('Leading') ? leading : trailing));
+      s.borderRadius = cornerRadii(mask, r);
+      if (!b.isConnected || !(b.compareDocumentPosition(row) & Node.DOCUMENT_POSITION_FOLLOWING)) row.before(b);
+    });
+  }
+
+  /** Forgets the swipe: its buttons go (fading out with a deleted row) and
+   *  the row's content is back in place. */
+  function dropSwipe(mine, fade = false) {
+    if (!fade) {
+      // (A deleted row's content may finish sliding while it fades.)
+      clearTimeout(mine.timer);
+      mine.timer = 0;
+      view.classList.remove('swipe-settling');
+    }
+    for (const b of mine.buttons) {
+      if (fade && b.isConnected && !b.hidden) fadeOut(b);
+      else b.remove();
+    }
+    const row = nodes.get(`row-${mine.id}`);
+    if (row && !fade) {
+      row.querySelector('.row-content').style.transform = '';
+      row.dataset.translation = '0';
+    }
+    if (swipe === mine) swipe = null;
+  }
+
+  /** Slides the row to `translation` (its buttons to `actions`) as the
+   *  release or a close puts it, then `then()`. */
+  function slideSwipe(mine, translation, actions, then) {
+    clearTimeout(mine.timer);
+    view.classList.add('swipe-settling');
+    mine.translation = translation;
+    if (actions) mine.actions = actions;
+    drawSwipe();
+    mine.timer = setTimeout(() => {
+      mine.timer = 0;
+      view.classList.remove('swipe-settling');
+      if (then) then();
+    }, SWIPE_MS + 40);
+  }
+
+  function failSwipe(mine, error) {
+    showError(error);
+    if (swipe === mine) dropSwipe(mine);
+  }
+
+  /** A sideways drag began on row `a`: layout/beginSwipe with the row's
+   *  actions. On the open row it goes on from where the row rests (as the
+   *  daemon does); answers the translation the finger starts from. */
+  function beginSwipe(a) {
+    if (swipe && swipe.id !== a.id) dropSwipe(swipe);
+    if (!swipe) {
+      swipe = {
+        id: a.id,
+        phase: null,
+        translation: 0,
+        actions: [],
+        buttons: makeButtons(a.id),
+        want: 0,
+        sent: null,
+        sending: false,
+        timer: 0,
+      };
+    }
+    const mine = swipe;
+    const base = mine.phase === 'open' ? mine.translation : 0;
+    clearTimeout(mine.timer);
+    mine.timer = 0;
+    view.classList.remove('swipe-settling');
+    mine.phase = 'dragging';
+    mine.want = base;
+    mine.sent = null;
+    const actions = SWIPE_ACTIONS.map(({ width, style }) => ({ width, style }));
+    swipeRequest('layout/beginSwipe', { id: a.id, edge: 'trailing', actions }).catch((error) => failSwipe(mine, error));
+    return base;
+  }
+
+  /** The finger moved: the row's translation (signed like the pointer's x,
+   *  from the press) goes out, one layout/updateSwipe at a time. */
+  function moveSwipe(translation) {
+    swipe.want = translation;
+    pumpSwipe();
+  }
+
+  function pumpSwipe() {
+    const mine = swipe;
+    if (!mine || mine.phase !== 'dragging' || mine.sending || mine.want === mine.sent) return;
+    mine.sending = true;
+    mine.sent = mine.want;
+    swipeRequest('layout/updateSwipe', { translation: mine.sent })
+      .then((r) => {
+        if (swipe !== mine || (mine.phase !== 'dragging' && mine.phase !== 'ending')) return;
+        mine.translation = r.translation;
+        mine.actions = r.actions;
+        drawSwipe();
+      })
+      .catch(() => {}) // the begin's failure says why
+      .finally(() => {
+        mine.sending = false;
+        pumpSwipe();
+      });
+  }
+
+  /**
+   * The finger lifted at `velocity` (pt/ms, signed like the translation):
+   * the last position, then layout/endSwipe, which says where the row
+   * rests. Open or performed, the buttons' rest frames are what
+   * layout/updateSwipe answers at that translation; a full swipe then
+   * deletes the row.
+   */
+  async function endSwipe(velocity) {
+    const mine = swipe;
+    if (!mine || mine.phase !== 'dragging') return;
+    mine.phase = 'ending';
+    const last = mine.want !== mine.sent ? swipeRequest('layout/updateSwipe', { translation: mine.want }) : null;
+    mine.sent = mine.want;
+    const end = swipeRequest('layout/endSwipe', { velocity });
+    try {
+      if (last) {
+        const r = await last;
+        if (swipe === mine && mine.phase === 'ending') {
+          mine.translation = r.translation;
+          mine.actions = r.actions;
+          drawSwipe();
+        }
+      }
+      const done = await end;
+      if (swipe !== mine || mine.phase !== 'ending') return; // closed meanwhile
+      if (done.state === 'closed') {
+        mine.phase = 'closing';
+        slideSwipe(mine, done.translation, null, () => dropSwipe(mine));
+        return;
+      }
+      const rest = await swipeRequest('layout/updateSwipe', { translation: done.translation });
+      if (swipe !== mine || mine.phase !== 'ending') return;
+      mine.phase = done.state === 'performed' ? 'performed' : 'open';
+      slideSwipe(mine, rest.translation, rest.actions);
+      if (mine.phase !== 'performed') return;
+      // The row goes; should the daemon refuse (shown), it closes instead.
+      if (!(await deleteSettingsRow(mine.id)) && swipe === mine) {
+        mine.phase = 'open';
+        closeSwipe();
+      }
+    } catch (error) {
+      failSwipe(mine, error);
+    }
+  }
+
+  /** Closes the open row (a touch elsewhere, a scroll, a change of the
+   *  list): layout/closeSwipe, and its content slides back over its
+   *  buttons, which then go (at once when not `animated`). */
+  function closeSwipe(animated = true) {
+    const mine = swipe;
+    if (!mine || mine.phase === 'closing') return swipeChain;
+    mine.phase = 'closing';
+    const closed = swipeRequest('layout/closeSwipe', {}).catch(showError);
+    if (animated) slideSwipe(mine, 0, null, () => dropSwipe(mine));
+    else dropSwipe(mine);
+    return closed;
+  }
+
+  /** A tap on a button: the destructive one deletes the row, the other
+   *  flags it (the page's own data) and closes. */
+  view.addEventListener('click', (e) => {
+    const b = e.target instanceof Element ? e.target.closest('.swipe-action') : null;
+    if (!b || !swipe || b.dataset.row !== String(swipe.id) || swipe.phase !== 'open') return;
+    const id = swipe.id;
+    if (SWIPE_ACTIONS[Number(b.dataset.index)].style === 'destructive') {
+      deleteSettingsRow(id);
+      return;
+    }
+    if (state.flagged.has(id)) state.flagged.delete(id);
+    else state.flagged.add(id);
+    closeSwipe();
+    render();
+  });
+
+  const swipeBusy = () =>
+    swipePending > 0 || (swipe !== null && (swipe.timer !== 0 || !['open', 'performed'].includes(swipe.phase)));
+
   view.addEventListener('pointerdown', (e) => {
     if (!e.isPrimary || (e.pointerType === 'mouse' && e.button !== 0) || !state.live) return;
+    // A swipe's button takes its own tap (its click).
+    if (e.target instanceof Element && e.target.closest('.swipe-action')) return;
     e.preventDefault();
     stopMotion();
-    if ($('reorder').checked && !reorder && beginReorder(e)) return;
+    const settings = config.layout === 'settings';
+    if (!settings && $('reorder').checked && !reorder && beginReorder(e)) return;
+    // On the settings page a press on a row may become its swipe; a press
+    // anywhere but on the open row closes that, as a touch elsewhere does.
+    const swipeRow = settings ? settingsRowAt(e.clientX, e.clientY) : null;
+    if (swipe && (!swipeRow || swipeRow.id !== swipe.id)) closeSwipe();
     const axis = axisOf(config);
     const at = (p) => (axis === 'x' ? p.clientX : p.clientY);
     drag = {
@@ -1047,10 +1484,12 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       // scrolls the row, along the page scrolls the page (as UIKit's
       // orthogonal scroll views take horizontal pans).
       row: rowAt(e.clientX, e.clientY),
+      swipeRow,
+      swiping: false,
       start: { x: e.clientX, y: e.clientY },
       decided: false,
     };
-    drag.decided = drag.row === null;
+    drag.decided = drag.row === null && drag.swipeRow === null;
     try {
       view.setPointerCapture(e.pointerId);
     } catch (_) {
@@ -1072,21 +1511,36 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       const dy = e.clientY - drag.start.y;
       if (Math.max(Math.abs(dx), Math.abs(dy)) < 6) return;
       drag.decided = true;
-      if (Math.abs(dx) > Math.abs(dy)) {
+      if (Math.abs(dx) > Math.abs(dy) && drag.row !== null) {
         // The row takes it: its offset follows the finger sideways.
         drag.axis = 'x';
         drag.at = (p) => p.clientX;
         drag.p0 = drag.start.x;
         drag.offset0 = state.rowsDrawn[drag.row] || 0;
         drag.samples = [{ t: e.timeStamp, p: e.clientX }];
+      } else if (Math.abs(dx) > Math.abs(dy) && drag.swipeRow !== null) {
+        // A swipe: the row's translation follows the finger from the press.
+        drag.swiping = true;
+        drag.axis = 'x';
+        drag.at = (p) => p.clientX;
+        drag.p0 = drag.start.x;
+        drag.offset0 = beginSwipe(drag.swipeRow);
+        drag.samples = [{ t: e.timeStamp, p: e.clientX }];
       } else {
         drag.row = null;
+        // A scroll: it closes the open row.
+        if (drag.swipeRow !== null && swipe) closeSwipe();
+        drag.swipeRow = null;
       }
     }
     const events = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [];
     for (const c of events.length ? events : [e]) drag.samples.push({ t: c.timeStamp, p: drag.at(c) });
     const old = e.timeStamp - 4 * VELOCITY_WINDOW_MS;
     while (drag.samples.length > 2 && drag.samples[0].t < old) drag.samples.shift();
+    if (drag.swiping) {
+      moveSwipe(drag.offset0 + (drag.at(e) - drag.p0));
+      return;
+    }
     if (drag.row !== null) {
       // The daemon clamps a row's offset to its range.
       state.rows[drag.row] = drag.offset0 - (drag.at(e) - drag.p0);
@@ -1121,8 +1575,16 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     }
     const input = drag.type;
     const row = drag.decided ? drag.row : null;
+    const swiped = drag.swiping;
+    const tapped = !drag.decided && drag.swipeRow !== null;
     drag = null;
     view.classList.remove('dragging');
+    if (swiped) {
+      // The finger's velocity, signed like the translation.
+      endSwipe(-v);
+      return;
+    }
+    if (tapped && swipe) closeSwipe(); // a tap on the open row closes it
     if (row !== null) settleRow(row, v, input);
     else settle(v, input);
   }
@@ -1137,6 +1599,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     (e) => {
       if (!state.live || drag || reorder) return;
       e.preventDefault();
+      if (swipe) closeSwipe(); // a scroll closes the open row
       const axis = axisOf(config);
       // Sideways, either wheel axis scrolls; a vertical layout takes the
       // vertical one.
@@ -1201,6 +1664,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       pagerItemWidth: num('pagerItemWidth'),
       pagerItemHeight: num('pagerItemHeight'),
       pagerSpacing: num('pagerSpacing'),
+      settingsAppearance: f.settingsAppearance.value,
     };
   }
 
@@ -1208,7 +1672,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   const CHOICES = new Set([
     'layout', 'device', 'curve', 'snapPolicy', 'decelerationRate', 'loop', 'tilt', 'placement',
     'carouselStyle', 'carouselDirection', 'carouselWrap',
-    'pagerTransformer', 'pagerDirection', 'pagerWrap', 'pagerDistance',
+    'pagerTransformer', 'pagerDirection', 'pagerWrap', 'pagerDistance', 'settingsAppearance',
   ]);
   /** The number controls that may be left empty: the layout's default
    *  (NaN here, left out of the layout object). */
@@ -1232,6 +1696,9 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     const layout = LAYOUTS[f.layout.value] ? f.layout.value : 'coverFlow';
     for (const el of document.querySelectorAll('[data-layouts]')) {
       el.hidden = !el.dataset.layouts.split(' ').includes(layout);
+    }
+    for (const el of document.querySelectorAll('[data-hide-layouts]')) {
+      el.hidden = el.dataset.hideLayouts.split(' ').includes(layout);
     }
   }
 
@@ -1262,6 +1729,19 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     return list;
   }
 
+  /** The settings page's appearance picker: the daemon's list appearances
+   *  (capabilities.listAppearances, from /info), the preferred one
+   *  selected. Without any (an older daemon) the picker offers no settings
+   *  page. */
+  function fillAppearances(names) {
+    const list = Array.isArray(names) ? names.filter((s) => typeof s === 'string') : [];
+    const select = form.elements.settingsAppearance;
+    select.replaceChildren(...list.map((name) => new Option(styleLabel(name), name)));
+    if (list.includes(PREFERRED_APPEARANCE)) select.value = PREFERRED_APPEARANCE;
+    picker.querySelector("input[value='settings']").closest('label').hidden = list.length === 0;
+    return list;
+  }
+
   /** The page shows which layout the open session has. */
   function showLayout(c) {
     const label =
@@ -1269,8 +1749,13 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         ? `${LAYOUTS.carousel.label} \u00b7 ${styleLabel(c.carouselStyle)}`
         : c.layout === 'pager'
           ? `${LAYOUTS.pager.label} \u00b7 ${styleLabel(c.pagerTransformer)}`
-          : LAYOUTS[c.layout].label;
+          : c.layout === 'settings'
+            ? `${LAYOUTS.settings.label} \u00b7 ${styleLabel(c.settingsAppearance)}`
+            : LAYOUTS[c.layout].label;
     view.dataset.layout = c.layout;
+    // The settings page's look follows its appearance (style.css).
+    if (c.layout === 'settings') view.dataset.appearance = c.settingsAppearance;
+    else delete view.dataset.appearance;
     view.dataset.axis = axisOf(c);
     $('layout-name').textContent = label;
     document.title = `flowlayoutd · ${label}`;
@@ -1283,6 +1768,11 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   /** The layout object of layout/open: every setting is the daemon's to
    *  apply (the page draws what it answers). */
   function layoutJSON(c) {
+    if (c.layout === 'settings') {
+      // Everything else is the list's default: 44-point rows, 38-point
+      // headers, the margins of the viewport's width, a radius of 10.
+      return { type: 'list', appearance: c.settingsAppearance, headerMode: 'supplementary' };
+    }
     if (c.layout === 'chat') {
       const row = Math.max(1, c.viewportWidth - 24);
       return {
@@ -1397,6 +1887,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       state.live = false;
       const generation = ++state.generation;
       if (pump.inFlight) await pump.inFlight;
+      await swipeChain;
+      if (swipe) dropSwipe(swipe); // the session goes, and its swipe with it
       const next = p.config;
       const axis = axisOf(next);
       try {
@@ -1528,6 +2020,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       stopMotion();
       state.live = false;
       if (pump.inFlight) await pump.inFlight;
+      await swipeChain;
       try {
         const ok = await body(p, picture.bounds);
         clearError();
@@ -1555,8 +2048,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     return change(
       () => fields,
       async (layout, before) => {
+        if (swipe) await closeSwipe(false); // a new appearance: the open row closes
         const result = await request('layout/configure', { session: SESSION, layout });
         config = next;
+        showLayout(next);
         state.offset = { x: result.bounds.x, y: result.bounds.y };
         render({ moved: [], bounds: before });
         return true;
@@ -1594,6 +2089,12 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     const ok = await reopen(() => {
       const cards = state.cards.slice(0, next.count);
       cards.push(...newCardIds(next.count - cards.length));
+      // The settings page opens at its top, and keeps its offset when only
+      // the viewport changes.
+      if (next.layout === 'settings') {
+        const offset = previous.layout === 'settings' ? { ...state.offset } : { x: 0, y: 0 };
+        return { config: next, cards, keep: { offset } };
+      }
       return { config: next, cards, keep: { item: Math.min(centredIndex(), Math.max(0, next.count - 1)) } };
     });
     if (!ok) {
@@ -1629,10 +2130,13 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     defaults = {};
     for (const el of [...form.elements]) if (el.name && el.name !== 'layout') defaults[el.name] = controlValue(el);
   }
-  /** A control's name in the URL: a carousel's or pager's own controls
-   *  without their prefix (`transformer` for pagerTransformer) on that tab. */
+  /** The tabs whose own controls are named after them. */
+  const PREFIXED = new Set(['carousel', 'pager', 'settings']);
+  /** A control's name in the URL: a carousel's, pager's or settings page's
+   *  own controls without their prefix (`transformer` for
+   *  pagerTransformer) on that tab. */
   function urlKey(name, layout) {
-    const prefix = layout === 'pager' || layout === 'carousel' ? layout : null;
+    const prefix = PREFIXED.has(layout) ? layout : null;
     if (prefix && name.startsWith(prefix) && /[A-Z]/.test(name[prefix.length] || '')) {
       const rest = name.slice(prefix.length);
       return rest[0].toLowerCase() + rest.slice(1);
@@ -1686,7 +2190,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
         f.device.value = deviceOf(Number(m[1]), Number(m[2]));
         continue;
       }
-      const prefix = layout === 'pager' || layout === 'carousel' ? layout : '';
+      const prefix = PREFIXED.has(layout) ? layout : '';
       const name = [k, prefix + k.charAt(0).toUpperCase() + k.slice(1)].find(
         (n) => n !== 'layout' && f[n] && f[n].name === n,
       );
@@ -1916,6 +2420,41 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     });
   state.oldestCardId = 0; // history's ids count down from here
 
+  /**
+   * A change of the settings page's rows, sent as a snapshot: plan() gives
+   * the new sections ([{id, items}]) when its turn comes. Rows that stay
+   * glide to where the answer puts them (their separators and the
+   * backgrounds with them), a deleted row fades out where it stands, with
+   * its swipe's buttons; a restored one fades in.
+   */
+  function settingsSnapshot(plan) {
+    return change(
+      () => (config.layout === 'settings' ? plan(state.settings.map((s) => ({ id: s.id, items: s.items.slice() }))) : null),
+      async (sections, before) => {
+        const result = await request('layout/applySnapshot', { session: SESSION, sections });
+        state.settings = sections;
+        state.lastSnapshot = result.updates;
+        state.offset = { x: result.bounds.x, y: result.bounds.y };
+        fadeIds = new Set((result.appearing || []).map(identity));
+        render({ moved: result.moved || [], bounds: before });
+        fadeIds = new Set();
+        return true;
+      },
+    );
+  }
+  /** Deletes a settings row (its swipe's destructive action). */
+  const deleteSettingsRow = (id) =>
+    settingsSnapshot((sections) => {
+      if (!sections.some((s) => s.items.includes(id))) return null;
+      return sections.map((s) => ({ id: s.id, items: s.items.filter((x) => x !== id) }));
+    });
+  /** Brings every deleted row back, where it was. */
+  async function restoreSettingsRows() {
+    if (swipe) await closeSwipe(false); // the open row would move under its buttons
+    return settingsSnapshot(() => settingsData());
+  }
+  $('settings-restore').addEventListener('click', restoreSettingsRows);
+
   $('shuffle').addEventListener('click', shuffleRows);
   $('list-insert').addEventListener('click', insertRow);
   $('list-delete').addEventListener('click', deleteRow);
@@ -1959,6 +2498,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   // the first session opens with the controls as they then are.
   const styles = connection.then((c) => {
     fillTransformers(c.capabilities.pagerTransformers);
+    fillAppearances(c.capabilities.listAppearances);
     return fillStyles(c.capabilities.carouselStyles);
   });
   exclusive(() => styles).catch(() => {}); // no bridge: the open below says so
@@ -2015,6 +2555,16 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     reorderTarget: () => (reorder ? copy(reorder.target) : null),
     /** The batch the last snapshot answered (layout/applySnapshot's updates). */
     lastSnapshot: () => copy(state.lastSnapshot),
+    /** The settings page's sections: [{id, items: [row id]}]. */
+    settings: () => copy(state.settings),
+    /** The list appearances the settings page offers (the daemon's). */
+    listAppearances: () => [...form.elements.settingsAppearance.options].map((o) => o.value),
+    /** The settings row swiped or open: {id, phase, translation, actions}
+     *  as the daemon last answered them, or null. */
+    swipe: () =>
+      swipe && copy({ id: swipe.id, phase: swipe.phase, translation: swipe.translation, actions: swipe.actions }),
+    deleteSettingsRow,
+    restoreSettingsRows,
     /** The picture is the daemon's answer for the current offset (a drag
      *  may be holding still). */
     synced: () =>
@@ -2023,6 +2573,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       !pump.dirty &&
       !pump.inFlight &&
       !(reorder && reorder.dirty) &&
+      !(swipe && (swipe.sending || swipe.want !== swipe.sent)) &&
       drawn(),
     /** Nothing moving, nothing pending, the picture up to date. */
     idle: () =>
@@ -2036,6 +2587,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       !updateTimer &&
       !pump.dirty &&
       !pump.inFlight &&
+      !swipeBusy() &&
       drawn(),
   };
 })();

@@ -35,6 +35,11 @@ public enum LiveChange {
   case endInteractiveMovement
   /// The movement cancelled: the picture goes back.
   case cancelInteractiveMovement
+  /// Outline nodes expanded, `children` first giving the one node named
+  /// its subtree (lazy loading): their rows appear after theirs.
+  indirect case expand([ItemID], children: [OutlineNode]?)
+  /// Outline nodes collapsed: their descendants' rows go.
+  indirect case collapse([ItemID])
 }
 
 /// `layout/configure`'s fields; nil keeps the session's value.
@@ -70,6 +75,8 @@ public enum LiveError<Refusal: Error>: Error {
   case noMovement
   /// The embedder's own check refused what the viewport would meet.
   case refused(Refusal)
+  /// An outline change that names what is not there.
+  case outline(OutlineRefusal)
 }
 
 /// What a batch's animations need, as UICollectionView animates one.
@@ -152,7 +159,9 @@ extension LiveLayout {
   /// the first update. False when a movement is in progress, the item's
   /// section does not allow reordering or the item is not placed. O(log n).
   public mutating func beginInteractiveMovement(at path: IndexPath, lap: Int? = nil) -> Bool {
+    // An outline's nodes move with their subtrees: not yet.
     guard movement == nil, layout.sections[path.section].allowsReordering != false,
+      layout.sections[path.section].outline == nil,
       let m = InteractiveMovement(layout, origin: path, lap: lap, bounds: bounds)
     else { return false }
     movement = m
@@ -222,6 +231,11 @@ extension LiveLayout {
       }
 
     case .appendItems(let s, let count, let sizes, let ids):
+      if s >= 0, s < layout.sections.count, layout.sections[s].outline != nil {
+        throw .invalidUpdate(
+          "section \(s) is an outline: its rows change with layout/expand, layout/collapse and the outline edits"
+        )
+      }
       layout.appendItems(section: s, count: count, sizes: sizes, ids: ids)
       return try finish(from: old, check) { session in
         if let pending = old.pendingAnchor, let i = ids?.firstIndex(of: pending.id) {
@@ -267,7 +281,29 @@ extension LiveLayout {
       guard movement != nil else { throw .noMovement }
       movement = nil
       return try finish(from: old, idsKept: true, check)
+
+    case .expand(let ids, let children):
+      return try outlineChange(ids, expanding: true, children: children, from: old, check)
+
+    case .collapse(let ids):
+      return try outlineChange(ids, expanding: false, children: nil, from: old, check)
     }
+  }
+
+  /// Expands or collapses outline nodes: a batch of their rows with the
+  /// trees that say so. Nothing to change is an empty batch, answered as
+  /// one (the flags still change).
+  private mutating func outlineChange<E: Error>(
+    _ ids: [ItemID], expanding flag: Bool, children: [OutlineNode]?, from old: LiveLayout,
+    _ check: ViewportCheck<E>
+  ) throws(LiveError<E>) -> LiveDelta {
+    let (update, outlines): (BatchUpdate, [Int: Outline])
+    do { (update, outlines) = try outlineBatch(ids, expanding: flag, children: children) } catch {
+      throw .outline(error)
+    }
+    var delta = try batch(update, from: old, outlines: outlines, check)
+    delta.batch = update
+    return delta
   }
 
   /// Applies `update` to `old`'s data (this session is a copy of `old`):
@@ -276,14 +312,23 @@ extension LiveLayout {
   /// + lines re-broken) (see `Layout.apply`), plus O(k · ops).
   private mutating func batch<E: Error>(
     _ update: BatchUpdate, from old: LiveLayout, itemIndex: ItemIndex? = nil,
-    keepsBounds: Bool = false, _ check: ViewportCheck<E>
+    keepsBounds: Bool = false, outlines: [Int: Outline] = [:], _ check: ViewportCheck<E>
   ) throws(LiveError<E>) -> LiveDelta {
-    let result: BatchResult
+    var result: BatchResult
     do {
       result = try update.apply(
         to: old.layout.sections, uniformSize: old.layout.type.uniformItemSize)
     } catch {
       throw .invalidUpdate(error.message)
+    }
+    // An outline's rows change with its tree, never alone.
+    for (s, o) in outlines { result.sections[s].outline = o }
+    if let s = Self.outlineSectionChanged(
+      update, old: old.layout.sections, new: result.sections), outlines[s] == nil
+    {
+      throw .invalidUpdate(
+        "section \(s) is an outline: its rows change with layout/expand, layout/collapse and the outline edits"
+      )
     }
     pendingAnchor = nil
     layout.apply(result)

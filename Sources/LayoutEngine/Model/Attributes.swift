@@ -88,6 +88,12 @@ public struct LayoutAttributes: Equatable, Sendable {
   /// Which corners of a grouped list's cell are rounded, or nil where the
   /// layout rounds none.
   public var cornerMask: CornerMask? = nil
+  /// An outline row's level, parent and expanded flag; nil for items of
+  /// flat sections and other elements.
+  public var outlineRow: OutlineRow? = nil
+  /// A list cell's content indentation (level × indentationWidth) in an
+  /// outline; nil elsewhere.
+  public var indentation: Double? = nil
 
   /// Attributes of an untransformed element occupying `frame`.
   public init(kind: ElementKind, section: Int, item: Int, frame: Rect) {

@@ -51,6 +51,28 @@ public struct Section: Equatable, Sendable {
   /// The box of `kindFields`, whose identity a kind may key a cache on.
   public private(set) var fieldsBox: SectionFieldsBox? = nil
 
+  /// The section's forest when it is an outline (UIKit's section
+  /// snapshot), whose visible nodes are its items, ids and sizes; nil for
+  /// a flat section. Boxed: sections are copied often.
+  public var outline: Outline? {
+    get { outlineBox?.value }
+    set { outlineBox = newValue.map(OutlineBox.init) }
+  }
+  private var outlineBox: OutlineBox? = nil
+
+  /// A section whose items are `outline`'s visible nodes: their ids, and
+  /// their sizes where any has one. O(rows).
+  public init(outline: Outline) {
+    let rows = outline.visibleNodes()
+    if rows.contains(where: { outline.sizes[$0] != Section.unsetSize }) {
+      self.init(items: .sizes(SizeList(rows.map { outline.sizes[$0] })))
+    } else {
+      self.init(items: .uniform(count: rows.count))
+    }
+    ids = IDList(rows.map { ItemID?.some(outline.ids[$0]) })
+    self.outline = outline
+  }
+
   /// The kind's own fields, when they are of type `F`. O(1).
   public func fields<F: SectionFields>(_ type: F.Type) -> F? { fieldsBox?.value as? F }
 
@@ -182,6 +204,13 @@ extension SectionFields {
   }
 
   func isEqual(to other: any SectionFields) -> Bool { (other as? Self) == self }
+}
+
+/// A section's outline held by reference (see `Section.outline`).
+final class OutlineBox: Equatable, Sendable {
+  let value: Outline
+  init(_ value: Outline) { self.value = value }
+  static func == (a: OutlineBox, b: OutlineBox) -> Bool { a === b || a.value == b.value }
 }
 
 /// A section's kind fields held by reference (see `Section.kindFields`).

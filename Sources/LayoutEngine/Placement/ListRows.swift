@@ -28,6 +28,16 @@ struct ListBand: Sendable {
   var itemSeparators: [Int: SeparatorConfiguration]
   /// Its last row is the list's last row (plain hides that separator).
   var holdsLastRow: Bool
+  /// An outline section's tree and row ids: a row's level indents its
+  /// content and its separators. nil for a flat section.
+  var outline: Outline? = nil
+  var ids: IDList? = nil
+
+  /// Row `j`'s level: 0 outside an outline. O(log n) in one.
+  @inline(__always) func level(_ j: Int) -> Int {
+    guard let outline else { return 0 }
+    return outline.level(of: ids?[j] ?? nil)
+  }
 }
 
 /// What every band of one list configuration in one width shares: the
@@ -95,7 +105,8 @@ struct ListMetrics: Sendable {
       showsSeparators: f?.showsSeparators ?? c.showsSeparators,
       separators: (f?.separatorConfiguration).map { $0.over(c.separatorConfiguration) }
         ?? c.separatorConfiguration,
-      itemSeparators: f?.itemSeparators ?? [:], holdsLastRow: holdsLastRow)
+      itemSeparators: f?.itemSeparators ?? [:], holdsLastRow: holdsLastRow,
+      outline: section.outline, ids: section.outline == nil ? nil : section.ids)
   }
 
   /// The walk along a band's rows: a single row of cards, no spacing.
@@ -165,7 +176,11 @@ struct ListMetrics: Sendable {
       if j == b.count - 1 && (a != .plain || b.holdsLastRow) { return nil }
     }
     let insets = top ? c.topSeparatorInsets : c.bottomSeparatorInsets
-    let x = r.x + (insets?.leading ?? automaticLeading)
+    // The automatic inset follows an outline row's indentation.
+    let x =
+      r.x
+      + (insets?.leading
+        ?? automaticLeading + Double(b.level(j)) * configuration.indentationWidth)
     let end = r.x + r.width - (insets?.trailing ?? 0)
     return Rect(
       x: x, y: top ? r.y : r.y + r.height - thickness, width: max(0, end - x), height: thickness)
@@ -246,10 +261,15 @@ struct ListMetrics: Sendable {
     return (j, j > 0 ? j - 1 : nil)
   }
 
-  /// The rounding a grouped appearance names: a background's radius, and
-  /// a cell's corners (the top ones on its band's first row, the bottom
-  /// ones on its last). O(1).
-  func roundCorners(_ a: inout LayoutAttributes, of b: ListBand) {
+  /// What a list draws beyond frames: an outline row's indentation
+  /// (level × indentationWidth), and the rounding a grouped appearance
+  /// names: a background's radius, and a cell's corners (the top ones on
+  /// its band's first row, the bottom ones on its last). O(1), O(log n)
+  /// for an outline row.
+  func decorate(_ a: inout LayoutAttributes, of b: ListBand) {
+    if a.kind == .cell, b.outline != nil {
+      a.indentation = Double(b.level(a.item)) * configuration.indentationWidth
+    }
     guard configuration.appearance.hasBackgrounds else { return }
     switch a.kind {
     case .decoration:

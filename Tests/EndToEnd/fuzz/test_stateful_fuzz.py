@@ -301,6 +301,19 @@ LAYOUT = (FLOW_LAYOUT | COVER_LAYOUT | WATERFALL_LAYOUT | CAROUSEL_LAYOUT | COMP
 ITEM_ID = st.integers(-5, 50) | st.sampled_from(["a", "b", "x", "\u00e9", ""])
 
 
+#: Outline nodes (#43): ids from a small pool, so that a tree repeats one
+#: now and then (-32602) and expand and collapse find them; three levels.
+NODE_ID = st.sampled_from([f"n{k}" for k in range(12)]) | ITEM_ID
+OUTLINE_NODES = st.recursive(
+    st.fixed_dictionaries({"id": NODE_ID}, optional={"expanded": st.booleans(), "size": SIZES}),
+    lambda children: st.fixed_dictionaries(
+        {"id": NODE_ID, "children": st.lists(children, max_size=3)},
+        optional={"expanded": st.booleans()}),
+    max_leaves=8).map(lambda n: [n]) | st.lists(
+        st.fixed_dictionaries({"id": NODE_ID}, optional={"expanded": st.booleans()}), max_size=3)
+OUTLINE_SECTION = st.fixed_dictionaries({"outline": OUTLINE_NODES})
+
+
 @st.composite
 def append_params(draw, name: str, sections: Optional[int], sized: bool = True) -> dict:
     """layout/appendItems: a few items (k ≤ 6, far under
@@ -338,6 +351,8 @@ def open_params(draw, name: str) -> dict:
                "list": LIST_SECTION}.get(layout["type"], SECTION)
     if layout["type"] == "compositional" and layout.get("scrollDirection") != "horizontal":
         section = MIXED_SECTION
+    if draw(st.integers(0, 3), label="outline") == 0:
+        section = section | OUTLINE_SECTION
     sections = PAGER_SECTIONS if layout["type"] == "pager" else st.lists(section, min_size=1, max_size=3)
     return {"session": name, "layout": layout, "bounds": draw(bounds(), label="bounds"),
             "sections": draw(sections, label="sections")}
@@ -522,6 +537,22 @@ def _set_item_separators(name, count, sections, kind):
         optional={"bottomSeparatorVisibility": st.sampled_from(["automatic", "visible", "hidden"]),
                   "topSeparatorInsets": st.fixed_dictionaries({}, optional={"leading": st.integers(-5, 60)})})
     return st.fixed_dictionaries({"session": st.just(name), "items": st.lists(entry, max_size=3)})
+
+
+@valid("layout/expand")
+def _expand(name, count, sections, kind):
+    return st.fixed_dictionaries({"session": st.just(name), "ids": st.lists(NODE_ID, min_size=1, max_size=3)},
+                                 optional={"children": OUTLINE_NODES})
+
+
+@valid("layout/collapse")
+def _collapse(name, count, sections, kind):
+    return st.fixed_dictionaries({"session": st.just(name), "ids": st.lists(NODE_ID, min_size=1, max_size=3)})
+
+
+@valid("layout/outline")
+def _outline(name, count, sections, kind):
+    return st.builds(dict, session=st.just(name), section=st.integers(0, max((sections or 1), 1)))
 
 
 @valid("layout/beginSwipe")

@@ -76,10 +76,17 @@ def test_protocol_examples_replay_verbatim(daemon):
 
 def test_no_line_outside_the_examples_is_over_400_characters():
     """protocol.md reads as text: long requests and answers stay in fenced
-    blocks (or their files), and long table cells in docs/bad-input."""
+    blocks (or their files), and long table cells in docs/bad-input. The
+    result shapes' table is the daemon's own (Tests/sync_protocol.py writes
+    it): a shape's row is as long as its fields."""
     fenced = False
+    shapes = False
     for n, line in enumerate(PROTOCOL.read_text(encoding="utf-8").split("\n"), 1):
         if line.startswith("```"):
             fenced = not fenced
             continue
-        assert fenced or len(line) <= 400, f"protocol.md:{n} has {len(line)} characters"
+        if line.startswith("| shape | fields |"):
+            shapes = True
+        elif not line.startswith("|"):
+            shapes = False
+        assert fenced or shapes or len(line) <= 400, f"protocol.md:{n} has {len(line)} characters"

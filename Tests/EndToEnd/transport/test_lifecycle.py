@@ -76,6 +76,9 @@ def test_initialize_result(spawn):
         "layout/endInteractiveMovement",
         "layout/cancelInteractiveMovement",
         "layout/setItemSeparators",
+        "layout/expand",
+        "layout/collapse",
+        "layout/outline",
         "layout/beginSwipe",
         "layout/updateSwipe",
         "layout/endSwipe",
@@ -107,6 +110,8 @@ def test_initialize_result(spawn):
         "layout/endInteractiveMovement",
         "layout/cancelInteractiveMovement",
         "layout/setItemSeparators",
+        "layout/expand",
+        "layout/collapse",
     }
     assert [p["name"] for p in table["layout/appendItems"]["params"]] == [
         "session", "section", "itemCount", "itemSizes", "widthsAndHeights", "widthsAndHeightsBase64", "ids",

@@ -38,7 +38,13 @@ compares what Chromium computed for the DOM against what the daemon says:
     `frame` within 1 px, its matrix3d, opacity and z-index the daemon's,
     and the cards are exactly layout/attributesInRect's (hidden ones, such
     as the inverted cylinder's backfaces, never drawn); a rotary release
-    snaps to a whole item along the daemon's trajectory.
+    snaps to a whole item along the daemon's trajectory;
+(o) the settings page (type list, issue #42): rows, headers, separators
+    and rounded backgrounds are the daemon's attributesInRect in each
+    appearance; while a row is swiped its buttons stand at the frames
+    layout/updateSwipe answers (and the protocol's rule gives by hand) and
+    its content moves by the translation; a tap on Delete, or a full
+    swipe, sends the list without the row and the DOM matches again.
 
 Needs Debian's chromium and chromium-driver and PyPI's selenium
 (`make deps-web`); skips with the reason when any is missing. Saves
@@ -1761,6 +1767,473 @@ def test_the_chat_page_looks_like_a_chat(page):
     page.js("document.getElementById('receive').click()")
     page.wait_idle()
     assert page.js("return window.flowlayout.bounds().y") == before
+
+
+# -- the settings page: a list session with swipe to delete (issue #42) -------------
+
+#: The settings page's sections as it opens them: ids and row counts.
+SETTINGS = [("general", 6), ("privacy", 4), ("apps", 8)]
+#: A phone's width, and short enough to stay inside the window.
+SETTINGS_VIEWPORT = (390, 600)
+#: What the page's swipes ask for: delete at the edge, then flag.
+SWIPE_ACTIONS = [{"width": 74, "style": "destructive"}, {"width": 74, "style": "normal"}]
+
+
+def open_settings(page: Page) -> dict:
+    """The settings page at SETTINGS_VIEWPORT; the params of its layout/open."""
+    # The whole viewport in the window, whatever size an earlier test left.
+    page.d.set_window_size(*WINDOW)
+    page.set_control("viewportWidth", SETTINGS_VIEWPORT[0])
+    page.set_control("viewportHeight", SETTINGS_VIEWPORT[1])
+    page.record_rpc()
+    pick_layout(page, "settings")
+    return opened_layout(page)
+
+
+def settings_snapshot(page: Page) -> dict:
+    """The settings page's DOM as Chromium computed it (every element's box
+    in the viewport, its kind, index path, edge, row, stacking, opacity and
+    corner radii; a row's content box; the swipe's buttons), the page's
+    data, picture and swipe, and the daemon's attributesInRect for the drawn
+    bounds and content size."""
+    return page.js_async(
+        """
+        const fl = window.flowlayout;
+        const bounds = fl.bounds();
+        const view = document.getElementById('viewport');
+        const v = view.getBoundingClientRect();
+        const boxOf = (el) => {
+          const b = el.getBoundingClientRect();
+          return {x: b.left - v.left - view.clientLeft, y: b.top - v.top - view.clientTop,
+                  width: b.width, height: b.height};
+        };
+        const radii = (cs) => [cs.borderTopLeftRadius, cs.borderTopRightRadius,
+                               cs.borderBottomRightRadius, cs.borderBottomLeftRadius];
+        Promise.all([
+          fl.request('layout/attributesInRect', {session: fl.session, rect: bounds}),
+          fl.request('layout/contentSize', {session: fl.session}),
+        ]).then(([r, size]) => {
+          const elements = [...view.querySelectorAll('.card:not(.ghost)')].map((el) => {
+            const cs = getComputedStyle(el);
+            const content = el.querySelector('.row-content');
+            return {
+              kind: el.dataset.kind, section: Number(el.dataset.section), item: Number(el.dataset.item),
+              edge: el.dataset.edge === undefined ? null : el.dataset.edge, id: el.dataset.id,
+              row: el.dataset.row === undefined ? null : el.dataset.row,
+              translation: el.dataset.translation === undefined ? null : Number(el.dataset.translation),
+              text: el.textContent, box: boxOf(el), zIndex: cs.zIndex, opacity: Number(cs.opacity),
+              radii: radii(cs), content: content ? boxOf(content) : null,
+            };
+          });
+          const buttons = [...view.querySelectorAll('.swipe-action:not(.ghost):not([hidden])')].map((b) => ({
+            style: b.dataset.style, index: Number(b.dataset.index), row: b.dataset.row, text: b.textContent,
+            box: boxOf(b), zIndex: getComputedStyle(b).zIndex,
+            under: !!(b.compareDocumentPosition(view.querySelector(`[data-id="row-${b.dataset.row}"]`))
+                      & Node.DOCUMENT_POSITION_FOLLOWING),
+          }));
+          done({bounds, attributes: r.attributes, contentSize: size.contentSize, picture: fl.picture(),
+                settings: fl.settings(), swipe: fl.swipe(), elements, buttons});
+        }, (e) => done({error: String(e)}));
+        """
+    )
+
+
+def settings_key(a: dict) -> tuple:
+    """An element of a list: a separator is its row's, by edge."""
+    return (a["kind"], a["section"], a["item"], a.get("edge"))
+
+
+def near(box: dict, rect: dict, tolerance: float = 0.02) -> bool:
+    return all(abs(box[k] - rect[k]) <= tolerance for k in ("x", "y", "width", "height"))
+
+
+def in_view(frame: dict, bounds: dict) -> dict:
+    return {**frame, "x": frame["x"] - bounds["x"], "y": frame["y"] - bounds["y"]}
+
+
+def assert_settings_match_daemon(page: Page) -> dict:
+    """Every element of the settings page is drawn where the daemon's
+    attributesInRect for the drawn bounds puts it, and nothing else is:
+    rows, headers, separators (by edge) and backgrounds, each at its frame,
+    zIndex and alpha; a background rounded by its cornerRadius, a row by
+    its section background's radius on the corners of its cornerMask; a
+    row's content where its translation puts it."""
+    page.wait_idle()
+    snap = settings_snapshot(page)
+    bounds, attributes, elements = snap["bounds"], snap["attributes"], snap["elements"]
+    assert snap["picture"] == attributes
+    by_key = {settings_key(a): a for a in attributes}
+    assert len(by_key) == len(attributes), attributes
+    assert sorted(map(settings_key, elements), key=repr) == sorted(by_key, key=repr), (elements, attributes)
+    assert len({e["id"] for e in elements}) == len(elements), elements
+    rows = {(k, i): row for k, s in enumerate(snap["settings"]) for i, row in enumerate(s["items"])}
+    radius = {a["section"]: a["cornerRadius"] for a in attributes if a["kind"] == "decoration"}
+    for e in elements:
+        a = by_key[settings_key(e)]
+        assert near(e["box"], in_view(a["frame"], bounds)), (e, a)
+        assert e["zIndex"] == str(a["zIndex"]) and abs(e["opacity"] - a["alpha"]) <= 1e-6, (e, a)
+        if a["kind"] == "decoration":
+            assert a["elementKind"] == "background"
+            assert e["radii"] == [f"{a['cornerRadius']:g}px"] * 4, (e, a)
+        if a["kind"] == "cell":
+            assert e["id"] == f"row-{a['id']}" and e["row"] == a["id"] == rows[(a["section"], a["item"])], (e, a)
+            r = radius.get(a["section"], 0)
+            corners = ["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"]
+            expected = [f"{r:g}px" if c in a.get("cornerMask", []) and r else "0px" for c in corners]
+            assert e["radii"] == expected, (e, a)
+            moved = dict(a["frame"], x=a["frame"]["x"] + e["translation"])
+            assert near(e["content"], in_view(moved, bounds)), (e, a)
+        if a["kind"] == "separator":
+            assert e["row"] == rows[(a["section"], a["item"])], (e, a)
+    return snap
+
+
+def element_of(snap: dict, kind: str, row: Optional[str] = None, section: Optional[int] = None) -> dict:
+    (e,) = [e for e in snap["elements"] if e["kind"] == kind
+            and (row is None or e["row"] == row) and (section is None or e["section"] == section)]
+    return e
+
+
+def test_the_settings_page_is_the_daemons_list_in_each_appearance(page):
+    info = page.js_async("fetch('/info').then((r) => r.json()).then(done, (e) => done({error: String(e)}));")
+    appearances = info["capabilities"]["listAppearances"]
+    assert appearances == ["plain", "grouped", "insetGrouped", "sidebar", "sidebarPlain"], appearances
+    opened = open_settings(page)
+    # A list session: insetGrouped with supplementary headers, rows by id.
+    layout = opened["layout"]
+    assert (layout["type"], layout["appearance"], layout["headerMode"]) == ("list", "insetGrouped", "supplementary")
+    assert [(s["id"], s["itemCount"]) for s in opened["sections"]] == SETTINGS
+    assert opened["sections"][0]["ids"] == [f"general-{k}" for k in range(6)]
+    assert page.js("return window.flowlayout.listAppearances()") == appearances
+    assert page.js("return document.getElementById('layout-name').textContent") == "settings \u00b7 inset grouped"
+    # Its own controls: the rows are the page's, not the cards' count.
+    shown = page.js(
+        "return [...document.querySelectorAll('#controls fieldset')]"
+        ".filter((f) => f.offsetParent !== null).map((f) => f.querySelector('legend').textContent)"
+    )
+    assert shown == ["List", "Viewport"], shown
+    snap = assert_settings_match_daemon(page)
+
+    # By hand (protocol.md, list): W = 390 < 768, so the layout margins m
+    # are 16; insetGrouped rows stand at x = m = 16, W - 2m = 358 wide.
+    # Section 0 is [spacing 20][header 38][rows]: the header at y 20, row k
+    # at 58 + 44k, so general-1 is (16, 102, 358, 44). Its bottom separator
+    # is t = 1/displayScale = 0.5 thick at its maxY - t = 145.5, from x + c
+    # (cell margins 16) = 32 to the row's maxX: (32, 145.5, 342, 0.5). The
+    # background spans the six rows, (16, 58, 358, 264), radius 10. Section
+    # 1 starts after 20 more: its header at 342, its first row at 380. The
+    # content is 3 × (20 + 38) + 18 × 44 + 20 = 986 tall.
+    assert element_of(snap, "cell", "general-1")["box"] == {"x": 16, "y": 102, "width": 358, "height": 44}
+    assert element_of(snap, "separator", "general-1")["box"] == {"x": 32, "y": 145.5, "width": 342, "height": 0.5}
+    assert element_of(snap, "header", section=0)["box"] == {"x": 16, "y": 20, "width": 358, "height": 38}
+    background = element_of(snap, "decoration", section=0)
+    assert background["box"] == {"x": 16, "y": 58, "width": 358, "height": 264}
+    assert background["radii"] == ["10px"] * 4 and int(background["zIndex"]) == -1
+    assert element_of(snap, "header", section=1)["box"]["y"] == 342
+    assert element_of(snap, "cell", "privacy-0")["box"]["y"] == 380
+    assert snap["contentSize"] == {"width": 390, "height": 986}
+    # Rounded where the section's panel is: the first row's top corners,
+    # the last row's bottom ones; the last row has no separator.
+    assert element_of(snap, "cell", "general-0")["radii"] == ["10px", "10px", "0px", "0px"]
+    assert element_of(snap, "cell", "general-1")["radii"] == ["0px"] * 4
+    assert element_of(snap, "cell", "general-5")["radii"] == ["0px", "0px", "10px", "10px"]
+    assert not [e for e in snap["elements"] if e["kind"] == "separator" and e["row"] == "general-5"]
+    assert [e["text"] for e in snap["elements"] if e["kind"] == "header"][:2] == ["General", "Privacy & Security"]
+
+    # The sidebar: the same session reconfigured (no re-open); rows stay
+    # inset (x = m) and spaced by section, with no separators and no
+    # backgrounds, and square.
+    page.record_rpc()
+    page.set_control("settingsAppearance", "sidebar")
+    methods = [e["request"]["method"] for e in page.sent()]
+    assert "layout/open" not in methods, methods
+    (configure,) = [e["request"]["params"] for e in page.sent() if e["request"]["method"] == "layout/configure"]
+    assert configure["layout"] == {"appearance": "sidebar"}
+    assert page.js("return location.hash") == "#settings?appearance=sidebar&viewport=390x600"
+    snap = assert_settings_match_daemon(page)
+    assert {e["kind"] for e in snap["elements"]} == {"header", "cell"}
+    assert element_of(snap, "cell", "general-1")["box"] == {"x": 16, "y": 102, "width": 358, "height": 44}
+    assert all(e["radii"] == ["0px"] * 4 for e in snap["elements"] if e["kind"] == "cell")
+
+    # Grouped: full-width rows on square backgrounds.
+    page.set_control("settingsAppearance", "grouped")
+    snap = assert_settings_match_daemon(page)
+    assert element_of(snap, "cell", "general-1")["box"] == {"x": 0, "y": 102, "width": 390, "height": 44}
+    assert element_of(snap, "decoration", section=0)["radii"] == ["0px"] * 4
+    assert element_of(snap, "separator", "general-1")["box"] == {"x": 16, "y": 145.5, "width": 374, "height": 0.5}
+
+    # Plain: no spacing, and the headers pin. A vertical drag that starts
+    # on a row scrolls the list (no swipe): at y 150 the General header,
+    # its own y 0, pins at max(0, min(150, E - 38)) = 150 with E = 38 + 6 ×
+    # 44 = 302 the end of its rows: the viewport's top, over the rows.
+    page.set_control("settingsAppearance", "plain")
+    page.record_rpc()
+    vertical_drag(page, -150)
+    page.wait_idle()
+    methods = [e["request"]["method"] for e in page.sent()]
+    assert "layout/setBounds" in methods and "layout/beginSwipe" not in methods, methods
+    assert page.js("return window.flowlayout.bounds().y") == 150
+    snap = assert_settings_match_daemon(page)
+    header = element_of(snap, "header", section=0)
+    assert header["box"] == {"x": 0, "y": 0, "width": 390, "height": 38} and header["zIndex"] == "1024"
+
+    # Back to insetGrouped, from the same offset.
+    page.set_control("settingsAppearance", "insetGrouped")
+    assert_settings_match_daemon(page)
+
+
+def twin_swipe(page: Page, row: str, translation: float) -> dict:
+    """layout/updateSwipe's answer for `row` at `translation` in a twin of
+    the page's session (the same appearance, viewport and rows)."""
+    return page.js_async(
+        """
+        const fl = window.flowlayout, [row, translation, actions] = arguments;
+        const c = fl.config();
+        const twin = {session: 'swipe-twin', bounds: fl.bounds(),
+                      layout: {type: 'list', appearance: c.settingsAppearance, headerMode: 'supplementary'},
+                      sections: fl.settings().map((s) => ({id: s.id, itemCount: s.items.length, ids: s.items}))};
+        const close = () => fl.request('layout/close', {session: twin.session});
+        fl.request('layout/open', twin)
+          .then(() => fl.request('layout/beginSwipe', {session: twin.session, id: row, edge: 'trailing', actions}))
+          .then(() => fl.request('layout/updateSwipe', {session: twin.session, translation}))
+          .then((r) => close().then(() => done(r)), (e) => close().then(() => done({error: String(e)})));
+        """,
+        row, translation, SWIPE_ACTIONS,
+    )
+
+
+def window_point(page: Page, x: float, y: float) -> tuple[int, int]:
+    """The window point over the content point (x, y) as the page draws
+    it (not an offset from the viewport's in-view centre, which moves when
+    an earlier test left the window shorter)."""
+    left, top, height = page.js(
+        "const v = document.getElementById('viewport'), r = v.getBoundingClientRect(), b = window.flowlayout.bounds();"
+        "return [r.left + v.clientLeft - b.x, r.top + v.clientTop - b.y, window.innerHeight];"
+    )
+    point = (round(left + x), round(top + y))
+    assert 0 <= point[1] < height, (point, height)
+    return point
+
+
+def row_point(page: Page, row: str, x: float = 360) -> tuple[int, int]:
+    """The window point over `row`'s middle, at content x `x`."""
+    (a,) = [a for a in page.js("return window.flowlayout.picture()") if a["kind"] == "cell" and a["id"] == row]
+    return window_point(page, x, a["frame"]["y"] + a["frame"]["height"] / 2)
+
+
+def hold_swipe(page: Page, row: str, dx: int, x: float = 360, translation: Optional[float] = None) -> None:
+    """Presses on `row` at content x `x` (its middle across), moves
+    sideways by `dx` and holds still until the page draws the daemon's
+    answer for that translation (`translation`, when the row was open)."""
+    mouse = ActionBuilder(page.d, duration=200)
+    mouse.pointer_action.move_to_location(*row_point(page, row, x)).pointer_down().move_by(dx, 0)
+    mouse.perform()
+    wait_swipe(page, dx if translation is None else translation)
+
+
+def wait_swipe(page: Page, translation: float) -> None:
+    page.wait(f"the swipe at {translation}", lambda: page.js(
+        "const s = window.flowlayout.swipe();"
+        "return window.flowlayout.synced() && s !== null && s.translation === arguments[0];", translation))
+
+
+def assert_swipe_drawn(page: Page, row: str, translation: float, frames: list[dict]) -> dict:
+    """The page draws the daemon's picture; `row`'s content is moved by
+    `translation`; its buttons stand exactly at `frames` (content
+    coordinates, as worked out by hand), which are also what the daemon
+    answers for that translation (the page's last answer and a twin's),
+    under the row's content at its zIndex."""
+    snap = assert_settings_match_daemon(page) if translation == 0 else settings_snapshot(page)
+    bounds = snap["bounds"]
+    cell = element_of(snap, "cell", row)
+    (a,) = [a for a in snap["attributes"] if a["kind"] == "cell" and a["id"] == row]
+    assert cell["translation"] == translation
+    assert near(cell["box"], in_view(a["frame"], bounds))  # the row itself stays
+    assert near(cell["content"], in_view(dict(a["frame"], x=a["frame"]["x"] + translation), bounds)), cell
+    if not frames:
+        assert snap["buttons"] == [] and snap["swipe"] is None, snap["swipe"]
+        return snap
+    assert snap["swipe"]["id"] == row and snap["swipe"]["translation"] == translation
+    assert snap["swipe"]["actions"] == frames, snap["swipe"]
+    twin = twin_swipe(page, row, translation)
+    assert twin == {"translation": translation, "actions": frames}, twin
+    buttons = sorted(snap["buttons"], key=lambda b: b["index"])
+    assert [b["style"] for b in buttons] == [s["style"] for s in SWIPE_ACTIONS][: len(frames)]
+    for b, f in zip(buttons, frames):
+        assert b["row"] == row and b["zIndex"] == cell["zIndex"] and b["under"], b
+        assert near(b["box"], in_view(f, bounds)), (b, f)
+    return snap
+
+
+def test_swipe_to_delete_on_the_settings_page(page):
+    open_settings(page)
+    before = assert_settings_match_daemon(page)
+    # By hand (protocol.md, Swipe actions): general-1 is (16, 102, 358, 44),
+    # so w = 358; two actions of 74: M = max(0, (w - 30)/2) = 164, B =
+    # max(min(74, M), max_i min(74, M)) = 74, the open width P = 2B = 148
+    # and, the first being destructive, the full-swipe threshold T =
+    # max(P + 20, w - 30) = 328. Below P the buttons are 74 wide from the
+    # trailing edge (374): delete at 300, flag at 226.
+    page.record_rpc()
+    hold_swipe(page, "general-1", -100)
+    assert_swipe_drawn(page, "general-1", -100, [
+        {"x": 300, "y": 102, "width": 74, "height": 44}, {"x": 226, "y": 102, "width": 74, "height": 44}])
+    (begin,) = [e["request"]["params"] for e in sent_by_page(page, "layout/beginSwipe")]
+    assert {k: v for k, v in begin.items() if k != "session"} == {
+        "id": "general-1", "edge": "trailing", "actions": SWIPE_ACTIONS}
+    # From P each button is τ/n wide: at 200, 100 each.
+    ActionChains(page.d, duration=100).move_by_offset(-100, 0).perform()
+    wait_swipe(page, -200)
+    assert_swipe_drawn(page, "general-1", -200, [
+        {"x": 274, "y": 102, "width": 100, "height": 44}, {"x": 174, "y": 102, "width": 100, "height": 44}])
+    # Released still (velocity 0) past P/2: it rests open at -P, the
+    # buttons at what updateSwipe answers there.
+    ActionChains(page.d).pause(0.15).release().perform()
+    page.wait_idle()
+    (end,) = sent_by_page(page, "layout/endSwipe")
+    assert end["request"]["params"]["velocity"] == 0
+    assert end["answer"]["result"] == {"state": "open", "translation": -148}
+    rest = [{"x": 300, "y": 102, "width": 74, "height": 44}, {"x": 226, "y": 102, "width": 74, "height": 44}]
+    assert_swipe_drawn(page, "general-1", -148, rest)
+    assert page.js("return window.flowlayout.swipe().phase") == "open"
+
+    # A tap elsewhere (the General header) closes it.
+    page.record_rpc()
+    mouse = ActionBuilder(page.d)
+    mouse.pointer_action.move_to_location(*window_point(page, 195, 40)).pointer_down().pointer_up()
+    mouse.perform()
+    page.wait_idle()
+    assert sent_by_page(page, "layout/closeSwipe")
+    assert_swipe_drawn(page, "general-1", 0, [])
+
+    # Open again, and tap Delete: a snapshot without the row.
+    hold_swipe(page, "general-1", -120)
+    ActionChains(page.d).pause(0.15).release().perform()
+    page.wait_idle()
+    assert_swipe_drawn(page, "general-1", -148, rest)
+    page.record_rpc()
+    page.d.find_element(By.CSS_SELECTOR, ".swipe-action[data-style='destructive']").click()
+    page.wait_idle()
+    (sent,) = sent_by_page(page, "layout/applySnapshot")
+    general = [f"general-{k}" for k in range(6) if k != 1]
+    assert sent["request"]["params"]["sections"][0] == {"id": "general", "items": general}
+    assert sent["answer"]["result"]["updates"] == {"deleteItems": [{"section": 0, "item": 1}]}
+    assert sent["answer"]["result"]["closedSwipe"] == {"section": 0, "item": 1}
+    after = assert_settings_match_daemon(page)
+    assert not page.d.find_elements(By.CSS_SELECTOR, "#viewport [data-id='row-general-1']")
+    assert after["swipe"] is None and after["buttons"] == []
+    # Every row below moved up by a row's height, and the daemon holds one
+    # item fewer.
+    old = {e["row"]: e["box"]["y"] for e in before["elements"] if e["kind"] == "cell"}
+    new = {e["row"]: e["box"]["y"] for e in after["elements"] if e["kind"] == "cell"}
+    assert new["general-0"] == old["general-0"] == 58
+    below = [row for row in new if row in old and row != "general-0"]
+    assert len(below) == 8, below  # general-2 … 5 and privacy-0 … 3
+    for row in below:
+        assert new[row] == old[row] - 44, (row, new[row], old[row])
+    # apps-0, at 576 + 38 = 614 below the viewport, comes up into it.
+    assert set(new) - set(old) == {"apps-0"} and new["apps-0"] == 614 - 44
+    assert after["contentSize"]["height"] == before["contentSize"]["height"] - 44 == 942
+    assert count_cells(page) == 17
+    assert element_of(after, "decoration", section=0)["box"]["height"] == 5 * 44
+
+    # A full swipe past T performs the delete: held at 340 the first
+    # button alone fills τ, from 374 - 340 = 34; released, the row goes.
+    page.record_rpc()
+    hold_swipe(page, "general-2", -340)
+    assert_swipe_drawn(page, "general-2", -340, [{"x": 34, "y": 102, "width": 340, "height": 44}])
+    ActionChains(page.d).pause(0.15).release().perform()
+    page.wait_idle()
+    (end,) = sent_by_page(page, "layout/endSwipe")
+    assert end["answer"]["result"] == {"state": "performed", "translation": -358}
+    (sent,) = [e["request"]["params"] for e in sent_by_page(page, "layout/applySnapshot")]
+    assert "general-2" not in sent["sections"][0]["items"]
+    snap = assert_settings_match_daemon(page)
+    assert element_of(snap, "cell", "general-3")["box"]["y"] == 102
+    assert snap["contentSize"]["height"] == 898 and count_cells(page) == 16
+
+    # Restore brings both back where they were.
+    page.js("document.getElementById('settings-restore').click()")
+    snap = assert_settings_match_daemon(page)
+    assert count_cells(page) == 18 and snap["contentSize"]["height"] == 986
+    assert element_of(snap, "cell", "general-1")["box"]["y"] == 102
+
+
+def sent_by_page(page: Page, method: str) -> list[dict]:
+    """The page's own `method` requests since record_rpc (not a twin's),
+    with their answers."""
+    session = page.js("return window.flowlayout.session")
+    return [e for e in page.sent() if e["request"]["method"] == method and e["request"]["params"]["session"] == session]
+
+
+def count_cells(page: Page) -> int:
+    """The daemon's rows, over the whole content."""
+    return page.js_async(
+        """
+        const fl = window.flowlayout;
+        fl.request('layout/contentSize', {session: fl.session})
+          .then(({contentSize}) => fl.request('layout/attributesInRect', {session: fl.session,
+                rect: {x: 0, y: 0, width: contentSize.width, height: contentSize.height}}))
+          .then((r) => done(r.attributes.filter((a) => a.kind === 'cell').length), (e) => done({error: String(e)}));
+        """
+    )
+
+
+def test_the_settings_page_flags_a_row_and_scrolls_over_an_open_one(page):
+    open_settings(page)
+    # A finger swipes too: privacy-1 (16, 424, 358, 44) released still at
+    # 150, past P/2, rests open at -148.
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    touch = ActionBuilder(page.d, mouse=finger, duration=200)
+    touch.pointer_action.move_to_location(*row_point(page, "privacy-1")).pointer_down() \
+        .move_by(-150, 0).pause(0.2).pointer_up()
+    touch.perform()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.swipe()") == {
+        "id": "privacy-1", "phase": "open", "translation": -148,
+        "actions": [{"x": 300, "y": 424, "width": 74, "height": 44}, {"x": 226, "y": 424, "width": 74, "height": 44}]}
+    # The second action flags the row (the page's own data) and closes it.
+    page.d.find_element(By.CSS_SELECTOR, ".swipe-action[data-style='normal']").click()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.swipe()") is None
+    assert page.js("return document.querySelector(\"[data-id='row-privacy-1']\").classList.contains('flagged')")
+    assert_settings_match_daemon(page)
+    # A drag on the open row goes on from where it rests (-148): 100 to
+    # the right is -48, under P/2 = 74, so released still it closes.
+    hold_swipe(page, "privacy-1", -150)
+    ActionChains(page.d).pause(0.15).release().perform()
+    page.wait_idle()
+    page.record_rpc()
+    hold_swipe(page, "privacy-1", 100, x=60, translation=-48)
+    (begin,) = sent_by_page(page, "layout/beginSwipe")
+    assert "closedSwipe" not in begin["answer"]["result"]
+    assert_swipe_drawn(page, "privacy-1", -48, [
+        {"x": 300, "y": 380 + 44, "width": 74, "height": 44}, {"x": 226, "y": 380 + 44, "width": 74, "height": 44}])
+    ActionChains(page.d).pause(0.15).release().perform()
+    page.wait_idle()
+    (end,) = sent_by_page(page, "layout/endSwipe")
+    assert end["answer"]["result"] == {"state": "closed", "translation": 0}
+    assert_swipe_drawn(page, "privacy-1", 0, [])
+    # A vertical drag over an open row closes it and scrolls.
+    hold_swipe(page, "privacy-0", -100)
+    ActionChains(page.d).pause(0.15).release().perform()
+    page.wait_idle()
+    assert page.js("return window.flowlayout.swipe().phase") == "open"
+    page.record_rpc()
+    vertical_drag(page, -120)
+    page.wait_idle()
+    methods = [e["request"]["method"] for e in page.sent()]
+    assert "layout/closeSwipe" in methods and "layout/setBounds" in methods, methods
+    assert page.js("return window.flowlayout.swipe()") is None
+    assert page.js("return window.flowlayout.bounds().y") > 0
+    snap = assert_settings_match_daemon(page)
+    assert snap["buttons"] == []
+    artifacts = REPO / ".build" / "artifacts"
+    artifacts.mkdir(parents=True, exist_ok=True)
+    hold_swipe(page, "apps-1", -200)
+    assert page.d.save_screenshot(str(artifacts / "web-settings.png")), "no screenshot"
+    ActionChains(page.d).pause(0.15).release().perform()
+    page.wait_idle()
 
 
 # MARK: drag to reorder

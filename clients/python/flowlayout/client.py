@@ -41,6 +41,8 @@ from .model import (
     InsetsLike,
     JSONDict,
     MovementBegan,
+    OutlineChangeResult,
+    OutlineResult,
     SwipeBegan,
     SwipeClosed,
     SwipeEnd,
@@ -792,6 +794,30 @@ class Client:
     def close_swipe(self, session: str) -> SwipeClosed:
         """Closes the open swipe, if any."""
         return SwipeClosed.from_json(self.request("layout/closeSwipe", {"session": session}))
+
+    def expand(
+        self, session: str, ids: Sequence[Union[int, str]], children: Optional[Sequence[Mapping[str, Any]]] = None
+    ) -> OutlineChangeResult:
+        """Expands outline nodes (UIKit's section snapshot ``expand``): each
+        node's visible descendants' rows appear after its own. ``children``
+        (outline nodes, wire JSON) gives one childless node its subtree, as
+        a lazily loaded ``snapshotForExpandingParent``. Answers the batch's
+        delta and ``updates``, which a flat twin replays."""
+        params: Dict[str, Any] = {"session": session, "ids": list(ids)}
+        if children is not None:
+            params["children"] = [dict(c) for c in children]
+        return OutlineChangeResult.from_json(self.request("layout/expand", params))
+
+    def collapse(self, session: str, ids: Sequence[Union[int, str]]) -> OutlineChangeResult:
+        """Collapses outline nodes: their descendants' rows go; the flags
+        below them are kept. Answers the batch's delta and ``updates``."""
+        return OutlineChangeResult.from_json(
+            self.request("layout/collapse", {"session": session, "ids": list(ids)}))
+
+    def outline(self, session: str, section: int) -> OutlineResult:
+        """A section's whole outline, every node with its flag (for a
+        client that reconnects); empty for a flat section."""
+        return OutlineResult.from_json(self.request("layout/outline", {"session": session, "section": section}))
 
     def reload_data(self, session: str, sections: Iterable[Mapping[str, Any]]) -> MutationResult:
         """Replaces every section (wire JSON, as in :meth:`open`), anchoring

@@ -33,6 +33,9 @@ __all__ = [
     "SwipeUpdate",
     "SwipeEnd",
     "SwipeClosed",
+    "OutlineNode",
+    "OutlineChangeResult",
+    "OutlineResult",
     "JSONDict",
     "PointLike",
     "SizeLike",
@@ -279,6 +282,14 @@ class Attributes:
     #: The rounded corners of a grouped list's cell (``topLeading``, …);
     #: None where the layout rounds none.
     corner_mask: Optional[Tuple[str, ...]] = None
+    #: An outline row's depth (0 for roots); None outside outlines.
+    level: Optional[int] = None
+    #: An outline row's parent's id; None for roots and flat items.
+    parent: Optional[Union[int, str]] = None
+    #: Whether an outline row with children is expanded; None otherwise.
+    expanded: Optional[bool] = None
+    #: A list outline row's content indentation (level × indentationWidth).
+    indentation: Optional[float] = None
 
     @classmethod
     def from_json(cls, d: JSON) -> "Attributes":
@@ -301,6 +312,10 @@ class Attributes:
             edge=d.get("edge"),
             corner_radius=None if d.get("cornerRadius") is None else float(d["cornerRadius"]),
             corner_mask=None if d.get("cornerMask") is None else tuple(d["cornerMask"]),
+            level=d.get("level"),
+            parent=d.get("parent"),
+            expanded=d.get("expanded"),
+            indentation=None if d.get("indentation") is None else float(d["indentation"]),
         )
 
     @property
@@ -530,6 +545,58 @@ class SnapshotResult(BatchResult):
             moved=tuple(MovedElement.from_json(m) for m in d.get("moved", [])),
             updates=d.get("updates"),
         )
+
+
+@dataclass(frozen=True)
+class OutlineChangeResult(BatchResult):
+    """``layout/expand`` and ``layout/collapse``: what
+    ``performBatchUpdates`` answers, plus ``updates``, the rows inserted or
+    deleted (wire JSON, replayable on a flat twin with
+    :meth:`Client.perform_batch_updates`)."""
+
+    updates: JSONDict = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "OutlineChangeResult":
+        return cls(
+            *_mutation_fields(d),
+            appearing=_attributes_list(d["appearing"]),
+            disappearing=_attributes_list(d["disappearing"]),
+            moved=tuple(MovedElement.from_json(m) for m in d["moved"]),
+            updates=dict(d["updates"]),
+        )
+
+
+@dataclass(frozen=True)
+class OutlineNode:
+    """One node of an outline section: its id, its own size (None when it
+    has none), whether it is expanded, and its children."""
+
+    id: Union[int, str]
+    expanded: bool = False
+    children: Tuple["OutlineNode", ...] = ()
+    size: Optional[Size] = None
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "OutlineNode":
+        return cls(
+            id=d["id"],
+            expanded=bool(d["expanded"]),
+            children=tuple(OutlineNode.from_json(c) for c in d["children"]),
+            size=None if d.get("size") is None else Size.from_json(d["size"]),
+        )
+
+
+@dataclass(frozen=True)
+class OutlineResult:
+    """``layout/outline``: the section's whole tree, every node with its
+    flag (empty for a flat section)."""
+
+    outline: Tuple[OutlineNode, ...]
+
+    @classmethod
+    def from_json(cls, d: JSON) -> "OutlineResult":
+        return cls(tuple(OutlineNode.from_json(n) for n in d["outline"]))
 
 
 @dataclass(frozen=True)
@@ -825,4 +892,7 @@ SHAPE_CLASSES: Dict[str, type] = {
     "SwipeUpdate": SwipeUpdate,
     "SwipeEnd": SwipeEnd,
     "SwipeClosed": SwipeClosed,
+    "OutlineChangeResult": OutlineChangeResult,
+    "OutlineResult": OutlineResult,
+    "OutlineNode": OutlineNode,
 }

@@ -330,6 +330,11 @@ def test_render_covers_every_method_that_changes_the_picture(tmp_path: Path) -> 
                                                        "bounds": bounds(0), "sections": [{"itemCount": 3}]}},
         {"id": 20, "method": "layout/setItemSeparators", "params": {"session": "l", "items": [
             {"section": 0, "item": 2, "bottomSeparatorVisibility": "visible"}]}},
+        # An outline's node expanded, then collapsed.
+        {"id": 21, "method": "layout/open", "params": {"session": "o", "layout": {"type": "list"}, "bounds": bounds(0),
+                                                       "sections": [{"outline": [{"id": "p", "children": [{"id": "c"}]}]}]}},
+        {"id": 22, "method": "layout/expand", "params": {"session": "o", "ids": ["p"]}},
+        {"id": 23, "method": "layout/collapse", "params": {"session": "o", "ids": ["p"]}},
         # A row of a compositional session scrolls on its own.
         {"id": 8, "method": "layout/open", "params": APP_STORE_OPEN},
         {"id": 9, "method": "layout/scrollSection", "params": {"session": "apps", "section": 1, "offset": 120}},

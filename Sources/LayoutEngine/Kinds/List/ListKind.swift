@@ -37,16 +37,16 @@ extension ListConfiguration: LayoutKind {
     return fields
   }
 
-  /// Only grouped appearances name corners.
-  var hasEffect: Bool { appearance.hasBackgrounds }
+  /// Every list draws something beyond frames (an outline row's
+  /// indentation, a grouped list's corners); none moves a frame.
+  var hasEffect: Bool { true }
 
   func effectContext(bounds: Rect, _ g: ListGeometry, in layout: Layout) -> ListGeometry { g }
 
   /// A background's radius and zIndex below the cells; a cell's rounded
-  /// corners. O(1).
+  /// corners and indentation. O(1) (O(log n) for an outline row).
   func applyEffect(to a: inout LayoutAttributes, _ g: ListGeometry, in layout: Layout) {
-    guard appearance.hasBackgrounds else { return }
-    g.metrics.roundCorners(&a, of: g.bands[a.section])
+    g.metrics.decorate(&a, of: g.bands[a.section])
     if a.kind == .decoration { a.zIndex = -1 }
   }
 }

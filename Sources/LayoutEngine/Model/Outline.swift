@@ -1,0 +1,259 @@
+// Outlines (UIKit's NSDiffableDataSourceSectionSnapshot): a section as a
+// forest. Every node is kept in pre-order with its level, its parent and
+// the end of its subtree; the section's rows, which every kind lays out,
+// are the visible nodes (all of whose ancestors are expanded) in that
+// order. Expanding or collapsing a node changes one flag and answers the
+// rows that appear or go: a walk of its subtree that jumps over each
+// collapsed child's subtree, O(k) for k rows.
+
+/// A node as a client gives it: its id, its size, whether it is expanded
+/// (nil: as it was, or collapsed when new) and its children.
+public struct OutlineNode: Equatable, Sendable {
+  public var id: ItemID
+  public var size: Size?
+  public var expanded: Bool?
+  public var children: [OutlineNode]
+  public init(id: ItemID, size: Size? = nil, expanded: Bool? = nil, children: [OutlineNode] = []) {
+    self.id = id
+    self.size = size
+    self.expanded = expanded
+    self.children = children
+  }
+}
+
+/// An outline row's place in its tree, as its attributes carry it.
+public struct OutlineRow: Equatable, Sendable {
+  /// Its depth: 0 for a root.
+  public var level: Int
+  /// Its parent's id; nil for a root.
+  public var parent: ItemID?
+  /// Whether it is expanded; nil for a leaf.
+  public var expanded: Bool?
+}
+
+/// Why an outline is refused: a node's place in the given forest (indices
+/// from the roots down through `children`).
+public enum OutlineError: Error, Equatable, Sendable {
+  /// The node at `path` repeats an id given before it.
+  case duplicateID(path: [Int])
+}
+
+/// One section's forest, in pre-order. Immutable once built but through
+/// its flags; a section holds it boxed (`Section.outline`).
+public struct Outline: Sendable {
+  public private(set) var ids: [ItemID] = []
+  /// Each node's own size, `Section.unsetSize` when it has none.
+  public private(set) var sizes: [Size] = []
+  private var levels: [Int32] = []
+  /// The parent's position, -1 for a root.
+  private var parents: [Int32] = []
+  /// Past the node's subtree: its descendants are `i + 1 ..< ends[i]`.
+  private var ends: [Int] = []
+  private var expandedFlags: [Bool] = []
+  private var positions: [ItemID: Int] = [:]
+  /// How many nodes are visible: the section's row count.
+  public private(set) var visibleCount = 0
+
+  public init() {}
+
+  /// The forest `roots`, each node's flag and size as given, else as
+  /// `previous` had it for the same id (an applied snapshot keeps them),
+  /// else collapsed and unsized. O(nodes).
+  public init(_ roots: [OutlineNode], keeping previous: Outline? = nil) throws(OutlineError) {
+    var path: [Int] = []
+    func add(_ node: OutlineNode, level: Int32, parent: Int32) throws(OutlineError) {
+      let i = ids.count
+      guard positions.updateValue(i, forKey: node.id) == nil else {
+        throw .duplicateID(path: path)
+      }
+      let old = previous?.positions[node.id]
+      ids.append(node.id)
+      sizes.append(node.size ?? old.map { previous!.sizes[$0] } ?? Section.unsetSize)
+      levels.append(level)
+      parents.append(parent)
+      expandedFlags.append(node.expanded ?? old.map { previous!.expandedFlags[$0] } ?? false)
+      ends.append(0)
+      for (c, child) in node.children.enumerated() {
+        path.append(c)
+        try add(child, level: level + 1, parent: Int32(i))
+        path.removeLast()
+      }
+      ends[i] = ids.count
+    }
+    for (r, root) in roots.enumerated() {
+      path = [r]
+      try add(root, level: 0, parent: -1)
+    }
+    var i = 0
+    while i < ids.count {
+      visibleCount += 1
+      i = expandedFlags[i] ? i + 1 : ends[i]
+    }
+  }
+
+  public var count: Int { ids.count }
+
+  /// The node with `id`, or nil. O(1) expected.
+  public func position(of id: ItemID) -> Int? { positions[id] }
+
+  /// The node's depth: 0 for a root. O(1).
+  public func level(_ i: Int) -> Int { Int(levels[i]) }
+
+  /// The parent's position, or nil for a root. O(1).
+  public func parent(_ i: Int) -> Int? { parents[i] < 0 ? nil : Int(parents[i]) }
+
+  public func isExpanded(_ i: Int) -> Bool { expandedFlags[i] }
+
+  public func hasChildren(_ i: Int) -> Bool { ends[i] > i + 1 }
+
+  /// Node `i` as its row's attributes carry it. O(1).
+  public func row(_ i: Int) -> OutlineRow {
+    OutlineRow(
+      level: Int(levels[i]), parent: parent(i).map { ids[$0] },
+      expanded: hasChildren(i) ? expandedFlags[i] : nil)
+  }
+
+  /// The level of the node with `id`, 0 when there is none. O(1) expected.
+  public func level(of id: ItemID?) -> Int {
+    guard let id, let i = positions[id] else { return 0 }
+    return Int(levels[i])
+  }
+
+  /// Replaces node `i`'s own size (a row measured before it was hidden
+  /// keeps its size). O(1).
+  public mutating func setSize(_ i: Int, _ size: Size) { sizes[i] = size }
+
+  /// Whether every ancestor is expanded. O(level).
+  public func isVisible(_ i: Int) -> Bool {
+    var p = parents[i]
+    while p >= 0 {
+      if !expandedFlags[Int(p)] { return false }
+      p = parents[Int(p)]
+    }
+    return true
+  }
+
+  /// The visible nodes of `i`'s subtree below it, were `i` expanded, in
+  /// pre-order. O(k) for k of them.
+  public func visibleDescendants(of i: Int) -> [Int] {
+    var out: [Int] = []
+    var j = i + 1
+    while j < ends[i] {
+      out.append(j)
+      j = expandedFlags[j] ? j + 1 : ends[j]
+    }
+    return out
+  }
+
+  /// The visible nodes, in pre-order: the section's rows. O(rows).
+  public func visibleNodes() -> [Int] {
+    var out: [Int] = []
+    out.reserveCapacity(visibleCount)
+    var i = 0
+    while i < ids.count {
+      out.append(i)
+      i = expandedFlags[i] ? i + 1 : ends[i]
+    }
+    return out
+  }
+
+  /// Sets node `i`'s flag; when it and its ancestors are visible, answers
+  /// the rows that appear (expanding) or go (collapsing), which follow its
+  /// own row. O(level + k).
+  public mutating func setExpanded(_ i: Int, _ expanded: Bool) -> [Int] {
+    guard expandedFlags[i] != expanded else { return [] }
+    let rows = isVisible(i) ? visibleDescendants(of: i) : []
+    expandedFlags[i] = expanded
+    visibleCount += expanded ? rows.count : -rows.count
+    return rows
+  }
+
+  /// The forest with `children` as node `i`'s first children (it has
+  /// none): a lazily loaded subtree. O(nodes).
+  public func givingChildren(_ children: [OutlineNode], to i: Int) throws(OutlineError) -> Outline {
+    var roots = tree()
+    func graft(_ nodes: inout [OutlineNode], _ at: ArraySlice<Int>) {
+      guard let first = at.first else { return }
+      if at.count == 1 {
+        nodes[first].children = children
+      } else {
+        graft(&nodes[first].children, at.dropFirst())
+      }
+    }
+    graft(&roots, childPath(i)[...])
+    do {
+      return try Outline(roots)
+    } catch {
+      // A duplicate inside `children`: name it from the children's root.
+      guard case .duplicateID(let path) = error else { throw error }
+      throw .duplicateID(path: Array(path.dropFirst(childPath(i).count)))
+    }
+  }
+
+  /// The child indices from the roots down to node `i`. O(nodes before
+  /// it).
+  public func childPath(_ i: Int) -> [Int] {
+    var chain: [Int] = []
+    var n = i
+    while true {
+      let p = parents[n]
+      // n's index among its siblings: count the siblings before it.
+      var k = 0
+      var s = p < 0 ? 0 : Int(p) + 1
+      while s < n {
+        k += 1
+        s = ends[s]
+      }
+      chain.append(k)
+      if p < 0 { break }
+      n = Int(p)
+    }
+    return chain.reversed()
+  }
+
+  /// The whole forest, with every node's flag and size. O(nodes).
+  public func tree() -> [OutlineNode] {
+    func nodes(_ from: Int, _ end: Int) -> [OutlineNode] {
+      var out: [OutlineNode] = []
+      var j = from
+      while j < end {
+        out.append(
+          OutlineNode(
+            id: ids[j], size: sizes[j] == Section.unsetSize ? nil : sizes[j],
+            expanded: expandedFlags[j], children: nodes(j + 1, ends[j])))
+        j = ends[j]
+      }
+      return out
+    }
+    return nodes(0, ids.count)
+  }
+
+  /// The first broken invariant, or nil: parents before their children,
+  /// levels one deeper than the parent's, subtrees nested, the index
+  /// matching, and the visible count. O(nodes).
+  public func invariantViolation() -> String? {
+    guard
+      sizes.count == ids.count && levels.count == ids.count && parents.count == ids.count
+        && ends.count == ids.count && expandedFlags.count == ids.count
+        && positions.count == ids.count
+    else { return "the outline's arrays differ in length" }
+    for i in ids.indices {
+      if positions[ids[i]] != i { return "node \(i)'s id is not indexed at it" }
+      if !(ends[i] > i && ends[i] <= ids.count) { return "node \(i)'s subtree ends at \(ends[i])" }
+      if let p = parent(i) {
+        if !(p < i && ends[i] <= ends[p]) { return "node \(i) lies outside its parent \(p)" }
+        if levels[i] != levels[p] + 1 { return "node \(i)'s level is not its parent's + 1" }
+      } else if levels[i] != 0 {
+        return "root \(i) has level \(levels[i])"
+      }
+    }
+    return visibleNodes().count == visibleCount ? nil : "the visible count is stale"
+  }
+}
+
+extension Outline: Equatable {
+  public static func == (a: Outline, b: Outline) -> Bool {
+    a.ids == b.ids && a.sizes == b.sizes && a.levels == b.levels && a.ends == b.ends
+      && a.expandedFlags == b.expandedFlags
+  }
+}

@@ -1,0 +1,106 @@
+import XCTest
+
+@testable import LayoutEngine
+
+/// Outlines at the engine level, on issue #43's worked example: the tree
+/// A{A1, A2{A2a}}, B{B1}, C, all collapsed. Pre-order A, A1, A2, A2a, B,
+/// B1, C is positions 0 to 6; the rows are the visible nodes.
+final class OutlineTests: XCTestCase {
+  override func setUp() { InternalChecks.enabled = true }
+
+  func node(_ id: String, _ children: [OutlineNode] = [], expanded: Bool? = nil) -> OutlineNode {
+    OutlineNode(id: .string(id), expanded: expanded, children: children)
+  }
+
+  var example: [OutlineNode] {
+    [node("A", [node("A1"), node("A2", [node("A2a")])]), node("B", [node("B1")]), node("C")]
+  }
+
+  func testPreOrderLevelsParentsAndRows() throws {
+    let o = try Outline(example)
+    XCTAssertEqual(
+      o.ids, ["A", "A1", "A2", "A2a", "B", "B1", "C"].map { ItemID.string($0) })
+    XCTAssertEqual((0..<7).map(o.level), [0, 1, 1, 2, 0, 1, 0])
+    XCTAssertEqual((0..<7).map(o.parent), [nil, 0, 0, 2, nil, 4, nil])
+    XCTAssertEqual(o.visibleNodes(), [0, 4, 6])
+    XCTAssertEqual(o.visibleCount, 3)
+    XCTAssertEqual(o.row(3), OutlineRow(level: 2, parent: .string("A2"), expanded: nil))
+    XCTAssertEqual(o.row(2), OutlineRow(level: 1, parent: .string("A"), expanded: false))
+    XCTAssertNil(o.invariantViolation())
+  }
+
+  func testExpandAndCollapseAnswerTheRowsThatFollow() throws {
+    var o = try Outline(example)
+    XCTAssertEqual(o.setExpanded(0, true), [1, 2])  // A: A1, A2
+    XCTAssertEqual(o.setExpanded(2, true), [3])  // A2: A2a
+    XCTAssertEqual(o.visibleNodes(), [0, 1, 2, 3, 4, 6])
+    XCTAssertEqual(o.setExpanded(0, false), [1, 2, 3])  // A hides all three
+    XCTAssertTrue(o.isExpanded(2))  // A2 keeps its flag
+    XCTAssertEqual(o.setExpanded(0, true), [1, 2, 3])
+    XCTAssertEqual(o.setExpanded(0, true), [])  // already expanded
+    XCTAssertNil(o.invariantViolation())
+  }
+
+  func testAHiddenNodeTakesOnlyItsFlag() throws {
+    var o = try Outline(example)
+    XCTAssertEqual(o.setExpanded(2, true), [])  // A2 under collapsed A
+    XCTAssertEqual(o.visibleCount, 3)
+    XCTAssertEqual(o.setExpanded(0, true), [1, 2, 3])
+    XCTAssertEqual(o.visibleCount, 6)
+  }
+
+  func testAnAppliedTreeKeepsFlagsAndSizesOfItsIds() throws {
+    var o = try Outline(example)
+    _ = o.setExpanded(0, true)
+    o.setSize(1, Size(width: 10, height: 60))
+    let again = try Outline(
+      [
+        node("B", [node("B1")]), node("A", [node("A1"), node("A2", [node("A2a")])], expanded: nil),
+      ],
+      keeping: o)
+    XCTAssertEqual(
+      again.visibleNodes().map { again.ids[$0] }, ["B", "A", "A1", "A2"].map { .string($0) })
+    XCTAssertEqual(again.sizes[3], Size(width: 10, height: 60))  // A1, now after B, B1, A
+  }
+
+  func testDuplicatesAndLazyChildren() throws {
+    XCTAssertThrowsError(try Outline([node("a", [node("b"), node("a")])])) {
+      XCTAssertEqual($0 as? OutlineError, .duplicateID(path: [0, 1]))
+    }
+    let o = try Outline(example)
+    let grown = try o.givingChildren([node("C1"), node("C2", [node("C2a")])], to: 6)
+    XCTAssertEqual(grown.count, 10)
+    XCTAssertEqual(grown.childPath(9), [2, 1, 0])
+    XCTAssertEqual(grown.level(9), 2)
+    XCTAssertThrowsError(try o.givingChildren([node("x"), node("x")], to: 6)) {
+      XCTAssertEqual($0 as? OutlineError, .duplicateID(path: [1]))
+    }
+  }
+
+  /// The live change: a batch of the rows, committed with the tree, whose
+  /// picture and rows follow (a plain list of 44-point rows).
+  func testLiveExpandIsABatchOfItsRows() throws {
+    let layout = Layout(
+      type: .list(ListConfiguration()), sections: [Section(outline: try Outline(example))],
+      viewportSize: Size(width: 390, height: 600))
+    var (live, _) = try LiveLayout.open(layout, bounds: Rect(x: 0, y: 0, width: 390, height: 600))
+    let delta = try live.commit(.expand([.string("A")], children: nil))
+    XCTAssertEqual(delta.batch?.insertItems.map(\.path.item), [1, 2])
+    XCTAssertEqual(delta.batch?.insertItems.map(\.item.id), [.string("A1"), .string("A2")])
+    XCTAssertEqual(live.path(of: .string("B")), IndexPath(section: 0, item: 3))
+    let b = try XCTUnwrap(
+      live.layout.attributesForItem(IndexPath(section: 0, item: 3), bounds: live.bounds))
+    XCTAssertEqual(b.frame, Rect(x: 0, y: 132, width: 390, height: 44))
+    let a2 = try XCTUnwrap(
+      live.layout.attributesForItem(IndexPath(section: 0, item: 2), bounds: live.bounds))
+    XCTAssertEqual(a2.outlineRow, OutlineRow(level: 1, parent: .string("A"), expanded: false))
+    XCTAssertEqual(a2.indentation, 10)
+    // A flat change to its rows is refused, and leaves it as it was.
+    var flat = BatchUpdate()
+    flat.deleteItems = [IndexPath(section: 0, item: 1)]
+    let before = live.layout.sections
+    XCTAssertThrowsError(try live.commit(.performBatchUpdates(flat)))
+    XCTAssertEqual(live.layout.sections, before)
+    XCTAssertThrowsError(try live.commit(.collapse([.string("nope")])))
+  }
+}
