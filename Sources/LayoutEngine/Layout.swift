@@ -319,7 +319,17 @@ public struct Layout: Sendable {
     invariantCheck()
   }
 
-  /// An outline row's cell with its level, parent and expanded flag (any
+  /// The parent's id of the outline node `id`, or nil (a root, a flat
+  /// item). O(sections) expected.
+  public func outlineParent(of id: ItemID) -> ItemID? {
+    guard hasOutlines else { return nil }
+    for section in sections {
+      if let o = section.outline, o.position(of: id) != nil { return o.parentID(of: id) }
+    }
+    return nil
+  }
+
+  /// An outline row's cell with its level and expanded flag (any
   /// other element as it is). O(log n).
   @inline(__always)
   func withOutlineRow(_ a: LayoutAttributes) -> LayoutAttributes {

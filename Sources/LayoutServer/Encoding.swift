@@ -103,7 +103,7 @@ extension JSONWriter {
   /// `{kind, section, item, lap?, center, size, frame, transform?, alpha,
   /// zIndex, hidden?}`; the transform is omitted when it is the identity,
   /// `lap` when the layout does not loop, `hidden` unless it is true.
-  mutating func attributes(_ a: LayoutAttributes, id: ItemID? = nil) {
+  mutating func attributes(_ a: LayoutAttributes, id: ItemID? = nil, parent: ItemID? = nil) {
     // The hottest shape of every answer, written straight into the buffer
     // as literal pieces and numbers: the same bytes as beginObject, key
     // and number would write, for one capacity check a card.
@@ -116,10 +116,10 @@ extension JSONWriter {
       rawWrite(reserving: 1280) { start in
         var c = RawCursor(o: start, t: t)
         Self.attributesHead(a, &c)
-        Self.attributesTail(a, &c)
+        Self.attributesTail(a, &c, open: parent != nil)
         return c.o - start
       }
-      if let parent = a.outlineRow?.parent { closeWithParent(parent) }
+      if let parent { closeWithParent(parent) }
       return
     }
     // An item's id (a string, escaped) goes between the two raw pieces.
@@ -132,10 +132,10 @@ extension JSONWriter {
     rawItemID(id)
     rawWrite(reserving: 1280) { start in
       var c = RawCursor(o: start, t: t)
-      Self.attributesTail(a, &c)
+      Self.attributesTail(a, &c, open: parent != nil)
       return c.o - start
     }
-    if let parent = a.outlineRow?.parent { closeWithParent(parent) }
+    if let parent { closeWithParent(parent) }
   }
 
   /// `,"parent":…}` of an outline row with a parent (an id, escaped): the
@@ -186,7 +186,9 @@ extension JSONWriter {
 
   /// The rest of an element's attributes, from `,"center":` to `}`.
   @inline(__always)
-  private static func attributesTail(_ a: LayoutAttributes, _ c: inout RawCursor) {
+  private static func attributesTail(
+    _ a: LayoutAttributes, _ c: inout RawCursor, open: Bool = false
+  ) {
     c.lit(",\"center\":{\"x\":")
     c.num(a.center.x)
     c.lit(",\"y\":")
@@ -277,7 +279,7 @@ extension JSONWriter {
       c.lit(",\"indentation\":")
       c.num(v)
     }
-    if a.outlineRow?.parent == nil { c.lit("}") }
+    if !open { c.lit("}") }
   }
 
   mutating func attributesArray(_ list: [LayoutAttributes]) {
@@ -289,24 +291,39 @@ extension JSONWriter {
   /// The elements of `list` at `positions`, as an array. Through a
   /// pointer: an element read by subscript is copied whole (240 bytes).
   mutating func attributesArray(
-    _ list: [LayoutAttributes], at positions: [Int], ids: [ItemID?] = []
+    _ list: [LayoutAttributes], at positions: [Int], ids: [ItemID?] = [], in layout: Layout
   ) {
     beginArray()
     list.withUnsafeBufferPointer { all in
       if ids.isEmpty {
         for k in positions { attributes(all[k]) }
-      } else {
+      } else if !layout.hasOutlines {
         for k in positions { attributes(all[k], id: ids[k]) }
+      } else {
+        for k in positions {
+          attributes(all[k], id: ids[k], parent: Self.parent(of: all[k], ids[k], in: layout))
+        }
       }
     }
     endArray()
+  }
+
+  /// An outline row's parent's id, looked up by the row's own. O(1) but in
+  /// an outline.
+  @inline(__always)
+  static func parent(of a: LayoutAttributes, _ id: ItemID?, in layout: Layout) -> ItemID? {
+    guard a.outlineRow != nil, let id else { return nil }
+    return layout.outlineParent(of: id)
   }
 
   /// `list`, each item with its id in `layout` (where it has one).
   /// O(k log n) in a layout with ids, O(k) otherwise.
   mutating func attributesArray(_ list: [LayoutAttributes], in layout: Layout) {
     beginArray()
-    for a in list { attributes(a, id: layout.itemID(of: a)) }
+    for a in list {
+      let id = layout.itemID(of: a)
+      attributes(a, id: id, parent: Self.parent(of: a, id, in: layout))
+    }
     endArray()
   }
 

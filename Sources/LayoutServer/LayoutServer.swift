@@ -350,7 +350,8 @@ public final class LayoutServer: RPCHandler {
     w.key("bounds")
     w.rect(session.bounds)
     w.key("attributes")
-    w.attributesArray(session.picture, at: delta.invalidated, ids: session.pictureIDs)
+    w.attributesArray(
+      session.picture, at: delta.invalidated, ids: session.pictureIDs, in: session.layout)
     w.key("centeredItem")
     w.card(delta.centered, id: session.layout.itemID(of: delta.centered))
     w.endObject()
@@ -508,7 +509,8 @@ public final class LayoutServer: RPCHandler {
         more = true
         return false
       }
-      w.attributes(a, id: session.layout.itemID(of: a))
+      let id = session.layout.itemID(of: a)
+      w.attributes(a, id: id, parent: JSONWriter.parent(of: a, id, in: session.layout))
       count += 1
       last = a
       // The count is a lower bound of the size: elements longer than their
@@ -626,9 +628,9 @@ public final class LayoutServer: RPCHandler {
     let lap = try lap(p, session.layout)
     w.beginObject()
     w.key("attributes")
-    w.attributes(
-      session.attributesForItem(path, lap: lap)!,
-      id: session.layout.itemID(section: path.section, item: path.item))
+    let a = session.attributesForItem(path, lap: lap)!
+    let id = session.layout.itemID(section: path.section, item: path.item)
+    w.attributes(a, id: id, parent: JSONWriter.parent(of: a, id, in: session.layout))
     w.endObject()
   }
 

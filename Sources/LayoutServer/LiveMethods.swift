@@ -258,7 +258,9 @@ extension JSONWriter {
     attributesArray(a.appearing, in: session.layout)
     key("disappearing")
     beginArray()
-    for (x, id) in zip(a.disappearing, a.disappearingIDs) { attributes(x, id: id) }
+    for (x, id) in zip(a.disappearing, a.disappearingIDs) {
+      attributes(x, id: id, parent: Self.parent(of: x, id, in: session.layout))
+    }
     endArray()
     key("moved")
     beginArray()

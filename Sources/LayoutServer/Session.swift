@@ -20,7 +20,8 @@ extension JSONWriter {
     key("bounds")
     rect(session.bounds)
     key("invalidated")
-    attributesArray(session.picture, at: delta.invalidated, ids: session.pictureIDs)
+    attributesArray(
+      session.picture, at: delta.invalidated, ids: session.pictureIDs, in: session.layout)
     key("removed")
     beginArray()
     if delta.removedIDs.isEmpty {

@@ -24,8 +24,10 @@ final class OutlineTests: XCTestCase {
     XCTAssertEqual((0..<7).map(o.parent), [nil, 0, 0, 2, nil, 4, nil])
     XCTAssertEqual(o.visibleNodes(), [0, 4, 6])
     XCTAssertEqual(o.visibleCount, 3)
-    XCTAssertEqual(o.row(3), OutlineRow(level: 2, parent: .string("A2"), expanded: nil))
-    XCTAssertEqual(o.row(2), OutlineRow(level: 1, parent: .string("A"), expanded: false))
+    XCTAssertEqual(o.row(3), OutlineRow(level: 2, expanded: nil))
+    XCTAssertEqual(o.row(2), OutlineRow(level: 1, expanded: false))
+    XCTAssertEqual(o.parentID(of: .string("A2a")), .string("A2"))
+    XCTAssertNil(o.parentID(of: .string("B")))
     XCTAssertNil(o.invariantViolation())
   }
 
@@ -93,7 +95,8 @@ final class OutlineTests: XCTestCase {
     XCTAssertEqual(b.frame, Rect(x: 0, y: 132, width: 390, height: 44))
     let a2 = try XCTUnwrap(
       live.layout.attributesForItem(IndexPath(section: 0, item: 2), bounds: live.bounds))
-    XCTAssertEqual(a2.outlineRow, OutlineRow(level: 1, parent: .string("A"), expanded: false))
+    XCTAssertEqual(a2.outlineRow, OutlineRow(level: 1, expanded: false))
+    XCTAssertEqual(live.layout.outlineParent(of: .string("A2")), .string("A"))
     XCTAssertEqual(a2.indentation, 10)
     // A flat change to its rows is refused, and leaves it as it was.
     var flat = BatchUpdate()

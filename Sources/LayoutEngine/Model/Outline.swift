@@ -21,12 +21,12 @@ public struct OutlineNode: Equatable, Sendable {
   }
 }
 
-/// An outline row's place in its tree, as its attributes carry it.
+/// An outline row's place in its tree, as its attributes carry it. Plain
+/// values only: attributes are copied by the frame, and an id (a string)
+/// would make every copy retain; the answer looks its parent's id up.
 public struct OutlineRow: Equatable, Sendable {
   /// Its depth: 0 for a root.
   public var level: Int
-  /// Its parent's id; nil for a root.
-  public var parent: ItemID?
   /// Whether it is expanded; nil for a leaf.
   public var expanded: Bool?
 }
@@ -108,9 +108,14 @@ public struct Outline: Sendable {
 
   /// Node `i` as its row's attributes carry it. O(1).
   public func row(_ i: Int) -> OutlineRow {
-    OutlineRow(
-      level: Int(levels[i]), parent: parent(i).map { ids[$0] },
-      expanded: hasChildren(i) ? expandedFlags[i] : nil)
+    OutlineRow(level: Int(levels[i]), expanded: hasChildren(i) ? expandedFlags[i] : nil)
+  }
+
+  /// The id of the parent of the node with `id`, or nil (a root, or no
+  /// such node). O(1) expected.
+  public func parentID(of id: ItemID) -> ItemID? {
+    guard let i = positions[id], let p = parent(i) else { return nil }
+    return ids[p]
   }
 
   /// The level of the node with `id`, 0 when there is none. O(1) expected.
