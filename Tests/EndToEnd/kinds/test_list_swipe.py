@@ -64,6 +64,12 @@ def test_past_the_threshold_the_first_action_fills_the_swipe(server):
     r = update(server, -370)  # T = 360 (destructive first)
     assert r["actions"] == [rect(20, 44, 370, 44)]
     assert end(server, -0.5) == {"state": "performed", "translation": -390}
+    # The swipe stays the session's: its rest frames (the first action
+    # fills the row, w = 390 > T), until closed.
+    assert update(server, -390)["actions"] == [rect(0, 44, 390, 44)]
+    server.call("layout/closeSwipe", {"session": "s"})
+    e = server.error("layout/updateSwipe", {"session": "s", "translation": -10}, -32602)
+    assert e["data"]["field"] == "params.session", e
 
 
 def test_a_normal_first_action_has_the_lower_threshold(server):
