@@ -53,7 +53,7 @@ func outlineNodeCount(_ array: JSONValue, depth: Int = 1) -> Int {
 }
 
 /// The outline `nodes` at `path`, or -32602 naming a repeated id.
-func makeOutline(_ nodes: [OutlineNode], path: String, keeping previous: Outline? = nil)
+func makeOutline(_ nodes: [OutlineNode], path: String, keeping previous: [Outline] = [])
   throws(RPCError) -> Outline
 {
   do { return try Outline(nodes, keeping: previous) } catch {
@@ -70,6 +70,25 @@ func nodePath(_ base: String, _ at: [Int]) -> String {
 }
 
 extension LayoutServer {
+  /// Refuses a hidden node's id that another section's item or node has
+  /// (the snapshot's validation sees the visible rows). O(items + nodes)
+  /// when any section is an outline.
+  func uniqueSnapshotNodeIDs(_ sections: [SnapshotSection], _ path: String) throws(RPCError) {
+    guard sections.contains(where: { $0.outline != nil }) else { return }
+    var seen = Set<ItemID>()
+    for section in sections where section.outline == nil {
+      for item in section.items { seen.insert(item.id) }
+    }
+    for (s, section) in sections.enumerated() {
+      guard let o = section.outline else { continue }
+      for i in 0..<o.count where !seen.insert(o.ids[i]).inserted {
+        throw .invalidParams(
+          nodePath("\(path)[\(s)].outline", o.childPath(i)) + ".id",
+          "repeats an id another section has: item ids must be unique")
+      }
+    }
+  }
+
   /// Refuses a node id that another section's item or node has (ids are
   /// unique across a session, hidden nodes included). O(items + nodes)
   /// when any section is an outline, O(sections) otherwise.

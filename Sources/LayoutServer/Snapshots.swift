@@ -18,7 +18,7 @@ extension LayoutServer {
     let format = SectionFormat(old.layout.type)
     let (snapshot, objects) = try readSnapshot(
       p, format: format, holding: old.layout.itemCount,
-      type: old.layout.type)
+      type: old.layout.type, old: old)
     try commit(slot, .applySnapshot(snapshot), source: .change(p.path("sections")), p, &w) {
       w, session, delta in
       guard let update = delta.batch else {
@@ -51,7 +51,7 @@ extension LayoutServer {
   /// anything per item is allocated. Also answers each section's object,
   /// whose own fields `updates` echoes.
   private func readSnapshot(
-    _ p: Fields, format: SectionFormat, holding own: Int, type: LayoutType
+    _ p: Fields, format: SectionFormat, holding own: Int, type: LayoutType, old: LiveLayout
   ) throws(RPCError) -> (Snapshot, [JSONValue]) {
     let (array, path) = try p.array("sections")
     guard array.count <= limits.maxSections else {
@@ -66,6 +66,12 @@ extension LayoutServer {
     objects.reserveCapacity(array.count)
     for i in 0..<array.count {
       let s = try Fields(array[i], element: i, of: path)
+      if let outline = s.optional("outline"), outline.isArray, s.optional("items") == nil {
+        total += outlineNodeCount(outline)
+        if total > cap.max { throw limitError(path, cap, count: total) }
+        objects.append(array[i])
+        continue
+      }
       let (items, _) = try s.array("items")
       total += items.count
       if total > cap.max { throw limitError(path, cap, count: total) }
@@ -78,17 +84,32 @@ extension LayoutServer {
     }
     var sections: [SnapshotSection] = []
     sections.reserveCapacity(array.count)
+    // An outline section keeps each existing node's flag and size where
+    // it gives none, wherever in the session the node was.
+    let previous = old.layout.sections.compactMap(\.outline)
     for i in 0..<array.count {
       let s = try Fields(array[i], element: i, of: path)
-      let fields = try readSectionFields(s, extra: ["id", "items"], format: format)
+      let fields = try readSectionFields(s, extra: ["id", "items", "outline"], format: format)
       guard let idValue = s.optional("id") else {
         throw .invalidParams(s.path("id"), "is required: a snapshot's sections have ids")
       }
       let sectionID = try readItemID(idValue, path: s.path("id"))
+      if s.optional("outline") != nil {
+        if s.optional("items") != nil {
+          throw .invalidParams(
+            s.path("items"), "cannot be given with outline: its nodes are the items")
+        }
+        let nodes = try readOutline(s, "outline", format: format)
+        let outline = try makeOutline(nodes, path: s.path("outline"), keeping: previous)
+        sections.append(
+          SnapshotSection(id: sectionID, fields: fields, outline: outline, given: nodes))
+        continue
+      }
       sections.append(
         SnapshotSection(
           id: sectionID, fields: fields, items: try readSnapshotItems(s, "items", format)))
     }
+    try uniqueSnapshotNodeIDs(sections, path)
     var snapshot = Snapshot(sections: sections)
     if p.optional("reloadItems") != nil {
       snapshot.reloadItems = try readSnapshotItems(p, "reloadItems", format)

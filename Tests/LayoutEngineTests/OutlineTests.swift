@@ -59,7 +59,7 @@ final class OutlineTests: XCTestCase {
       [
         node("B", [node("B1")]), node("A", [node("A1"), node("A2", [node("A2a")])], expanded: nil),
       ],
-      keeping: o)
+      keeping: [o])
     XCTAssertEqual(
       again.visibleNodes().map { again.ids[$0] }, ["B", "A", "A1", "A2"].map { .string($0) })
     XCTAssertEqual(again.sizes[3], Size(width: 10, height: 60))  // A1, now after B, B1, A

@@ -24,10 +24,32 @@ public struct SnapshotSection: Sendable {
   /// defaults). Its items and ids are not read.
   public var fields: Section
   public var items: [SnapshotItem]
+  /// The section's forest when it is an outline: its items are its
+  /// visible nodes.
+  public var outline: Outline? = nil
   public init(id: ItemID, fields: Section = .uniform(0), items: [SnapshotItem]) {
     self.id = id
     self.fields = fields
     self.items = items
+  }
+
+  /// An outline section: its items are `outline`'s visible nodes, each
+  /// with the size `given` gives it (nil: an existing item keeps its own).
+  /// O(nodes).
+  public init(id: ItemID, fields: Section = .uniform(0), outline: Outline, given: [OutlineNode]) {
+    var sizes: [Size?] = []
+    sizes.reserveCapacity(outline.count)
+    func walk(_ nodes: [OutlineNode]) {
+      for n in nodes {
+        sizes.append(n.size)
+        walk(n.children)
+      }
+    }
+    walk(given)
+    self.init(
+      id: id, fields: fields,
+      items: outline.visibleNodes().map { SnapshotItem(id: outline.ids[$0], size: sizes[$0]) })
+    self.outline = outline
   }
 }
 
@@ -45,6 +67,7 @@ extension SnapshotSection {
       section.items = .uniform(count: sizes.count)
     }
     section.ids = IDList(items.map(\.id))
+    section.outline = outline
     return section
   }
 }

@@ -202,8 +202,17 @@ extension LiveLayout {
         // UIKit's first apply: everything replaced, nothing diffed.
         return try reload(snapshot.makeSections(), from: old, check)
       }
-      // The validation's table indexes the new sections' ids already.
-      var delta = try batch(update, from: old, itemIndex: index.itemIndex, check)
+      // The validation's table indexes the new sections' ids already. Each
+      // section's tree is the snapshot's (none for a flat one).
+      var outlines: [Int: Outline?] = [:]
+      let wereOutlines = Set(layout.sections.compactMap { $0.outline == nil ? nil : $0.id })
+      for (k, s) in snapshot.sections.enumerated()
+      where s.outline != nil || wereOutlines.contains(s.id) {
+        outlines[k] = .some(s.outline)
+      }
+      var delta = try batch(
+        update, from: old, itemIndex: index.itemIndex, outlines: outlines, wholeSections: true,
+        check)
       delta.batch = update
       return delta
 
@@ -301,7 +310,7 @@ extension LiveLayout {
     do { (update, outlines) = try outlineBatch(ids, expanding: flag, children: children) } catch {
       throw .outline(error)
     }
-    var delta = try batch(update, from: old, outlines: outlines, check)
+    var delta = try batch(update, from: old, outlines: outlines.mapValues { $0 }, check)
     delta.batch = update
     return delta
   }
@@ -312,7 +321,8 @@ extension LiveLayout {
   /// + lines re-broken) (see `Layout.apply`), plus O(k · ops).
   private mutating func batch<E: Error>(
     _ update: BatchUpdate, from old: LiveLayout, itemIndex: ItemIndex? = nil,
-    keepsBounds: Bool = false, outlines: [Int: Outline] = [:], _ check: ViewportCheck<E>
+    keepsBounds: Bool = false, outlines: [Int: Outline?] = [:], wholeSections: Bool = false,
+    _ check: ViewportCheck<E>
   ) throws(LiveError<E>) -> LiveDelta {
     var result: BatchResult
     do {
@@ -323,8 +333,9 @@ extension LiveLayout {
     }
     // An outline's rows change with its tree, never alone.
     for (s, o) in outlines { result.sections[s].outline = o }
-    if let s = Self.outlineSectionChanged(
-      update, old: old.layout.sections, new: result.sections), outlines[s] == nil
+    if !wholeSections,
+      let s = Self.outlineSectionChanged(
+        update, old: old.layout.sections, new: result.sections), outlines[s] == nil
     {
       throw .invalidUpdate(
         "section \(s) is an outline: its rows change with layout/expand, layout/collapse and the outline edits"

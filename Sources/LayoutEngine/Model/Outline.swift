@@ -56,22 +56,30 @@ public struct Outline: Sendable {
 
   public init() {}
 
-  /// The forest `roots`, each node's flag and size as given, else as
-  /// `previous` had it for the same id (an applied snapshot keeps them),
-  /// else collapsed and unsized. O(nodes).
-  public init(_ roots: [OutlineNode], keeping previous: Outline? = nil) throws(OutlineError) {
+  /// The forest `roots`, each node's flag and size as given, else as the
+  /// first of `previous` that has the same id had it (an applied snapshot
+  /// keeps them), else collapsed and unsized. O(nodes · previous).
+  public init(_ roots: [OutlineNode], keeping previous: [Outline] = []) throws(OutlineError) {
     var path: [Int] = []
     func add(_ node: OutlineNode, level: Int32, parent: Int32) throws(OutlineError) {
       let i = ids.count
       guard positions.updateValue(i, forKey: node.id) == nil else {
         throw .duplicateID(path: path)
       }
-      let old = previous?.positions[node.id]
+      var old: (Outline, Int)? = nil
+      if node.size == nil || node.expanded == nil {
+        for o in previous {
+          if let j = o.positions[node.id] {
+            old = (o, j)
+            break
+          }
+        }
+      }
       ids.append(node.id)
-      sizes.append(node.size ?? old.map { previous!.sizes[$0] } ?? Section.unsetSize)
+      sizes.append(node.size ?? old.map { $0.0.sizes[$0.1] } ?? Section.unsetSize)
       levels.append(level)
       parents.append(parent)
-      expandedFlags.append(node.expanded ?? old.map { previous!.expandedFlags[$0] } ?? false)
+      expandedFlags.append(node.expanded ?? old.map { $0.0.expandedFlags[$0.1] } ?? false)
       ends.append(0)
       for (c, child) in node.children.enumerated() {
         path.append(c)

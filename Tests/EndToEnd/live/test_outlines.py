@@ -19,7 +19,7 @@ from typing import Dict, List, Optional
 
 import pytest
 from kind_configs import KINDS
-from live_support import BATCH_FIELDS, Live, rect
+from live_support import BATCH_FIELDS, MUTATION_FIELDS, Live, rect
 
 OUTLINE_FIELDS = BATCH_FIELDS | {"updates"}
 W = 390
@@ -365,3 +365,49 @@ def sized(forest: List[dict], ident: str) -> Optional[dict]:
             return n.get("size")
         stack += n.get("children", [])
     return None
+
+
+# -- snapshots of outline sections ---------------------------------------------
+
+def test_a_snapshot_of_outlines_diffs_the_visible_rows_and_keeps_flags(server):
+    # Open flat, then apply a snapshot whose section "s" is the example tree
+    # with A expanded: rows A, A1, A2, B, C (the first apply to sections
+    # without ids is a reload: `updates` null).
+    live = Live(server, {"session": "snap", "layout": {"type": "list"}, "bounds": rect(0, 0, W, 600),
+                         "sections": [{"itemCount": 1, "ids": ["old"]}]})
+    t = tree()
+    t[0]["expanded"] = True
+    r = live.apply(server.call("layout/applySnapshot", {"session": "snap", "sections": [{"id": "s", "outline": t}]}),
+                   MUTATION_FIELDS | {"updates"})
+    assert r["updates"] is None
+    assert rows(live) == ["A", "A1", "A2", "B", "C"]
+    assert cell_by_id(live, "A2")["parent"] == "A" and cell_by_id(live, "A")["expanded"] is True
+    # The same tree without flags keeps them (A stays expanded); C moves to
+    # the front and B1 becomes A1's sibling: the rows A, A1, A2 keep their
+    # cells, C moves, and the answer replays on a flat twin.
+    server.call("layout/open", {"session": "snap-twin", "layout": {"type": "list"}, "bounds": rect(0, 0, W, 600),
+                                "sections": [{"itemCount": 5, "ids": ["A", "A1", "A2", "B", "C"]}]})
+    t2 = [{"id": "C"}, {"id": "A", "children": [{"id": "A1"}, {"id": "B1"}, {"id": "A2", "children": [{"id": "A2a"}]}]},
+          {"id": "B"}]
+    r = live.apply(server.call("layout/applySnapshot", {"session": "snap", "sections": [{"id": "s", "outline": t2}]}),
+                   OUTLINE_FIELDS)
+    assert rows(live) == ["C", "A", "A1", "B1", "A2", "B"]
+    assert "expanded" not in cell_by_id(live, "B")  # no children now
+    u = r["updates"]
+    assert [m["to"]["item"] for m in u.get("moveItems", [])] == [0], u
+    server.call("layout/performBatchUpdates", {"session": "snap-twin", "updates": u})
+    twin = Twin.__new__(Twin)
+    twin.server, twin.name = server, "snap-twin"
+    assert twin.frames() == frames_by_id(live)
+    out = server.call("layout/outline", {"session": "snap", "section": 0})["outline"]
+    assert [n["id"] for n in out] == ["C", "A", "B"] and out[1]["expanded"] is True
+    # A hidden node's id taken by another section is refused, naming it.
+    e = server.error("layout/applySnapshot", {"session": "snap", "sections": [
+        {"id": "s", "outline": t2}, {"id": "t", "outline": [{"id": "x", "children": [{"id": "A2a"}]}]}]}, -32602)
+    assert e["data"]["field"] in ("params.sections[1].outline[0].children[0].id",
+                                  "params.sections[0].outline[1].children[2].children[0].id"), e
+    # A flat snapshot section replaces the outline: its rows are flat again.
+    live.apply(server.call("layout/applySnapshot", {"session": "snap", "sections": [{"id": "s", "items": ["C", "A"]}]}),
+               OUTLINE_FIELDS)
+    assert rows(live) == ["C", "A"] and "level" not in cell_by_id(live, "A")
+    assert server.call("layout/outline", {"session": "snap", "section": 0})["outline"] == []
