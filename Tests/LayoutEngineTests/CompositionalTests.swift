@@ -83,6 +83,20 @@ final class CompositionalTests: XCTestCase {
 
   // MARK: Rule 2: groups consume items
 
+  /// protocol.md's example 1315 (the libFuzzer seed that found it): a list
+  /// section in a horizontal layout is the layout's problem, and the
+  /// placement that names it keeps its invariants under internal checks.
+  func testAListSectionOfAHorizontalLayoutIsItsProblem() {
+    let was = InternalChecks.enabled
+    InternalChecks.enabled = true
+    defer { InternalChecks.enabled = was }
+    let l = layout(SectionLayout(list: ListSectionLayout(ListConfiguration())), [.uniform(2)]) {
+      $0.scrollDirection = .horizontal
+    }
+    XCTAssertEqual(l.problem, .horizontalList(section: 0))
+    XCTAssertNil(l.invariantViolation())
+  }
+
   func testHalfWidthItemsPairUpAndFixedSpacingLeavesOne() {
     let l = layout(halves, [.uniform(5)])
     XCTAssertEqual(

@@ -742,6 +742,14 @@ public struct CompositionalGeometry: Placement {
         }
         continue
       }
+      // A list section of a horizontal layout is not placed: the layout's
+      // problem (horizontalList) refuses it before any query.
+      if g.template.layout.list != nil {
+        if horizontalList == nil || g.groupCount != 0 {
+          return "compositional list section \(s) is placed as groups"
+        }
+        continue
+      }
       let P = g.template.leafCount
       let want = g.count == 0 || P == 0 ? 0 : (g.count - 1) / P + 1
       if g.groupCount != want {
