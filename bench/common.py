@@ -124,6 +124,15 @@ def label(n: int) -> str:
 # ---------------------------------------------------------------- framing
 
 
+def callgrind_total(path: str) -> int:
+    """The instructions a callgrind output file counts in all, the file
+    then removed."""
+    with open(path) as f:
+        total = next(int(line.split()[1]) for line in f if line.startswith(("summary:", "totals:")))
+    os.remove(path)
+    return total
+
+
 def frame(obj) -> bytes:
     body = json.dumps(obj, separators=(",", ":")).encode()
     return b"Content-Length: %d\r\n\r\n" % len(body) + body

@@ -42,12 +42,7 @@ def callgrind_instructions(script: bytes, flags: list[str] = []) -> int:
     subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", DAEMON, *flags],
                    input=script, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
                    timeout=900)
-    with open(out) as f:
-        for line in f:
-            if line.startswith(("summary:", "totals:")):
-                total = int(line.split()[1])
-    os.remove(out)
-    return total
+    return callgrind_total(out)
 
 
 def bench_bulk_answers() -> dict:
@@ -165,10 +160,7 @@ def callgrind_pingpong(argv: list[str], kind: str, k: int) -> tuple[int, bytes]:
             last = s.recv()
     finally:
         s.close()
-    with open(out) as f:
-        total = next(int(line.split()[1]) for line in f if line.startswith(("summary:", "totals:")))
-    os.remove(out)
-    return total, last
+    return callgrind_total(out), last
 
 
 def bench_counted() -> dict:

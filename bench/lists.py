@@ -10,7 +10,7 @@ import json
 import os
 import random
 
-from common import (DAEMON, LOG_DIR, QUICK, SEED, Ids, Scroller, Server, append_frame, daemon, label,
+from common import (DAEMON, LOG_DIR, QUICK, SEED, Ids, Scroller, Server, append_frame, callgrind_total, daemon, label,
                     log, open_frame, request)
 
 #: Rows of varied heights, as a table of messages or settings has them.
@@ -65,10 +65,7 @@ def _pingpong(layout: dict, frames_k: int) -> tuple[int, int]:
         elements = len(s.call("layout/attributesInRect", {"session": "rows", "rect": last})["attributes"])
     finally:
         s.close()
-    with open(out) as f:
-        total = next(int(line.split()[1]) for line in f if line.startswith(("summary:", "totals:")))
-    os.remove(out)
-    return total, elements
+    return callgrind_total(out), elements
 
 
 def bench_lists() -> dict:

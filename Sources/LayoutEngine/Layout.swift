@@ -320,9 +320,16 @@ public struct Layout: Sendable {
   }
 
   /// The parent's id of the outline node `id`, or nil (a root, a flat
-  /// item). O(sections) expected.
-  public func outlineParent(of id: ItemID) -> ItemID? {
+  /// item): looked up in section `hint` first (an answer's own element),
+  /// then in every outline (an element that left its section). O(1)
+  /// expected with the right hint, O(sections) otherwise.
+  public func outlineParent(of id: ItemID, section hint: Int? = nil) -> ItemID? {
     guard hasOutlines else { return nil }
+    if let s = hint, s >= 0, s < sections.count, let o = sections[s].outline,
+      o.position(of: id) != nil
+    {
+      return o.parentID(of: id)
+    }
     for section in sections {
       if let o = section.outline, o.position(of: id) != nil { return o.parentID(of: id) }
     }

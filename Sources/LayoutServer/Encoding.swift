@@ -297,8 +297,6 @@ extension JSONWriter {
     list.withUnsafeBufferPointer { all in
       if ids.isEmpty {
         for k in positions { attributes(all[k]) }
-      } else if !layout.hasOutlines {
-        for k in positions { attributes(all[k], id: ids[k]) }
       } else {
         for k in positions {
           attributes(all[k], id: ids[k], parent: Self.parent(of: all[k], ids[k], in: layout))
@@ -313,7 +311,7 @@ extension JSONWriter {
   @inline(__always)
   static func parent(of a: LayoutAttributes, _ id: ItemID?, in layout: Layout) -> ItemID? {
     guard a.outlineRow != nil, let id else { return nil }
-    return layout.outlineParent(of: id)
+    return layout.outlineParent(of: id, section: a.section)
   }
 
   /// `list`, each item with its id in `layout` (where it has one).

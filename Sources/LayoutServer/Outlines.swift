@@ -69,44 +69,45 @@ func nodePath(_ base: String, _ at: [Int]) -> String {
   return p
 }
 
-extension LayoutServer {
-  /// Refuses a hidden node's id that another section's item or node has
-  /// (the snapshot's validation sees the visible rows). O(items + nodes)
-  /// when any section is an outline.
-  func uniqueSnapshotNodeIDs(_ sections: [SnapshotSection], _ path: String) throws(RPCError) {
-    guard sections.contains(where: { $0.outline != nil }) else { return }
-    var seen = Set<ItemID>()
-    for section in sections where section.outline == nil {
-      for item in section.items { seen.insert(item.id) }
+/// Refuses a node id that a flat section's item or another node has (ids
+/// are unique across a session, hidden nodes included; a snapshot's
+/// validation sees only the visible rows). `outlines[s]` is section s's
+/// tree, nil for a flat one, whose ids `flat` adds. O(items + nodes) when
+/// any section is an outline, O(sections) otherwise.
+func uniqueNodeIDs(
+  _ outlines: [Outline?], sections path: String, flat: (inout Set<ItemID>) -> Void
+) throws(RPCError) {
+  guard outlines.contains(where: { $0 != nil }) else { return }
+  var seen = Set<ItemID>()
+  flat(&seen)
+  for (s, outline) in outlines.enumerated() {
+    guard let o = outline else { continue }
+    for i in 0..<o.count where !seen.insert(o.ids[i]).inserted {
+      throw .invalidParams(
+        nodePath("\(path)[\(s)].outline", o.childPath(i)) + ".id",
+        "repeats an id another section has: item ids must be unique")
     }
-    for (s, section) in sections.enumerated() {
-      guard let o = section.outline else { continue }
-      for i in 0..<o.count where !seen.insert(o.ids[i]).inserted {
-        throw .invalidParams(
-          nodePath("\(path)[\(s)].outline", o.childPath(i)) + ".id",
-          "repeats an id another section has: item ids must be unique")
+  }
+}
+
+extension LayoutServer {
+  /// `uniqueNodeIDs` of a snapshot's sections.
+  func uniqueSnapshotNodeIDs(_ sections: [SnapshotSection], _ path: String) throws(RPCError) {
+    try uniqueNodeIDs(sections.map(\.outline), sections: path) { seen in
+      for section in sections where section.outline == nil {
+        for item in section.items { seen.insert(item.id) }
       }
     }
   }
 
-  /// Refuses a node id that another section's item or node has (ids are
-  /// unique across a session, hidden nodes included). O(items + nodes)
-  /// when any section is an outline, O(sections) otherwise.
+  /// `uniqueNodeIDs` of an open's or a reload's sections.
   func uniqueOutlineIDs(_ sections: [Section], _ p: Fields) throws(RPCError) {
-    guard sections.contains(where: { $0.outline != nil }) else { return }
-    var seen = Set<ItemID>()
-    for section in sections where section.outline == nil {
-      section.ids?.forEach { id in
-        if let id { seen.insert(id) }
-        return true
-      }
-    }
-    for (s, section) in sections.enumerated() {
-      guard let o = section.outline else { continue }
-      for i in 0..<o.count where !seen.insert(o.ids[i]).inserted {
-        throw .invalidParams(
-          nodePath("\(p.path("sections"))[\(s)].outline", o.childPath(i)) + ".id",
-          "repeats an id another section has: item ids must be unique")
+    try uniqueNodeIDs(sections.map(\.outline), sections: p.path("sections")) { seen in
+      for section in sections where section.outline == nil {
+        section.ids?.forEach { id in
+          if let id { seen.insert(id) }
+          return true
+        }
       }
     }
   }

@@ -241,9 +241,7 @@ extension LiveLayout {
 
     case .appendItems(let s, let count, let sizes, let ids):
       if s >= 0, s < layout.sections.count, layout.sections[s].outline != nil {
-        throw .invalidUpdate(
-          "section \(s) is an outline: its rows change with layout/expand, layout/collapse and the outline edits"
-        )
+        throw Self.flatOutlineEdit(s)
       }
       layout.appendItems(section: s, count: count, sizes: sizes, ids: ids)
       return try finish(from: old, check) { session in
@@ -337,9 +335,7 @@ extension LiveLayout {
       let s = Self.outlineSectionChanged(
         update, old: old.layout.sections, new: result.sections), outlines[s] == nil
     {
-      throw .invalidUpdate(
-        "section \(s) is an outline: its rows change with layout/expand, layout/collapse and the outline edits"
-      )
+      throw Self.flatOutlineEdit(s)
     }
     pendingAnchor = nil
     layout.apply(result)

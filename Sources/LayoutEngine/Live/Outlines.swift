@@ -48,27 +48,15 @@ extension LiveLayout {
     for s in Set(nodes.map(\.section)).sorted() {
       var o = outlines[s] ?? layout.sections[s].outline!
       let mine = nodes.filter { $0.section == s }.map(\.position)
-      let sizes = layout.sections[s].sizeList
-      @inline(__always) func item(_ j: Int) -> Item {
-        Item(size: o.sizes[j] == Section.unsetSize ? nil : o.sizes[j], id: o.ids[j])
-      }
+      // The rows that appear (new indices) or go (old ones), with their
+      // nodes.
+      var changed: [(row: Int, node: Int)] = []
       if mine.count == 1 {
         // One node: its rows follow its own, which the id index finds.
         let i = mine[0]
         let rows = o.setExpanded(i, flag)
-        guard !rows.isEmpty, let r = path(of: o.ids[i])?.item else {
-          outlines[s] = o
-          continue
-        }
-        for (t, j) in rows.enumerated() {
-          let at = IndexPath(section: s, item: r + 1 + t)
-          if flag {
-            update.insertItems.append((at, item(j)))
-          } else {
-            // A row measured before it hides keeps its size.
-            o.setSize(j, sizes[r + 1 + t])
-            update.deleteItems.append(at)
-          }
+        if !rows.isEmpty, let r = path(of: o.ids[i])?.item {
+          changed = rows.enumerated().map { (r + 1 + $0.offset, $0.element) }
         }
       } else {
         // Several: the visible rows before and after, merged.
@@ -80,15 +68,22 @@ extension LiveLayout {
         for (row, j) in long.enumerated() {
           if k < short.count && short[k] == j {
             k += 1
-            continue
-          }
-          let at = IndexPath(section: s, item: row)
-          if flag {
-            update.insertItems.append((at, item(j)))
           } else {
-            o.setSize(j, sizes[row])
-            update.deleteItems.append(at)
+            changed.append((row, j))
           }
+        }
+      }
+      let sizes = layout.sections[s].sizeList
+      for (row, j) in changed {
+        let at = IndexPath(section: s, item: row)
+        if flag {
+          let size = o.sizes[j]
+          update.insertItems.append(
+            (at, Item(size: size == Section.unsetSize ? nil : size, id: o.ids[j])))
+        } else {
+          // A row measured before it hides keeps its size.
+          o.setSize(j, sizes[row])
+          update.deleteItems.append(at)
         }
       }
       outlines[s] = o
@@ -120,6 +115,13 @@ extension LiveLayout {
     }
     _ = grown.setExpanded(i, false)
     return grown
+  }
+
+  /// The refusal of a flat change to outline section `s`'s rows.
+  static func flatOutlineEdit<E: Error>(_ s: Int) -> LiveError<E> {
+    .invalidUpdate(
+      "section \(s) is an outline: its rows change with layout/expand, layout/collapse and the outline edits"
+    )
   }
 
   /// The section of a flat change to an outline section's rows, which only

@@ -92,10 +92,18 @@ public struct Outline: Sendable {
       path = [r]
       try add(root, level: 0, parent: -1)
     }
-    var i = 0
-    while i < ids.count {
-      visibleCount += 1
-      i = expandedFlags[i] ? i + 1 : ends[i]
+    forEachVisible(from: 0, to: ids.count) { _ in visibleCount += 1 }
+  }
+
+  /// The nodes of `from ..< to` (whole subtrees) whose ancestors within it
+  /// are expanded, in pre-order: a collapsed node's subtree is jumped over
+  /// by its end. O(k) for k of them.
+  @inline(__always)
+  private func forEachVisible(from: Int, to end: Int, _ body: (Int) -> Void) {
+    var j = from
+    while j < end {
+      body(j)
+      j = expandedFlags[j] ? j + 1 : ends[j]
     }
   }
 
@@ -150,11 +158,7 @@ public struct Outline: Sendable {
   /// pre-order. O(k) for k of them.
   public func visibleDescendants(of i: Int) -> [Int] {
     var out: [Int] = []
-    var j = i + 1
-    while j < ends[i] {
-      out.append(j)
-      j = expandedFlags[j] ? j + 1 : ends[j]
-    }
+    forEachVisible(from: i + 1, to: ends[i]) { out.append($0) }
     return out
   }
 
@@ -162,11 +166,7 @@ public struct Outline: Sendable {
   public func visibleNodes() -> [Int] {
     var out: [Int] = []
     out.reserveCapacity(visibleCount)
-    var i = 0
-    while i < ids.count {
-      out.append(i)
-      i = expandedFlags[i] ? i + 1 : ends[i]
-    }
+    forEachVisible(from: 0, to: ids.count) { out.append($0) }
     return out
   }
 

@@ -46,6 +46,7 @@ extension ListConfiguration: LayoutKind {
   /// A background's radius and zIndex below the cells; a cell's rounded
   /// corners and indentation. O(1) (O(log n) for an outline row).
   func applyEffect(to a: inout LayoutAttributes, _ g: ListGeometry, in layout: Layout) {
+    guard g.decorates else { return }
     g.metrics.decorate(&a, of: g.bands[a.section])
     if a.kind == .decoration { a.zIndex = -1 }
   }

@@ -7,6 +7,10 @@ public struct ListGeometry: Placement {
   let metrics: ListMetrics
   var bands: [ListBand]
   public private(set) var contentSize: Size
+  /// Whether any element draws beyond its frame (a grouped list's corners,
+  /// an outline row's indentation): a plain flat list's frames skip the
+  /// effect (a band is costly to read per element).
+  let decorates: Bool
 
   /// Places `sections` in a viewport `width` wide. O(sections): a section's
   /// rows are summed by its sizes' rope.
@@ -27,6 +31,7 @@ public struct ListGeometry: Placement {
     }
     self.bands = bands
     contentSize = Size(width: W, height: y)
+    decorates = c.appearance.hasBackgrounds || sections.contains { $0.outline != nil }
   }
 
   // MARK: Placement
