@@ -11,7 +11,10 @@
 // matrix3d, perspective included, does the rest), or a settings screen (type
 // list: sections of rows in any of the daemon's list appearances, with
 // its headers, separators and rounded backgrounds, and swipe to delete,
-// the buttons' frames being the daemon's too). No layout logic lives
+// the buttons' frames being the daemon's too), or a sidebar (type list,
+// appearance sidebar: outline sections, UIKit's section snapshots, a tree
+// of folders that expand and collapse by click or keyboard through
+// layout/expand and layout/collapse). No layout logic lives
 // here: every card's position, size, transform, opacity and stacking come
 // from the daemon's answers, and where a scroll settles is the daemon's call
 // (layout/scrollEnded). What the page does is what UIScrollView does: it
@@ -63,6 +66,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     list: { label: 'list', axis: 'y' }, // a flow of rows, changed by snapshots
     chat: { label: 'chat', axis: 'y' }, // the same, following its end
     settings: { label: 'settings', axis: 'y' }, // a list session (type list)
+    sidebar: { label: 'sidebar', axis: 'y' }, // a list session of outline sections
   };
   /** The viewport presets (points), the first the page opens with; width
    *  and height of no preset are "custom". */
@@ -166,6 +170,62 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   /** The appearance the picker starts on, if the daemon has it (the list
    *  is the daemon's: capabilities.listAppearances). */
   const PREFERRED_APPEARANCE = 'insetGrouped';
+  /** The sidebar page: a small file browser, one outline a section (UIKit's
+   *  section snapshots). A folder is [name, expanded at start, children], a
+   *  file its name. A node's id is its path (`Documents/Work`), unique
+   *  across the sections; its title is the path's last part. The daemon
+   *  lays the visible nodes out as rows (a `list` in the `sidebar`
+   *  appearance); the page keeps the tree and each folder's flag. */
+  const SIDEBAR_SECTIONS = [
+    {
+      id: 'favorites',
+      title: 'Favorites',
+      tree: [
+        'Desktop',
+        ['Documents', true, [['Work', true, ['Report.pages', 'Budget.numbers']], ['Personal', false, ['Taxes.pdf']], 'Notes.txt']],
+        ['Downloads', false, ['Installer.dmg']],
+      ],
+    },
+    {
+      id: 'projects',
+      title: 'Projects',
+      tree: [
+        ['flowlayoutd', false, [
+          ['Sources', true, [['Outline', true, ['Outline.swift', 'Expand.swift']], 'main.swift']],
+          ['Tests', false, ['test_web.py']],
+          'README.md',
+        ]],
+      ],
+    },
+  ];
+  /** The sidebar's data as the page starts: per section its nodes, each
+   *  {id, expanded, children} (a file: no children, never expanded). */
+  function sidebarData() {
+    const node = (n, prefix) => {
+      if (typeof n === 'string') return { id: prefix + n, expanded: false, children: [] };
+      const [name, expanded, children] = n;
+      const id = prefix + name;
+      return { id, expanded, children: children.map((c) => node(c, `${id}/`)) };
+    };
+    return SIDEBAR_SECTIONS.map((s) => ({ id: s.id, nodes: s.tree.map((n) => node(n, '')) }));
+  }
+  /** A node's title from its id: the path's last part. */
+  const sidebarTitle = (id) => String(id).slice(String(id).lastIndexOf('/') + 1);
+  /** Nodes as layout/open's `outline`: a folder's flag and children, a
+   *  file's id alone. */
+  const outlineOf = (nodes) =>
+    nodes.map((n) => (n.children.length ? { id: n.id, expanded: n.expanded, children: outlineOf(n.children) } : { id: n.id }));
+  /** A section's rows: its visible nodes (every ancestor expanded), in
+   *  pre-order, as the daemon lays them out. */
+  function visibleNodes(nodes, out = []) {
+    for (const n of nodes) {
+      out.push(n);
+      if (n.expanded) visibleNodes(n.children, out);
+    }
+    return out;
+  }
+  /** A row's disclosure triangle: a folder's, by its `expanded`. */
+  const disclosure = (expanded) => (expanded === undefined ? '' : expanded ? '\u25be' : '\u25b8');
   /** A row's trailing swipe actions, as layout/beginSwipe takes them: the
    *  first, destructive, at the edge (a full swipe performs it). */
   const SWIPE_ACTIONS = [
@@ -252,6 +312,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     if (c.layout === 'settings') {
       return state.settings.map((s) => ({ id: s.id, itemCount: s.items.length, ids: s.items }));
     }
+    if (c.layout === 'sidebar') return state.sidebar.map((s) => ({ id: s.id, outline: outlineOf(s.nodes) }));
     if (c.layout === 'compositional') {
       return APP_SECTIONS.map((s, k) => ({ itemCount: k === 0 ? n : APP_ROW_ITEMS, layout: s.layout }));
     }
@@ -363,7 +424,34 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     rowsDrawn: {}, //      each row's offset as the daemon last answered (clamped)
     settings: settingsData(), // the settings page's sections: [{id, items: [row id]}]
     flagged: new Set(), // its rows flagged with the swipe's second action
+    sidebar: sidebarData(), // the sidebar's sections: [{id, nodes: [{id, expanded, children}]}]
+    focus: null, //        the sidebar's focused (selected) row, by id
+    lastOutline: null, //  the last expand or collapse: {method, ids, updates}
   };
+
+  /** The sidebar's rows, both sections, top to bottom: [{id, node,
+   *  section, item}]. */
+  function sidebarRows() {
+    return state.sidebar.flatMap((s, section) =>
+      visibleNodes(s.nodes).map((node, item) => ({ id: node.id, node, section, item })),
+    );
+  }
+  /** A sidebar node by id, with its parent node (null for a root). */
+  function sidebarFind(id) {
+    const walk = (nodes, parent) => {
+      for (const node of nodes) {
+        if (node.id === id) return { node, parent };
+        const found = walk(node.children, node);
+        if (found) return found;
+      }
+      return null;
+    };
+    for (const s of state.sidebar) {
+      const found = walk(s.nodes, null);
+      if (found) return found;
+    }
+    return null;
+  }
   /** Card elements by data identity, so a card keeps its element (and an
    *  inserted one gets a new one) whatever its index. */
   const nodes = new Map();
@@ -376,6 +464,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
    *  card keeps its colour (and element) whatever its index. */
   function dataIdentity(a) {
     if (config.layout === 'settings') return settingsIdentity(a);
+    if (config.layout === 'sidebar') return sidebarIdentity(a);
     // A chat's date header, by its day (sections shift as history loads).
     if (config.layout === 'chat' && a.kind === 'header' && state.chatDays) {
       return `day-${state.chatDays[a.section]}`;
@@ -407,6 +496,26 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     return a.kind === 'separator' && section ? section.items[a.item] : undefined;
   }
 
+  /** The sidebar's elements by id: a row by its node's, a separator (an
+   *  appearance with them) by its row's, a header by its section's. */
+  function sidebarIdentity(a) {
+    if (a.kind === 'cell') return `row-${a.id}`;
+    const row = sidebarRowOf(a);
+    if (a.kind === 'separator') {
+      return row === undefined ? `separator-${a.section}-${a.item}-${a.edge}` : `separator-${row}-${a.edge}`;
+    }
+    const section = state.sidebar[a.section];
+    return `${a.kind}-${section ? section.id : a.section}`;
+  }
+  /** The id of a sidebar row or of the row a separator belongs to: the
+   *  visible node at its index path. */
+  function sidebarRowOf(a) {
+    if (a.kind === 'cell') return a.id;
+    const section = state.sidebar[a.section];
+    const node = a.kind === 'separator' && section ? visibleNodes(section.nodes)[a.item] : undefined;
+    return node ? node.id : undefined;
+  }
+
   /** The element's identity: its data, and in a loop its lap, since every
    *  copy of a card is drawn by an element of its own. */
   function identity(a) {
@@ -423,6 +532,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
 
   function makeCard(id, a) {
     if (config.layout === 'settings') return makeSettingsElement(id, a);
+    if (config.layout === 'sidebar') return makeSidebarElement(id, a);
     const el = document.createElement('div');
     el.className = 'card';
     el.dataset.id = id;
@@ -461,6 +571,74 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     }
     el.append(content);
     return el;
+  }
+
+  /** A sidebar element: a row holds its content (indented by the row's
+   *  `indentation`): a folder's disclosure triangle, then the title; a
+   *  header holds its section's title. */
+  function makeSidebarElement(id, a) {
+    const el = document.createElement('div');
+    el.className = 'card';
+    el.dataset.id = id;
+    const content = document.createElement('div');
+    content.className = 'index';
+    if (a.kind === 'cell') {
+      content.classList.add('row-content');
+      const triangle = document.createElement('span');
+      triangle.className = 'row-disclosure';
+      triangle.setAttribute('aria-hidden', 'true');
+      const title = document.createElement('span');
+      title.className = 'row-title';
+      content.append(triangle, title);
+      el.setAttribute('role', 'treeitem');
+    }
+    el.append(content);
+    return el;
+  }
+
+  /** The sidebar's part of placing an element: a row's outline fields as
+   *  the daemon answers them (level, parent, expanded, indentation), its
+   *  triangle, title and focus; a header's title. */
+  function placeSidebar(el, a) {
+    if (!a.transform) el.style.transform = 'none';
+    if (a.kind === 'separator') el.dataset.edge = a.edge;
+    const row = sidebarRowOf(a);
+    if (row !== undefined) el.dataset.row = String(row);
+    if (a.kind === 'cell') {
+      const set = (name, value) => {
+        if (value === undefined) delete el.dataset[name];
+        else el.dataset[name] = String(value);
+      };
+      set('level', a.level);
+      set('parent', a.parent);
+      set('expanded', a.expanded);
+      set('indentation', a.indentation);
+      const content = el.firstChild;
+      content.style.setProperty('--indentation', `${a.indentation || 0}px`);
+      content.querySelector('.row-disclosure').textContent = disclosure(a.expanded);
+      content.querySelector('.row-title').textContent = sidebarTitle(a.id);
+      el.classList.toggle('folder', a.expanded !== undefined);
+      el.setAttribute('aria-level', String((a.level || 0) + 1));
+      if (a.expanded === undefined) el.removeAttribute('aria-expanded');
+      else el.setAttribute('aria-expanded', String(a.expanded));
+      el.setAttribute('aria-label', sidebarTitle(a.id));
+      drawFocusOn(el);
+    }
+    if (a.kind === 'header') {
+      const section = state.sidebar[a.section];
+      const info = section && SIDEBAR_SECTIONS.find((x) => x.id === section.id);
+      el.firstChild.textContent = info ? info.title : `Section ${a.section}`;
+    }
+  }
+
+  /** The focused row is highlighted (and selected, for assistive tech). */
+  function drawFocusOn(el) {
+    const focused = el.dataset.row !== undefined && el.dataset.row === String(state.focus);
+    el.classList.toggle('focused', focused);
+    el.setAttribute('aria-selected', String(focused));
+  }
+  function drawFocus() {
+    for (const el of nodes.values()) if (el.dataset.kind === 'cell' && el.dataset.row !== undefined) drawFocusOn(el);
   }
 
   /** The corner radius of each section's rows: its background's, as the
@@ -531,6 +709,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     else el.dataset.lap = String(a.lap);
     if (config.layout === 'settings') {
       placeSettings(el, a);
+      return;
+    }
+    if (config.layout === 'sidebar') {
+      placeSidebar(el, a);
       return;
     }
     if (config.layout === 'chat') {
@@ -615,6 +797,8 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     const elements = picture.elements();
     const settings = config.layout === 'settings';
     if (settings) sectionRadii = radiiOf(elements);
+    // The list pages' separators know their row by the page's data.
+    const rowOf = settings ? settingsRowOf : config.layout === 'sidebar' ? sidebarRowOf : null;
     // A row's separators lie inside its frame, at its zIndex: they follow
     // it in the document, so as to be drawn over its content (a top
     // separator comes before its row in document order: moved after it).
@@ -626,10 +810,10 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       if (!el) {
         el = makeCard(id, a);
         nodes.set(id, el);
-        const row = settings && a.kind === 'separator' ? nodes.get(`row-${settingsRowOf(a)}`) : undefined;
+        const row = rowOf && a.kind === 'separator' ? nodes.get(`row-${rowOf(a)}`) : undefined;
         if (row) row.after(el);
         else view.appendChild(el);
-        if (settings && a.kind === 'separator' && !row) before.push([el, `row-${settingsRowOf(a)}`]);
+        if (rowOf && a.kind === 'separator' && !row) before.push([el, `row-${rowOf(a)}`]);
         if (fadeIds.has(id)) {
           el.fadePending = true;
           el.style.opacity = '0';
@@ -684,7 +868,11 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       ? `${fmt(picture.contentSize.width)} × ${fmt(picture.contentSize.height)}`
       : '–';
     $('cardcount').textContent = String(
-      config.layout === 'settings' ? state.settings.reduce((n, s) => n + s.items.length, 0) : state.cards.length,
+      config.layout === 'settings'
+        ? state.settings.reduce((n, s) => n + s.items.length, 0)
+        : config.layout === 'sidebar'
+          ? sidebarRows().length
+          : state.cards.length,
     );
     $('lap').textContent =
       centred && centred.lap !== undefined ? signed(centred.lap) : '–';
@@ -1203,8 +1391,9 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     return run;
   }
 
-  /** The settings row (its attributes) under a client point, or null. */
-  function settingsRowAt(clientX, clientY) {
+  /** The row of a list page (its attributes: the settings page's or the
+   *  sidebar's) under a client point, or null. */
+  function listRowAt(clientX, clientY) {
     if (!picture.bounds) return null;
     const v = view.getBoundingClientRect();
     const x = picture.bounds.x + clientX - v.left - view.clientLeft;
@@ -1465,10 +1654,14 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     e.preventDefault();
     stopMotion();
     const settings = config.layout === 'settings';
-    if (!settings && $('reorder').checked && !reorder && beginReorder(e)) return;
+    const sidebar = config.layout === 'sidebar';
+    // A click in the sidebar gives it the keyboard (the press's default,
+    // prevented above, would have).
+    if (sidebar) view.focus({ preventScroll: true });
+    if (!settings && !sidebar && $('reorder').checked && !reorder && beginReorder(e)) return;
     // On the settings page a press on a row may become its swipe; a press
     // anywhere but on the open row closes that, as a touch elsewhere does.
-    const swipeRow = settings ? settingsRowAt(e.clientX, e.clientY) : null;
+    const swipeRow = settings ? listRowAt(e.clientX, e.clientY) : null;
     if (swipe && (!swipeRow || swipeRow.id !== swipe.id)) closeSwipe();
     const axis = axisOf(config);
     const at = (p) => (axis === 'x' ? p.clientX : p.clientY);
@@ -1486,10 +1679,12 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       row: rowAt(e.clientX, e.clientY),
       swipeRow,
       swiping: false,
+      // In the sidebar a press on a row that does not move is a click.
+      tapRow: sidebar ? listRowAt(e.clientX, e.clientY) : null,
       start: { x: e.clientX, y: e.clientY },
       decided: false,
     };
-    drag.decided = drag.row === null && drag.swipeRow === null;
+    drag.decided = drag.row === null && drag.swipeRow === null && drag.tapRow === null;
     try {
       view.setPointerCapture(e.pointerId);
     } catch (_) {
@@ -1577,8 +1772,17 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     const row = drag.decided ? drag.row : null;
     const swiped = drag.swiping;
     const tapped = !drag.decided && drag.swipeRow !== null;
+    const clicked = drag.decided ? null : drag.tapRow;
     drag = null;
     view.classList.remove('dragging');
+    if (clicked) {
+      clickSidebarRow(clicked.id);
+      // The press moved nothing; only an offset a stopped bounce left out
+      // of range needs settling.
+      const { min, max } = offsetRange();
+      const at = state.offset[axisOf(config)];
+      if (at >= min && at <= max) return;
+    }
     if (swiped) {
       // The finger's velocity, signed like the translation.
       endSwipe(-v);
@@ -1732,13 +1936,16 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   /** The settings page's appearance picker: the daemon's list appearances
    *  (capabilities.listAppearances, from /info), the preferred one
    *  selected. Without any (an older daemon) the picker offers no settings
-   *  page. */
-  function fillAppearances(names) {
+   *  page; without the sidebar appearance or outlines (`methods` lacks
+   *  layout/expand), no sidebar. */
+  function fillAppearances(names, methods) {
     const list = Array.isArray(names) ? names.filter((s) => typeof s === 'string') : [];
     const select = form.elements.settingsAppearance;
     select.replaceChildren(...list.map((name) => new Option(styleLabel(name), name)));
     if (list.includes(PREFERRED_APPEARANCE)) select.value = PREFERRED_APPEARANCE;
     picker.querySelector("input[value='settings']").closest('label').hidden = list.length === 0;
+    picker.querySelector("input[value='sidebar']").closest('label').hidden =
+      !list.includes('sidebar') || !Array.isArray(methods) || !methods.includes('layout/expand');
     return list;
   }
 
@@ -1756,6 +1963,14 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     // The settings page's look follows its appearance (style.css).
     if (c.layout === 'settings') view.dataset.appearance = c.settingsAppearance;
     else delete view.dataset.appearance;
+    // The sidebar is a tree that takes the keyboard.
+    if (c.layout === 'sidebar') {
+      view.tabIndex = 0;
+      view.setAttribute('role', 'tree');
+    } else {
+      view.removeAttribute('tabindex');
+      view.removeAttribute('role');
+    }
     view.dataset.axis = axisOf(c);
     $('layout-name').textContent = label;
     document.title = `flowlayoutd · ${label}`;
@@ -1772,6 +1987,11 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       // Everything else is the list's default: 44-point rows, 38-point
       // headers, the margins of the viewport's width, a radius of 10.
       return { type: 'list', appearance: c.settingsAppearance, headerMode: 'supplementary' };
+    }
+    if (c.layout === 'sidebar') {
+      // The list's defaults: 44-point rows, 38-point section titles, an
+      // indentation width of 10 a level.
+      return { type: 'list', appearance: 'sidebar', headerMode: 'supplementary' };
     }
     if (c.layout === 'chat') {
       const row = Math.max(1, c.viewportWidth - 24);
@@ -2089,10 +2309,11 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
     const ok = await reopen(() => {
       const cards = state.cards.slice(0, next.count);
       cards.push(...newCardIds(next.count - cards.length));
-      // The settings page opens at its top, and keeps its offset when only
-      // the viewport changes.
-      if (next.layout === 'settings') {
-        const offset = previous.layout === 'settings' ? { ...state.offset } : { x: 0, y: 0 };
+      // The settings page and the sidebar open at their top, and keep
+      // their offset when only the viewport changes (the sidebar its tree
+      // as it is, folders open or closed, and its focus).
+      if (next.layout === 'settings' || next.layout === 'sidebar') {
+        const offset = previous.layout === next.layout ? { ...state.offset } : { x: 0, y: 0 };
         return { config: next, cards, keep: { offset } };
       }
       return { config: next, cards, keep: { item: Math.min(centredIndex(), Math.max(0, next.count - 1)) } };
@@ -2455,6 +2676,141 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   }
   $('settings-restore').addEventListener('click', restoreSettingsRows);
 
+  // MARK: the sidebar: outline sections, expanded and collapsed by id
+
+  /**
+   * Expands or collapses sidebar nodes, as plan() says when its turn
+   * comes: {method: 'layout/expand' | 'layout/collapse', ids} (null:
+   * nothing to do). The answer is a batch's: rows that stay glide to where
+   * it puts them, a folder's rows fade in below it or out where they
+   * stand, each element found by its id. The page's tree takes the flags;
+   * a focused row that a collapse hides hands the focus to its nearest
+   * visible ancestor. Resolves true, or false on an error (shown).
+   */
+  function outlineChange(plan) {
+    return change(
+      () => (config.layout === 'sidebar' ? plan() : null),
+      async ({ method, ids }, before) => {
+        const result = await request(method, { session: SESSION, ids });
+        for (const id of ids) {
+          const found = sidebarFind(id);
+          if (found) found.node.expanded = method === 'layout/expand';
+        }
+        const visible = new Set(sidebarRows().map((r) => r.id));
+        for (let f = sidebarFind(state.focus); f && !visible.has(f.node.id); f = f.parent && sidebarFind(f.parent.id)) {
+          state.focus = f.parent ? f.parent.id : null;
+        }
+        state.lastOutline = { method, ids, updates: result.updates };
+        state.offset = { x: result.bounds.x, y: result.bounds.y };
+        fadeIds = new Set((result.appearing || []).map(identity));
+        render({ moved: result.moved || [], bounds: before });
+        fadeIds = new Set();
+        return true;
+      },
+    );
+  }
+  /** Opens or closes one folder (`expand` true or false; by default the
+   *  other way round from how it is). */
+  const toggleSidebarRow = (id, expand) =>
+    outlineChange(() => {
+      const found = sidebarFind(id);
+      if (!found || !found.node.children.length) return null;
+      const want = expand === undefined ? !found.node.expanded : Boolean(expand);
+      if (want === found.node.expanded) return null;
+      return { method: want ? 'layout/expand' : 'layout/collapse', ids: [id] };
+    });
+  /** Every folder open, or every one closed: one request with the ids of
+   *  those that change, hidden ones included (they only take the flag). */
+  function setEveryFolder(expand) {
+    return outlineChange(() => {
+      const ids = [];
+      const walk = (nodes) => {
+        for (const n of nodes) {
+          if (n.children.length && n.expanded !== expand) ids.push(n.id);
+          walk(n.children);
+        }
+      };
+      for (const s of state.sidebar) walk(s.nodes);
+      return ids.length ? { method: expand ? 'layout/expand' : 'layout/collapse', ids } : null;
+    });
+  }
+  const expandAll = () => setEveryFolder(true);
+  const collapseAll = () => setEveryFolder(false);
+
+  /** Focuses (selects) a row and scrolls it into view: `position` says
+   *  which edge to bring it to when it is out of the picture
+   *  (layout/scrollToItem by id), leading when it is above. */
+  function focusSidebarRow(id, position = 'trailing') {
+    state.focus = id;
+    drawFocus();
+    exclusive(async () => {
+      if (config.layout !== 'sidebar' || !state.live || state.focus !== id) return;
+      const a = picture.byId(id);
+      const b = picture.bounds;
+      if (a && a.frame.y >= b.y && a.frame.y + a.frame.height <= b.y + b.height) return;
+      const edge = a ? (a.frame.y < b.y ? 'leading' : 'trailing') : position;
+      try {
+        const found = await request('layout/scrollToItem', { session: SESSION, id, position: edge });
+        if (config.layout !== 'sidebar' || state.focus !== id || found.contentOffset.y === state.offset.y) return;
+        stopMotion();
+        state.offset = { x: state.offset.x, y: found.contentOffset.y };
+        offsetChanged();
+      } catch (error) {
+        showError(error);
+      }
+    });
+  }
+
+  /** A click on a row focuses it; on a folder's (its triangle or the rest
+   *  of the row) it also opens or closes the folder. */
+  function clickSidebarRow(id) {
+    if (config.layout !== 'sidebar') return;
+    focusSidebarRow(id);
+    const found = sidebarFind(id);
+    if (found && found.node.children.length) toggleSidebarRow(id);
+  }
+
+  /**
+   * The keyboard, as a macOS or iPadOS sidebar takes it: up and down move
+   * the focus between visible rows (across sections); right opens a closed
+   * folder, or on an open one moves to its first child; left closes an
+   * open folder, or moves to the parent. Decided when its turn comes, so
+   * keys pressed during a change apply to the tree after it.
+   */
+  function sidebarKey(key) {
+    return outlineChange(() => {
+      const rows = sidebarRows();
+      if (!rows.length) return null;
+      const at = rows.findIndex((r) => r.id === state.focus);
+      if (at < 0) {
+        focusSidebarRow(rows[0].id, 'leading');
+        return null;
+      }
+      const { node } = rows[at];
+      const folder = node.children.length > 0;
+      if (key === 'ArrowDown' && at + 1 < rows.length) focusSidebarRow(rows[at + 1].id, 'trailing');
+      if (key === 'ArrowUp' && at > 0) focusSidebarRow(rows[at - 1].id, 'leading');
+      if (key === 'ArrowRight' && folder) {
+        if (!node.expanded) return { method: 'layout/expand', ids: [node.id] };
+        focusSidebarRow(node.children[0].id, 'trailing');
+      }
+      if (key === 'ArrowLeft') {
+        if (folder && node.expanded) return { method: 'layout/collapse', ids: [node.id] };
+        const { parent } = sidebarFind(node.id);
+        if (parent) focusSidebarRow(parent.id, 'leading');
+      }
+      return null;
+    });
+  }
+  const SIDEBAR_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']);
+  view.addEventListener('keydown', (e) => {
+    if (config.layout !== 'sidebar' || !SIDEBAR_KEYS.has(e.key) || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    sidebarKey(e.key);
+  });
+  $('sidebar-expand').addEventListener('click', expandAll);
+  $('sidebar-collapse').addEventListener('click', collapseAll);
+
   $('shuffle').addEventListener('click', shuffleRows);
   $('list-insert').addEventListener('click', insertRow);
   $('list-delete').addEventListener('click', deleteRow);
@@ -2498,7 +2854,7 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
   // the first session opens with the controls as they then are.
   const styles = connection.then((c) => {
     fillTransformers(c.capabilities.pagerTransformers);
-    fillAppearances(c.capabilities.listAppearances);
+    fillAppearances(c.capabilities.listAppearances, c.capabilities.methods);
     return fillStyles(c.capabilities.carouselStyles);
   });
   exclusive(() => styles).catch(() => {}); // no bridge: the open below says so
@@ -2565,6 +2921,22 @@ import { FlowLayoutClient, Picture, RPCError, elementKey } from '/js/flowlayout.
       swipe && copy({ id: swipe.id, phase: swipe.phase, translation: swipe.translation, actions: swipe.actions }),
     deleteSettingsRow,
     restoreSettingsRows,
+    /** The sidebar's tree as the page keeps it, a section's shaped as
+     *  layout/outline answers it: [{id, outline: [{id, expanded, children}]}]. */
+    sidebar: () => {
+      const tree = (nodes) => nodes.map((n) => ({ id: n.id, expanded: n.expanded, children: tree(n.children) }));
+      return state.sidebar.map((s) => ({ id: s.id, outline: tree(s.nodes) }));
+    },
+    /** The sidebar's rows, top to bottom: [{id, section, item}]. */
+    sidebarRows: () => sidebarRows().map(({ id, section, item }) => ({ id, section, item })),
+    /** The sidebar's focused (selected) row's id, or null. */
+    focus: () => state.focus,
+    /** The last expand or collapse: {method, ids, updates}, or null. */
+    lastOutline: () => copy(state.lastOutline),
+    toggleSidebarRow,
+    expandAll,
+    collapseAll,
+    sidebarKey,
     /** The picture is the daemon's answer for the current offset (a drag
      *  may be holding still). */
     synced: () =>

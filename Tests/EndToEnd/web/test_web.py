@@ -44,7 +44,15 @@ compares what Chromium computed for the DOM against what the daemon says:
     appearance; while a row is swiped its buttons stand at the frames
     layout/updateSwipe answers (and the protocol's rule gives by hand) and
     its content moves by the translation; a tap on Delete, or a full
-    swipe, sends the list without the row and the DOM matches again.
+    swipe, sends the list without the row and the DOM matches again;
+(p) the sidebar page (a list in the sidebar appearance whose sections are
+    outlines): rows, their order, frames, indentation and disclosure
+    triangles are the daemon's (and an independent daemon's) and the
+    tree is its layout/outline; a click on a triangle or a folder's row
+    expands or collapses it (layout/expand, layout/collapse), rows keeping
+    their elements; the arrow keys move the focus, open and close folders
+    as a macOS sidebar does, and a folder collapsed and expanded again
+    brings back its open grandchild.
 
 Needs Debian's chromium and chromium-driver and PyPI's selenium
 (`make deps-web`); skips with the reason when any is missing. Saves
@@ -78,6 +86,7 @@ try:
     from selenium.webdriver.common.actions.pointer_input import PointerInput
     from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 except ImportError:  # pragma: no cover - depends on the machine
     pytest.skip(
         "selenium is not installed (make deps-web, or pip install selenium)", allow_module_level=True
@@ -2234,6 +2243,455 @@ def test_the_settings_page_flags_a_row_and_scrolls_over_an_open_one(page):
     assert page.d.save_screenshot(str(artifacts / "web-settings.png")), "no screenshot"
     ActionChains(page.d).pause(0.15).release().perform()
     page.wait_idle()
+
+
+# MARK: (p) the sidebar: outline sections (UIKit's section snapshots)
+
+#: The sidebar page's tree as layout/open sends it: two outline sections, a
+#: node's id its path, a folder's flag given, a file's left out.
+SIDEBAR_OPEN = [
+    {"id": "favorites", "outline": [
+        {"id": "Desktop"},
+        {"id": "Documents", "expanded": True, "children": [
+            {"id": "Documents/Work", "expanded": True, "children": [
+                {"id": "Documents/Work/Report.pages"}, {"id": "Documents/Work/Budget.numbers"}]},
+            {"id": "Documents/Personal", "expanded": False, "children": [{"id": "Documents/Personal/Taxes.pdf"}]},
+            {"id": "Documents/Notes.txt"}]},
+        {"id": "Downloads", "expanded": False, "children": [{"id": "Downloads/Installer.dmg"}]}]},
+    {"id": "projects", "outline": [
+        {"id": "flowlayoutd", "expanded": False, "children": [
+            {"id": "flowlayoutd/Sources", "expanded": True, "children": [
+                {"id": "flowlayoutd/Sources/Outline", "expanded": True, "children": [
+                    {"id": "flowlayoutd/Sources/Outline/Outline.swift"},
+                    {"id": "flowlayoutd/Sources/Outline/Expand.swift"}]},
+                {"id": "flowlayoutd/Sources/main.swift"}]},
+            {"id": "flowlayoutd/Tests", "expanded": False, "children": [{"id": "flowlayoutd/Tests/test_web.py"}]},
+            {"id": "flowlayoutd/README.md"}]}]},
+]
+#: By hand (protocol.md, list and Outlines): W = 390 < 768, so m = 16 and
+#: sidebar rows stand at x 16, 358 wide, 44 tall; each section is [spacing
+#: 20][header 38][rows] and 20 more close the list. Section 0's rows start
+#: at 58; its 8 visible rows end at 58 + 8 × 44 = 410, so section 1's
+#: header is at 430 and its first row at 468; the content is 468 + 44 + 20
+#: = 532 tall. A row's indentation is its level × 10.
+SIDEBAR_INITIAL = [
+    ("Desktop", 58, 0), ("Documents", 102, 0), ("Documents/Work", 146, 1),
+    ("Documents/Work/Report.pages", 190, 2), ("Documents/Work/Budget.numbers", 234, 2),
+    ("Documents/Personal", 278, 1), ("Documents/Notes.txt", 322, 1), ("Downloads", 366, 0),
+    ("flowlayoutd", 468, 0),
+]
+#: The page's padding before a row's content, indentation aside (style.css).
+SIDEBAR_PADDING = 10
+SIDEBAR_VIEWPORT = (390, 600)
+
+
+def open_sidebar(page: Page) -> dict:
+    """The sidebar page at SIDEBAR_VIEWPORT; the params of its layout/open."""
+    page.d.set_window_size(*WINDOW)
+    page.set_control("viewportWidth", SIDEBAR_VIEWPORT[0])
+    page.set_control("viewportHeight", SIDEBAR_VIEWPORT[1])
+    page.record_rpc()
+    pick_layout(page, "sidebar")
+    return opened_layout(page)
+
+
+def sidebar_snapshot(page: Page) -> dict:
+    """The sidebar's DOM as Chromium computed it (every element's box in the
+    viewport, its kind, index path and row; a row's outline fields as the
+    page wrote them, its triangle, title, content and triangle boxes, focus
+    and ARIA), the page's tree, rows and focus, and the daemon's
+    attributesInRect for the drawn bounds, content size and each section's
+    layout/outline."""
+    return page.js_async(
+        """
+        const fl = window.flowlayout;
+        const bounds = fl.bounds();
+        const view = document.getElementById('viewport');
+        const v = view.getBoundingClientRect();
+        const boxOf = (el) => {
+          const b = el.getBoundingClientRect();
+          return {x: b.left - v.left - view.clientLeft, y: b.top - v.top - view.clientTop,
+                  width: b.width, height: b.height};
+        };
+        const opt = (x) => (x === undefined || x === null ? null : x);
+        Promise.all([
+          fl.request('layout/attributesInRect', {session: fl.session, rect: bounds}),
+          fl.request('layout/contentSize', {session: fl.session}),
+          ...fl.sidebar().map((_, section) => fl.request('layout/outline', {session: fl.session, section})),
+        ]).then(([r, size, ...outlines]) => {
+          const elements = [...view.querySelectorAll('.card:not(.ghost)')].map((el) => {
+            const triangle = el.querySelector('.row-disclosure');
+            const title = el.querySelector('.row-title');
+            const content = el.querySelector('.row-content');
+            return {
+              kind: el.dataset.kind, section: Number(el.dataset.section), item: Number(el.dataset.item),
+              edge: opt(el.dataset.edge), id: el.dataset.id, row: opt(el.dataset.row),
+              level: opt(el.dataset.level), parent: opt(el.dataset.parent), expanded: opt(el.dataset.expanded),
+              indentation: opt(el.dataset.indentation),
+              triangle: triangle ? triangle.textContent : null, title: title ? title.textContent : null,
+              text: el.textContent, box: boxOf(el), content: content ? boxOf(content) : null,
+              triangleBox: triangle ? boxOf(triangle) : null,
+              focused: el.classList.contains('focused'), role: el.getAttribute('role'),
+              ariaLevel: el.getAttribute('aria-level'), ariaExpanded: el.getAttribute('aria-expanded'),
+              zIndex: getComputedStyle(el).zIndex, opacity: Number(getComputedStyle(el).opacity),
+            };
+          });
+          done({bounds, attributes: r.attributes, contentSize: size.contentSize, picture: fl.picture(),
+                outlines: outlines.map((o) => o.outline), tree: fl.sidebar(), rows: fl.sidebarRows(),
+                focus: fl.focus(), keyboard: document.activeElement === view, elements});
+        }, (e) => done({error: String(e)}));
+        """
+    )
+
+
+def visible_ids(outline: list[dict]) -> list[str]:
+    """An outline's rows: its visible nodes (every ancestor expanded) in
+    pre-order."""
+    out: list[str] = []
+    for n in outline:
+        out.append(n["id"])
+        if n["expanded"]:
+            out += visible_ids(n["children"])
+    return out
+
+
+def assert_sidebar_matches_daemon(page: Page) -> dict:
+    """The page's tree is the daemon's (layout/outline of each section),
+    its rows are that tree's visible nodes, and every element is drawn
+    where attributesInRect for the drawn bounds puts it, nothing else: a
+    row keyed by its id, carrying the daemon's level, parent, expanded and
+    indentation, its triangle ▾ or ▸ by `expanded` (none on a file), its
+    content indented by `indentation`; a header titled by its section."""
+    page.wait_idle()
+    snap = sidebar_snapshot(page)
+    bounds, attributes, elements = snap["bounds"], snap["attributes"], snap["elements"]
+    assert snap["picture"] == attributes
+    assert snap["tree"] == [{"id": s["id"], "outline": o} for s, o in zip(SIDEBAR_OPEN, snap["outlines"])], snap["tree"]
+    rows = [(section, item, row_id) for section, o in enumerate(snap["outlines"])
+            for item, row_id in enumerate(visible_ids(o))]
+    assert [(r["section"], r["item"], r["id"]) for r in snap["rows"]] == rows
+    by_path = {(s, i): row_id for s, i, row_id in rows}
+    by_key = {settings_key(a): a for a in attributes}
+    assert len(by_key) == len(attributes), attributes
+    assert sorted(map(settings_key, elements), key=repr) == sorted(by_key, key=repr), (elements, attributes)
+    assert len({e["id"] for e in elements}) == len(elements), elements
+    for e in elements:
+        a = by_key[settings_key(e)]
+        assert near(e["box"], in_view(a["frame"], bounds)), (e, a)
+        assert e["zIndex"] == str(a["zIndex"]) and abs(e["opacity"] - a["alpha"]) <= 1e-6, (e, a)
+        if a["kind"] == "cell":
+            assert a["id"] == by_path[(a["section"], a["item"])], (a, rows)
+            assert e["id"] == f"row-{a['id']}" and e["row"] == a["id"], (e, a)
+            level = a["id"].count("/")  # the tree's depth, by hand: ids are paths
+            assert a["level"] == level and a["indentation"] == 10 * level, a
+            assert a.get("parent") == (a["id"].rsplit("/", 1)[0] if level else None), a
+            assert (e["level"], e["indentation"], e["parent"]) == (str(level), str(10 * level), a.get("parent")), e
+            expanded = a.get("expanded")
+            assert e["expanded"] == (None if expanded is None else str(expanded).lower()), (e, a)
+            assert e["triangle"] == {None: "", True: "\u25be", False: "\u25b8"}[expanded], (e, a)
+            assert e["ariaExpanded"] == e["expanded"] and e["ariaLevel"] == str(level + 1), e
+            assert e["role"] == "treeitem" and e["title"] == a["id"].rsplit("/", 1)[-1], e
+            assert near(e["content"], e["box"]), e
+            assert abs(e["triangleBox"]["x"] - (e["box"]["x"] + SIDEBAR_PADDING + a["indentation"])) <= 0.02, e
+            assert e["focused"] == (a["id"] == snap["focus"]), (e, snap["focus"])
+        if a["kind"] == "header":
+            assert e["text"] == ["Favorites", "Projects"][a["section"]], e
+    return snap
+
+
+def sidebar_cells(snap: dict) -> list[tuple]:
+    """The drawn rows, top to bottom: (id, y in the content, level)."""
+    cells = [e for e in snap["elements"] if e["kind"] == "cell"]
+    return sorted(((e["row"], e["box"]["y"] + snap["bounds"]["y"], int(e["level"])) for e in cells),
+                  key=lambda c: c[1])
+
+
+def sidebar_twin(server, opened: dict, steps: list[tuple[str, list[str]]], bounds: dict) -> dict:
+    """An independent daemon's answer for the same sidebar: a session opened
+    with the page's layout/open params, then each (method, ids) of
+    `steps`, then the page's bounds; its attributesInRect over them and its
+    content size."""
+    session = "sidebar-twin"
+    server.call("layout/open", dict(opened, session=session))
+    for method, ids in steps:
+        server.call(method, {"session": session, "ids": ids})
+    server.call("layout/setBounds", {"session": session, "bounds": bounds})
+    attributes = server.call("layout/attributesInRect", {"session": session, "rect": bounds})["attributes"]
+    size = server.call("layout/contentSize", {"session": session})["contentSize"]
+    server.call("layout/close", {"session": session})
+    return {"attributes": attributes, "contentSize": size}
+
+
+def outline_sent(page: Page) -> list[tuple]:
+    """The page's expand and collapse requests since record_rpc: (method,
+    ids, the answer's updates)."""
+    return [(e["request"]["method"], e["request"]["params"]["ids"], e["answer"]["result"]["updates"])
+            for e in page.sent() if e["request"]["method"] in ("layout/expand", "layout/collapse")]
+
+
+def click_point(page: Page, x: float, y: float) -> None:
+    """A mouse click at the window point (x, y)."""
+    mouse = ActionBuilder(page.d)
+    mouse.pointer_action.move_to_location(round(x), round(y)).pointer_down().pointer_up()
+    mouse.perform()
+    page.wait_idle()
+
+
+def click_triangle(page: Page, row: str) -> None:
+    """A click on `row`'s disclosure triangle, where the page draws it."""
+    x, y = page.js(
+        "const t = document.querySelector(`#viewport [data-id=\"row-${arguments[0]}\"] .row-disclosure`)"
+        ".getBoundingClientRect(); return [t.left + t.width / 2, t.top + t.height / 2];", row)
+    click_point(page, x, y)
+
+
+def press(page: Page, *keys: str) -> None:
+    """Keys typed into the focused element (the sidebar, once clicked)."""
+    ActionChains(page.d).send_keys(*keys).perform()
+    page.wait_idle()
+
+
+def mark_rows(page: Page) -> None:
+    page.js("for (const el of document.querySelectorAll('#viewport .card[data-kind=cell]')) el.dataset.mark = 'kept'")
+
+
+def marked_rows(page: Page) -> set:
+    return set(page.js("return [...document.querySelectorAll(\"#viewport [data-mark='kept']:not(.ghost)\")]"
+                       ".map((e) => e.dataset.row)"))
+
+
+def test_the_sidebar_is_the_daemons_outline(page, server):
+    opened = open_sidebar(page)
+    # A list session in the sidebar appearance, section titles as headers;
+    # the sections are outlines, ids as strings.
+    layout = opened["layout"]
+    assert (layout["type"], layout["appearance"], layout["headerMode"]) == ("list", "sidebar", "supplementary")
+    assert opened["sections"] == SIDEBAR_OPEN
+    assert opened["bounds"] == {"x": 0, "y": 0, "width": 390, "height": 600}
+    assert page.js("return document.getElementById('layout-name').textContent") == "sidebar"
+    assert page.js("return location.hash") == "#sidebar?viewport=390x600"
+    shown = page.js(
+        "return [...document.querySelectorAll('#controls fieldset')]"
+        ".filter((f) => f.offsetParent !== null).map((f) => f.querySelector('legend').textContent)"
+    )
+    assert shown == ["Outline", "Viewport"], shown
+    assert page.js("const v = document.getElementById('viewport'); return [v.getAttribute('role'), v.tabIndex]") == [
+        "tree", 0]
+    snap = assert_sidebar_matches_daemon(page)
+    # By hand: nine rows in view, every one, at the ys above.
+    assert sidebar_cells(snap) == SIDEBAR_INITIAL
+    assert snap["contentSize"] == {"width": 390, "height": 532}
+    assert snap["focus"] is None and not any(e["focused"] for e in snap["elements"])
+    row = {e["row"]: e for e in snap["elements"] if e["kind"] == "cell"}
+    assert row["Documents/Work"]["box"] == {"x": 16, "y": 146, "width": 358, "height": 44}
+    triangles = {r: e["triangle"] for r, e in row.items() if e["triangle"]}
+    assert triangles == {"Documents": "\u25be", "Documents/Work": "\u25be", "Documents/Personal": "\u25b8",
+                         "Downloads": "\u25b8", "flowlayoutd": "\u25b8"}, triangles
+    # The content starts at the row's x + 10 + level × 10: 26, 36, 46.
+    assert [row[r]["triangleBox"]["x"] for r in ("Desktop", "Documents/Work", "Documents/Work/Report.pages")] == [
+        26, 36, 46]
+    assert row["Documents/Work/Report.pages"]["parent"] == "Documents/Work"
+    assert row["flowlayoutd"]["expanded"] == "false" and row["Documents/Notes.txt"]["expanded"] is None
+    headers = sorted((e["box"]["y"], e["text"]) for e in snap["elements"] if e["kind"] == "header")
+    assert headers == [(20, "Favorites"), (430, "Projects")]
+    # No separators and no backgrounds in a sidebar.
+    assert {e["kind"] for e in snap["elements"]} == {"header", "cell"}
+    # An independent daemon opened with the same data answers the same.
+    twin = sidebar_twin(server, opened, [], snap["bounds"])
+    assert twin == {"attributes": snap["attributes"], "contentSize": snap["contentSize"]}
+
+
+def test_sidebar_clicks_expand_and_collapse_folders(page, server):
+    opened = open_sidebar(page)
+    mark_rows(page)
+    before = {r for r, _, _ in SIDEBAR_INITIAL}
+    # A click on flowlayoutd's triangle expands it: its seven visible
+    # descendants come in as rows 1 to 7 of section 1 (Sources and Outline
+    # open, as they were kept while hidden); two of them are in view.
+    page.record_rpc()
+    click_triangle(page, "flowlayoutd")
+    projects = ["flowlayoutd/Sources", "flowlayoutd/Sources/Outline", "flowlayoutd/Sources/Outline/Outline.swift",
+                "flowlayoutd/Sources/Outline/Expand.swift", "flowlayoutd/Sources/main.swift", "flowlayoutd/Tests",
+                "flowlayoutd/README.md"]
+    assert outline_sent(page) == [("layout/expand", ["flowlayoutd"], {
+        "insertItems": [{"section": 1, "item": k + 1, "id": row} for k, row in enumerate(projects)]})]
+    snap = assert_sidebar_matches_daemon(page)
+    assert snap["focus"] == "flowlayoutd" and snap["keyboard"]
+    assert sidebar_cells(snap) == SIDEBAR_INITIAL + [("flowlayoutd/Sources", 512, 1), ("flowlayoutd/Sources/Outline", 556, 2)]
+    assert snap["contentSize"]["height"] == 468 + 8 * 44 + 20 == 840
+    row = {e["row"]: e for e in snap["elements"] if e["kind"] == "cell"}
+    assert [row[r]["triangle"] for r in ("flowlayoutd", "flowlayoutd/Sources", "flowlayoutd/Sources/Outline")] == [
+        "\u25be"] * 3
+    # Every row that stayed kept its element; the new ones are new.
+    assert marked_rows(page) == before
+    steps = [("layout/expand", ["flowlayoutd"])]
+    twin = sidebar_twin(server, opened, steps, snap["bounds"])
+    assert twin == {"attributes": snap["attributes"], "contentSize": snap["contentSize"]}
+
+    # A click on the Documents row (not its triangle) collapses it: its
+    # five visible descendants go, everything below moves up 5 × 44 = 220.
+    page.record_rpc()
+    click_point(page, *window_point(page, 250, 102 + 22))
+    assert outline_sent(page) == [("layout/collapse", ["Documents"], {
+        "deleteItems": [{"section": 0, "item": k} for k in range(2, 7)]})]
+    snap = assert_sidebar_matches_daemon(page)
+    assert snap["focus"] == "Documents"
+    assert sidebar_cells(snap) == [
+        ("Desktop", 58, 0), ("Documents", 102, 0), ("Downloads", 146, 0), ("flowlayoutd", 248, 0),
+        ("flowlayoutd/Sources", 292, 1), ("flowlayoutd/Sources/Outline", 336, 2),
+        ("flowlayoutd/Sources/Outline/Outline.swift", 380, 3), ("flowlayoutd/Sources/Outline/Expand.swift", 424, 3),
+        ("flowlayoutd/Sources/main.swift", 468, 2), ("flowlayoutd/Tests", 512, 1), ("flowlayoutd/README.md", 556, 1),
+    ]
+    assert snap["contentSize"]["height"] == 840 - 220 == 620
+    assert [e["triangle"] for e in snap["elements"] if e["row"] == "Documents"] == ["\u25b8"]
+    assert marked_rows(page) == {"Desktop", "Documents", "Downloads", "flowlayoutd"}
+    steps.append(("layout/collapse", ["Documents"]))
+    twin = sidebar_twin(server, opened, steps, snap["bounds"])
+    assert twin == {"attributes": snap["attributes"], "contentSize": snap["contentSize"]}
+
+    # Its triangle opens it again: Work comes back open (its files shown),
+    # Personal closed, where they were.
+    page.record_rpc()
+    click_triangle(page, "Documents")
+    (sent,) = outline_sent(page)
+    assert sent[:2] == ("layout/expand", ["Documents"])
+    assert [i["id"] for i in sent[2]["insertItems"]] == [r for r, _, _ in SIDEBAR_INITIAL[2:7]]
+    snap = assert_sidebar_matches_daemon(page)
+    assert sidebar_cells(snap) == SIDEBAR_INITIAL + [("flowlayoutd/Sources", 512, 1), ("flowlayoutd/Sources/Outline", 556, 2)]
+
+    # The focus stays on its id whatever moves: on Downloads (row 7),
+    # collapse all leaves it row 2, at 146; the hidden folders close too.
+    click_point(page, *window_point(page, 250, 366 + 22))  # Downloads: focused, and opened
+    click_triangle(page, "Downloads")  # and closed again
+    assert page.js("return window.flowlayout.focus()") == "Downloads"
+    page.record_rpc()
+    page.js("document.getElementById('sidebar-collapse').click()")
+    page.wait_idle()
+    (sent,) = outline_sent(page)
+    assert sent[0] == "layout/collapse"
+    assert sorted(sent[1]) == ["Documents", "Documents/Work", "flowlayoutd", "flowlayoutd/Sources",
+                               "flowlayoutd/Sources/Outline"]
+    snap = assert_sidebar_matches_daemon(page)
+    assert snap["focus"] == "Downloads"
+    # 20 + 38 + 3 × 44 = 190, then 20 + 38: flowlayoutd at 248; 312 tall.
+    assert sidebar_cells(snap) == [("Desktop", 58, 0), ("Documents", 102, 0), ("Downloads", 146, 0), ("flowlayoutd", 248, 0)]
+    assert snap["contentSize"]["height"] == 312
+    assert [e["box"]["y"] for e in snap["elements"] if e["focused"]] == [146]
+    # Expand all: 16 rows, 58 + 10 × 44 + 20 + 38 + 9 × 44 + 20 = 972 tall.
+    page.js("document.getElementById('sidebar-expand').click()")
+    snap = assert_sidebar_matches_daemon(page)
+    assert len(snap["rows"]) == 19 and snap["contentSize"]["height"] == 58 + 10 * 44 + 20 + 38 + 9 * 44 + 20
+    assert snap["focus"] == "Downloads"
+    assert [r for r, y, _ in sidebar_cells(snap) if y == 58 + 8 * 44] == ["Downloads"]
+    assert [e["row"] for e in snap["elements"] if e["focused"]] == ["Downloads"]
+
+    # On a phone (the iPhone preset, 390 × 844) the session re-opens with
+    # the tree as it is and keeps the focus; in landscape (844 wide, so
+    # margins of 20) the rows are 804 wide at x 20.
+    page.record_rpc()
+    page.set_control("device", "iphone")
+    reopened = opened_layout(page)
+    assert reopened["sections"][1]["outline"][0]["expanded"] is True
+    snap = assert_sidebar_matches_daemon(page)
+    assert snap["focus"] == "Downloads" and snap["bounds"]["height"] == 844
+    page.set_control("device", "iphoneLandscape")
+    snap = assert_sidebar_matches_daemon(page)
+    assert {(e["box"]["x"], e["box"]["width"]) for e in snap["elements"] if e["kind"] == "cell"} == {(20, 804)}
+    page.set_control("device", "iphone")
+
+
+def test_sidebar_keyboard(page):
+    open_sidebar(page)
+    # A click on a file focuses it (and gives the sidebar the keyboard);
+    # nothing opens or closes.
+    page.record_rpc()
+    click_point(page, *window_point(page, 250, 58 + 22))
+    assert outline_sent(page) == []
+    snap = assert_sidebar_matches_daemon(page)
+    assert snap["focus"] == "Desktop" and snap["keyboard"]
+    assert [e["row"] for e in snap["elements"] if e["focused"]] == ["Desktop"]
+    focus = lambda: page.js("return window.flowlayout.focus()")  # noqa: E731
+    # Down, down: Work (open).
+    press(page, Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+    assert focus() == "Documents/Work"
+    # Left on an open folder closes it (its two files go); the focus stays.
+    page.record_rpc()
+    press(page, Keys.ARROW_LEFT)
+    assert outline_sent(page) == [("layout/collapse", ["Documents/Work"], {
+        "deleteItems": [{"section": 0, "item": 3}, {"section": 0, "item": 4}]})]
+    snap = assert_sidebar_matches_daemon(page)
+    assert snap["focus"] == "Documents/Work"
+    assert [(r, y) for r, y, _ in sidebar_cells(snap)] == [
+        ("Desktop", 58), ("Documents", 102), ("Documents/Work", 146), ("Documents/Personal", 190),
+        ("Documents/Notes.txt", 234), ("Downloads", 278), ("flowlayoutd", 380)]
+    # Left on a closed one goes to the parent; right on an open parent to
+    # its first child; neither sends anything.
+    page.record_rpc()
+    press(page, Keys.ARROW_LEFT)
+    assert focus() == "Documents"
+    press(page, Keys.ARROW_RIGHT)
+    assert focus() == "Documents/Work"
+    assert outline_sent(page) == []
+    # Right on a closed folder opens it, the focus staying.
+    press(page, Keys.ARROW_RIGHT)
+    assert outline_sent(page) == [("layout/expand", ["Documents/Work"], {"insertItems": [
+        {"section": 0, "item": 3, "id": "Documents/Work/Report.pages"},
+        {"section": 0, "item": 4, "id": "Documents/Work/Budget.numbers"}]})]
+    snap = assert_sidebar_matches_daemon(page)
+    assert snap["focus"] == "Documents/Work" and sidebar_cells(snap) == SIDEBAR_INITIAL
+    # Six downs at once reach flowlayoutd, across the sections; right opens it.
+    press(page, *[Keys.ARROW_DOWN] * 6)
+    assert focus() == "flowlayoutd"
+    press(page, Keys.ARROW_RIGHT)
+    snap = assert_sidebar_matches_daemon(page)
+    assert snap["focus"] == "flowlayoutd"
+    assert [r for r, _, _ in sidebar_cells(snap)][-3:] == ["flowlayoutd", "flowlayoutd/Sources", "flowlayoutd/Sources/Outline"]
+    # Down to Outline.swift, below the viewport (600 to 644): the page
+    # scrolls it in at the bottom (scrollToItem, trailing): bounds.y 44.
+    page.record_rpc()
+    press(page, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+    assert focus() == "flowlayoutd/Sources/Outline/Outline.swift"
+    assert [e["request"]["params"] for e in sent_by_page(page, "layout/scrollToItem")][-1]["position"] == "trailing"
+    snap = assert_sidebar_matches_daemon(page)
+    assert snap["bounds"]["y"] == 44
+    (focused,) = [e for e in snap["elements"] if e["focused"]]
+    assert (focused["row"], focused["box"]["y"]) == ("flowlayoutd/Sources/Outline/Outline.swift", 556)
+    # Left on a file goes to its folder; up twice to flowlayoutd.
+    press(page, Keys.ARROW_LEFT)
+    assert focus() == "flowlayoutd/Sources/Outline"
+    press(page, Keys.ARROW_UP, Keys.ARROW_UP)
+    assert focus() == "flowlayoutd"
+    # Collapse it, then expand it: its grandchild Outline comes back open,
+    # its files with it (the flags below a collapsed node are kept).
+    page.record_rpc()
+    press(page, Keys.ARROW_LEFT)
+    snap = assert_sidebar_matches_daemon(page)
+    assert [r for r, _, _ in sidebar_cells(snap)] == [r for r, _, _ in SIDEBAR_INITIAL]
+    assert snap["bounds"]["y"] == 0 and snap["contentSize"]["height"] == 532
+    outline = snap["outlines"][1][0]
+    assert outline["expanded"] is False and outline["children"][0]["children"][0]["expanded"] is True
+    press(page, Keys.ARROW_RIGHT)
+    assert [(m, ids) for m, ids, _ in outline_sent(page)] == [
+        ("layout/collapse", ["flowlayoutd"]), ("layout/expand", ["flowlayoutd"])]
+    snap = assert_sidebar_matches_daemon(page)
+    assert snap["focus"] == "flowlayoutd"
+    assert snap["rows"][9:13] == [
+        {"id": "flowlayoutd/Sources", "section": 1, "item": 1},
+        {"id": "flowlayoutd/Sources/Outline", "section": 1, "item": 2},
+        {"id": "flowlayoutd/Sources/Outline/Outline.swift", "section": 1, "item": 3},
+        {"id": "flowlayoutd/Sources/Outline/Expand.swift", "section": 1, "item": 4}]
+    assert [e["triangle"] for e in snap["elements"] if e["row"] == "flowlayoutd/Sources/Outline"] == ["\u25be"]
+    # A focused row hidden by a collapse hands the focus to its nearest
+    # visible ancestor.
+    press(page, Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+    assert focus() == "flowlayoutd/Sources/Outline"
+    page.js("window.flowlayout.toggleSidebarRow('flowlayoutd')")
+    snap = assert_sidebar_matches_daemon(page)
+    assert snap["focus"] == "flowlayoutd"
+    artifacts = REPO / ".build" / "artifacts"
+    artifacts.mkdir(parents=True, exist_ok=True)
+    press(page, Keys.ARROW_RIGHT, Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+    assert page.d.save_screenshot(str(artifacts / "web-sidebar.png")), "no screenshot"
 
 
 # MARK: drag to reorder
