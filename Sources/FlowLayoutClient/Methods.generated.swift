@@ -34,6 +34,10 @@ extension LayoutClient {
     "layout/closeSwipe",
     "layout/expand",
     "layout/collapse",
+    "layout/outlineAppend",
+    "layout/outlineInsert",
+    "layout/outlineDelete",
+    "layout/outlineReplaceChildren",
     "layout/outline",
   ]
 
@@ -67,6 +71,10 @@ extension LayoutClient {
     "layout/closeSwipe": "none",
     "layout/expand": "delta",
     "layout/collapse": "delta",
+    "layout/outlineAppend": "delta",
+    "layout/outlineInsert": "delta",
+    "layout/outlineDelete": "delta",
+    "layout/outlineReplaceChildren": "delta",
     "layout/outline": "none",
   ]
 
@@ -413,6 +421,51 @@ extension LayoutClient {
     params["session"] = JSON.string(session)
     params["ids"] = ids
     return try request("layout/collapse", .object(params))
+  }
+
+  /// Appends outline nodes as a parent's last children or a section's last roots.
+  /// `layout/outlineAppend` {session: string, section?: integer, parent?: ItemID, items: OutlineNode[]} → `OutlineChangeResult`; picture: delta.
+  @discardableResult
+  public func outlineAppend(session: String, section: Int? = nil, parent: JSON? = nil, items: JSON) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    if let section { params["section"] = JSON.number(Double(section)) }
+    if let parent { params["parent"] = parent }
+    params["items"] = items
+    return try request("layout/outlineAppend", .object(params))
+  }
+
+  /// Inserts outline nodes as siblings before or after a node.
+  /// `layout/outlineInsert` {session: string, before?: ItemID, after?: ItemID, items: OutlineNode[]} → `OutlineChangeResult`; picture: delta.
+  @discardableResult
+  public func outlineInsert(session: String, before: JSON? = nil, after: JSON? = nil, items: JSON) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    if let before { params["before"] = before }
+    if let after { params["after"] = after }
+    params["items"] = items
+    return try request("layout/outlineInsert", .object(params))
+  }
+
+  /// Deletes outline nodes, each with its descendants.
+  /// `layout/outlineDelete` {session: string, ids: ItemID[]} → `OutlineChangeResult`; picture: delta.
+  @discardableResult
+  public func outlineDelete(session: String, ids: JSON) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    params["ids"] = ids
+    return try request("layout/outlineDelete", .object(params))
+  }
+
+  /// Replaces a node's children; they may reuse ids of the subtree they replace.
+  /// `layout/outlineReplaceChildren` {session: string, parent: ItemID, children: OutlineNode[]} → `OutlineChangeResult`; picture: delta.
+  @discardableResult
+  public func outlineReplaceChildren(session: String, parent: JSON, children: JSON) throws -> JSON {
+    var params: [String: JSON] = [:]
+    params["session"] = JSON.string(session)
+    params["parent"] = parent
+    params["children"] = children
+    return try request("layout/outlineReplaceChildren", .object(params))
   }
 
   /// A section's whole outline, every node with its flag.

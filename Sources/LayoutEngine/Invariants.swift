@@ -53,17 +53,7 @@ extension Layout {
         if ids.count != n { return "section \(s) has \(ids.count) ids for \(n) items" }
         if let v = ids.invariantViolation() { return "section \(s)'s ids: \(v)" }
       }
-      if let o = section.outline {
-        if let v = o.invariantViolation() { return "section \(s)'s outline: \(v)" }
-        // Its items are its visible nodes, in pre-order.
-        let rows = o.visibleNodes()
-        guard rows.count == n, let ids = section.ids else {
-          return "section \(s) has \(n) items for \(rows.count) visible outline nodes"
-        }
-        for (r, j) in rows.enumerated() where ids[r] != o.ids[j] {
-          return "section \(s)'s row \(r) is not outline node \(j)"
-        }
-      }
+      if let v = section.outline?.invariantViolation() { return "section \(s)'s outline: \(v)" }
     }
     let size = contentSize
     if !(size.width >= 0 && size.height >= 0 && size.width.isFinite && size.height.isFinite) {
@@ -89,11 +79,25 @@ extension Layout {
 extension LiveLayout {
   /// The first broken invariant of the session's picture, or nil: its
   /// elements in document order with distinct keys, an id for each when it
-  /// has ids. O(k).
+  /// has ids; and each outline section's rows its visible nodes. O(k), and
+  /// O(rows) of the outline sections.
   public func invariantViolation() -> String? {
     if !picture.isSorted { return "the picture is not in document order" }
     if !pictureIDs.isEmpty && pictureIDs.count != picture.count {
       return "the picture has \(pictureIDs.count) ids for \(picture.count) elements"
+    }
+    // The data's outline sections: their items are their visible nodes, in
+    // pre-order. (A movement's preview shows them in another order, with
+    // a dragged node's rows left out: a picture, not data.)
+    for (s, section) in layout.sections.enumerated() {
+      guard let o = section.outline else { continue }
+      let rows = o.visibleNodes()
+      guard rows.count == section.count, let ids = section.ids else {
+        return "section \(s) has \(section.count) items for \(rows.count) visible outline nodes"
+      }
+      for (r, j) in rows.enumerated() where ids[r] != o.ids[j] {
+        return "section \(s)'s row \(r) is not outline node \(j)"
+      }
     }
     return nil
   }

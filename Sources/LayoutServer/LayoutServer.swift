@@ -628,9 +628,13 @@ public final class LayoutServer: RPCHandler {
     let lap = try lap(p, session.layout)
     w.beginObject()
     w.key("attributes")
-    let a = session.attributesForItem(path, lap: lap)!
-    let id = session.layout.itemID(section: path.section, item: path.item)
-    w.attributes(a, id: id, parent: JSONWriter.parent(of: a, id, in: session.layout))
+    // nil for a row a drag hides with its dragged parent.
+    if let a = session.attributesForItem(path, lap: lap) {
+      let id = session.layout.itemID(section: path.section, item: path.item)
+      w.attributes(a, id: id, parent: JSONWriter.parent(of: a, id, in: session.layout))
+    } else {
+      w.null()
+    }
     w.endObject()
   }
 

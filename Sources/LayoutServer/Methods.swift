@@ -231,6 +231,32 @@ extension LayoutServer {
       picture: .delta
     ) { $0.collapse },
     MethodSpec(
+      "layout/outlineAppend",
+      "Appends outline nodes as a parent's last children or a section's last roots.",
+      params: [
+        session, optional("section", "integer"), optional("parent", "ItemID"),
+        required("items", "OutlineNode[]"),
+      ], result: "OutlineChangeResult", picture: .delta
+    ) { $0.outlineAppend },
+    MethodSpec(
+      "layout/outlineInsert", "Inserts outline nodes as siblings before or after a node.",
+      params: [
+        session, optional("before", "ItemID"), optional("after", "ItemID"),
+        required("items", "OutlineNode[]"),
+      ], result: "OutlineChangeResult", picture: .delta
+    ) { $0.outlineInsert },
+    MethodSpec(
+      "layout/outlineDelete", "Deletes outline nodes, each with its descendants.",
+      params: [session, required("ids", "ItemID[]")], result: "OutlineChangeResult",
+      picture: .delta
+    ) { $0.outlineDelete },
+    MethodSpec(
+      "layout/outlineReplaceChildren",
+      "Replaces a node's children; they may reuse ids of the subtree they replace.",
+      params: [session, required("parent", "ItemID"), required("children", "OutlineNode[]")],
+      result: "OutlineChangeResult", picture: .delta
+    ) { $0.outlineReplaceChildren },
+    MethodSpec(
       "layout/outline", "A section's whole outline, every node with its flag.",
       params: [session, sectionIndex], result: "OutlineResult"
     ) { $0.outline },

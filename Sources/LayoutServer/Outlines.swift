@@ -126,7 +126,7 @@ extension LayoutServer {
           p.path("children"),
           "supplies one node's subtree: give it with exactly one id (ids has \(ids.count))")
       }
-      children = try readOutline(p, "children", format: SectionFormat(old.layout.type))
+      children = try readNodes(p, "children", old)
     }
     try outlineChange(slot, .expand(ids, children: children), p, &w)
   }
@@ -172,6 +172,83 @@ extension LayoutServer {
     w.endObject()
   }
 
+  /// layout/outlineAppend {session, section?, parent?, items} → the batch
+  /// answer: the nodes as `parent`'s last children, or as the section's
+  /// last roots. O(nodes of the section).
+  func outlineAppend(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    let slot = try existingSlot(p)
+    let session = sessions.values[slot]
+    var section: Int? = nil
+    if p.optional("section") != nil {
+      let s = try p.integer("section", in: 0...Int.max)
+      guard s < session.layout.sections.count else {
+        throw .invalidParams(
+          p.path("section"),
+          "is \(s), but the session has \(session.layout.sections.count) sections")
+      }
+      section = s
+    }
+    var parent: ItemID? = nil
+    if let v = p.optional("parent") { parent = try readItemID(v, path: p.path("parent")) }
+    guard section != nil || parent != nil else {
+      throw .invalidParams(
+        p.path("section"), "is required without parent: the section whose roots the items join")
+    }
+    let items = try readNodes(p, "items", session)
+    try outlineChange(
+      slot, .editOutline(.append(section: section, parent: parent, nodes: items)), p, &w)
+  }
+
+  /// layout/outlineInsert {session, before | after, items} → the batch
+  /// answer: the nodes as siblings of an existing one. O(nodes of the
+  /// section).
+  func outlineInsert(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    let slot = try existingSlot(p)
+    let before = p.optional("before")
+    let after = p.optional("after")
+    guard (before == nil) != (after == nil) else {
+      throw .invalidParams(
+        p.path(before == nil ? "before" : "after"),
+        "give exactly one of before and after: the sibling the items go next to")
+    }
+    let key = before == nil ? "after" : "before"
+    let sibling = try readItemID((before ?? after)!, path: p.path(key))
+    let items = try readNodes(p, "items", sessions.values[slot])
+    try outlineChange(
+      slot, .editOutline(.insert(nodes: items, sibling: sibling, after: after != nil)), p, &w)
+  }
+
+  /// layout/outlineDelete {session, ids} → the batch answer: each node
+  /// goes with its descendants. O(nodes of the sections touched).
+  func outlineDelete(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    let slot = try existingSlot(p)
+    try outlineChange(slot, .editOutline(.delete(try readNodeIDs(p))), p, &w)
+  }
+
+  /// layout/outlineReplaceChildren {session, parent, children} → the batch
+  /// answer: the parent's subtree replaced, reused ids moving as rows do.
+  /// O(nodes of the section).
+  func outlineReplaceChildren(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
+    let slot = try existingSlot(p)
+    let parent = try readItemID(try p.required("parent"), path: p.path("parent"))
+    let children = try readNodes(p, "children", sessions.values[slot])
+    try outlineChange(
+      slot, .editOutline(.replaceChildren(parent: parent, nodes: children)), p, &w)
+  }
+
+  /// The outline nodes at `key`, no more than one request may carry, their
+  /// sizes read as the session's kind reads items'. O(nodes).
+  private func readNodes(_ p: Fields, _ key: String, _ session: LiveLayout) throws(RPCError)
+    -> [OutlineNode]
+  {
+    let (array, path) = try p.array(key)
+    let count = outlineNodeCount(array)
+    guard count <= limits.maxItemValuesPerRequest else {
+      throw valuesLimitError(path, count, limits)
+    }
+    return try readOutline(p, key, format: SectionFormat(session.layout.type))
+  }
+
   private func readNodeIDs(_ p: Fields) throws(RPCError) -> [ItemID] {
     let (array, path) = try p.array("ids")
     guard array.count <= limits.maxItemValuesPerRequest else {
@@ -194,8 +271,12 @@ extension LayoutServer {
     }
   }
 
-  /// The error of a refused outline change, naming the field.
+  /// The error of a refused outline change, naming the field: the
+  /// request's nodes are its `children` or its `items`, the node it names
+  /// its `parent`, `before` or `after`.
   func outlineError(_ e: OutlineRefusal, _ p: Fields) -> RPCError {
+    let nodes = p.path(p.optional("children") != nil ? "children" : "items")
+    let named = ["parent", "before", "after"].first { p.optional($0) != nil } ?? "parent"
     switch e {
     case .unknownID(let k):
       return .invalidParams("\(p.path("ids"))[\(k)]", "names no outline node of the session")
@@ -207,8 +288,19 @@ extension LayoutServer {
         "is for a node without children (lazy loading); this node has children already")
     case .takenID(let at):
       return .invalidParams(
-        nodePath(p.path("children"), at) + ".id",
-        "repeats an id the session or these children have: item ids must be unique")
+        nodePath(nodes, at) + ".id",
+        "repeats an id the session or these nodes have: item ids must be unique")
+    case .unknownNode:
+      return .invalidParams(p.path(named), "names no outline node of the session")
+    case .noSection:
+      return .invalidParams(p.path("section"), "is not a section of the session")
+    case .flatSection:
+      return .invalidParams(
+        p.path("section"),
+        "is a flat section: give it an outline first (layout/applySnapshot or layout/reloadData)")
+    case .otherSection(let s):
+      return .invalidParams(
+        p.path("parent"), "lies in section \(s), not in the section given")
     }
   }
 }

@@ -81,7 +81,8 @@ extension LayoutServer {
       fields: [field("began", "true"), maybe("closedSwipe", "IndexPath")]),
     ResultShape(
       name: "OutlineChangeResult",
-      summary: "`layout/expand` and `layout/collapse`: a batch's answer and the batch.",
+      summary:
+        "`layout/expand`, `layout/collapse` and the outline edits: a batch's answer and the batch.",
       fields: delta + animations + [field("updates", "BatchUpdates")]),
     ResultShape(
       name: "OutlineResult", summary: "`layout/outline`: the section's whole tree.",

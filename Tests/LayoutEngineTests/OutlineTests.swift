@@ -106,4 +106,68 @@ final class OutlineTests: XCTestCase {
     XCTAssertEqual(live.layout.sections, before)
     XCTAssertThrowsError(try live.commit(.collapse([.string("nope")])))
   }
+
+  /// Splicing: whole subtrees kept, moved a level, or given, relinked.
+  func testSplicingRelinksParentsEndsAndRows() throws {
+    let o = try Outline(example)
+    // B's subtree (4..<6) moved under A2a's place as A's last child.
+    let moved = try o.splicing([.kept(0..<4), .shifted(4..<6, by: 1), .kept(6..<7)])
+    XCTAssertEqual(
+      moved.ids, ["A", "A1", "A2", "A2a", "B", "B1", "C"].map { ItemID.string($0) })
+    XCTAssertEqual((0..<7).map(moved.level), [0, 1, 1, 2, 1, 2, 0])
+    XCTAssertEqual((0..<7).map(moved.parent), [nil, 0, 0, 2, 0, 4, nil])
+    XCTAssertEqual(moved.subtreeEnd(0), 6)
+    XCTAssertEqual(moved.visibleNodes(), [0, 6])
+    XCTAssertNil(moved.invariantViolation())
+    // New roots between A's and B's subtrees.
+    let grown = try o.splicing([
+      .kept(0..<4), .given([node("N", [node("N1")], expanded: true)], level: 0), .kept(4..<7),
+    ])
+    XCTAssertEqual(grown.visibleNodes(), [0, 4, 5, 6, 8])
+    XCTAssertEqual(grown.position(of: .string("B1")), 7)
+    XCTAssertEqual(grown.parent(7), 6)
+    XCTAssertEqual(grown.node(atRow: 3), 6)
+    XCTAssertNil(grown.node(atRow: 5))
+    // A duplicate among the given nodes is named from their roots.
+    XCTAssertThrowsError(
+      try o.splicing([.kept(0..<7), .given([node("x"), node("y", [node("x")])], level: 0)])
+    ) { XCTAssertEqual($0 as? OutlineError, .duplicateID(path: [1, 0])) }
+  }
+
+  /// Edits and a subtree drop as live changes, on a plain list of 44-point
+  /// rows: A expanded, so the rows are A, A1, A2, B, C.
+  func testEditsAndTheDropOfASubtree() throws {
+    var tree = example
+    tree[0].expanded = true
+    let layout = Layout(
+      type: .list(ListConfiguration()), sections: [Section(outline: try Outline(tree))],
+      viewportSize: Size(width: 390, height: 600))
+    var (live, _) = try LiveLayout.open(layout, bounds: Rect(x: 0, y: 0, width: 390, height: 600))
+    func rows() -> [String] {
+      (0..<live.layout.sections[0].count).map {
+        if case .string(let s) = live.layout.itemID(section: 0, item: $0)! { return s }
+        return "?"
+      }
+    }
+    var d = try live.commit(
+      .editOutline(.insert(nodes: [node("P")], sibling: .string("B"), after: false)))
+    XCTAssertEqual(d.batch?.insertItems.map(\.path.item), [3])
+    d = try live.commit(.editOutline(.delete([.string("A1"), .string("C")])))
+    XCTAssertEqual(d.batch?.deleteItems.map(\.item), [1, 5])
+    XCTAssertEqual(rows(), ["A", "A2", "P", "B"])
+    XCTAssertThrowsError(
+      try live.commit(
+        .editOutline(.append(section: nil, parent: .string("A"), nodes: [node("B1")]))))
+    // Drag A (with A2, row 1) over P (row 1 of the preview A, P, B): the
+    // row before the target is P, a leaf: A becomes its sibling, after it.
+    XCTAssertTrue(live.beginInteractiveMovement(at: IndexPath(section: 0, item: 0)))
+    XCTAssertEqual(live.movement?.subtree, 1)
+    _ = try live.commit(.updateInteractiveMovement(Point(x: 195, y: 66)))
+    XCTAssertEqual(live.movement?.target, IndexPath(section: 0, item: 1))
+    XCTAssertNil(live.attributesForItem(IndexPath(section: 0, item: 1), lap: nil))
+    d = try live.commit(.endInteractiveMovement)
+    XCTAssertEqual(d.batch?.moveItems.map { [$0.from.item, $0.to.item] }, [[0, 1], [1, 2]])
+    XCTAssertEqual(rows(), ["P", "A", "A2", "B"])
+    XCTAssertEqual(live.layout.sections[0].outline?.level(of: .string("A")), 0)
+  }
 }

@@ -36,7 +36,7 @@
 /** `layout/scrollSection`: the delta and the row's offset, clamped to its range. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, closedSwipe?: IndexPath, offset: number}} RowScrollResult */
 /** `layout/beginInteractiveMovement`: whether the drag began. @typedef {{began: boolean}} MovementBegan */
 /** `layout/beginSwipe`: began, and the row whose open swipe it closed. @typedef {{began: true, closedSwipe?: IndexPath}} SwipeBegan */
-/** `layout/expand` and `layout/collapse`: a batch's answer and the batch. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, closedSwipe?: IndexPath, appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[], updates: BatchUpdates}} OutlineChangeResult */
+/** `layout/expand`, `layout/collapse` and the outline edits: a batch's answer and the batch. @typedef {{contentSize: Size, bounds: Rect, invalidated: Attributes[], removed: ElementKey[], centeredItem: ItemRef | null, movementCancelled?: true, closedSwipe?: IndexPath, appearing: Attributes[], disappearing: Attributes[], moved: MovedElement[], updates: BatchUpdates}} OutlineChangeResult */
 /** `layout/outline`: the section's whole tree. @typedef {{outline: OutlineNode[]}} OutlineResult */
 /** One node of an outline, with its flag and subtree. @typedef {{id: ItemID, size?: Size, expanded: boolean, children: OutlineNode[]}} OutlineNode */
 /** `layout/updateSwipe`: the translation kept and the buttons' frames, first at the edge. @typedef {{translation: number, actions: Rect[]}} SwipeUpdate */
@@ -750,6 +750,103 @@ export const METHODS = freeze([
     "picture": "delta"
   },
   {
+    "name": "layout/outlineAppend",
+    "summary": "Appends outline nodes as a parent's last children or a section's last roots.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "section",
+        "type": "integer",
+        "required": false
+      },
+      {
+        "name": "parent",
+        "type": "ItemID",
+        "required": false
+      },
+      {
+        "name": "items",
+        "type": "OutlineNode[]",
+        "required": true
+      }
+    ],
+    "result": "OutlineChangeResult",
+    "picture": "delta"
+  },
+  {
+    "name": "layout/outlineInsert",
+    "summary": "Inserts outline nodes as siblings before or after a node.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "before",
+        "type": "ItemID",
+        "required": false
+      },
+      {
+        "name": "after",
+        "type": "ItemID",
+        "required": false
+      },
+      {
+        "name": "items",
+        "type": "OutlineNode[]",
+        "required": true
+      }
+    ],
+    "result": "OutlineChangeResult",
+    "picture": "delta"
+  },
+  {
+    "name": "layout/outlineDelete",
+    "summary": "Deletes outline nodes, each with its descendants.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "ids",
+        "type": "ItemID[]",
+        "required": true
+      }
+    ],
+    "result": "OutlineChangeResult",
+    "picture": "delta"
+  },
+  {
+    "name": "layout/outlineReplaceChildren",
+    "summary": "Replaces a node's children; they may reuse ids of the subtree they replace.",
+    "params": [
+      {
+        "name": "session",
+        "type": "string",
+        "required": true
+      },
+      {
+        "name": "parent",
+        "type": "ItemID",
+        "required": true
+      },
+      {
+        "name": "children",
+        "type": "OutlineNode[]",
+        "required": true
+      }
+    ],
+    "result": "OutlineChangeResult",
+    "picture": "delta"
+  },
+  {
     "name": "layout/outline",
     "summary": "A section's whole outline, every node with its flag.",
     "params": [
@@ -1035,7 +1132,7 @@ export const RESULT_SHAPES = freeze([
   },
   {
     "name": "OutlineChangeResult",
-    "summary": "`layout/expand` and `layout/collapse`: a batch's answer and the batch.",
+    "summary": "`layout/expand`, `layout/collapse` and the outline edits: a batch's answer and the batch.",
     "fields": [
       {
         "name": "contentSize",
@@ -1653,6 +1750,10 @@ export const WRAPPERS = freeze({
   "layout/closeSwipe": "closeSwipe",
   "layout/expand": "expand",
   "layout/collapse": "collapse",
+  "layout/outlineAppend": "outlineAppend",
+  "layout/outlineInsert": "outlineInsert",
+  "layout/outlineDelete": "outlineDelete",
+  "layout/outlineReplaceChildren": "outlineReplaceChildren",
   "layout/outline": "outline"
 });
 
@@ -1949,6 +2050,46 @@ export class LayoutMethods {
    */
   collapse(params) {
     return this.request("layout/collapse", params);
+  }
+
+  /**
+   * `layout/outlineAppend`: Appends outline nodes as a parent's last children or a section's last roots.
+   * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
+   * @param {{session: string, section?: integer, parent?: ItemID, items: OutlineNode[]}} params
+   * @returns {Promise<OutlineChangeResult>}
+   */
+  outlineAppend(params) {
+    return this.request("layout/outlineAppend", params);
+  }
+
+  /**
+   * `layout/outlineInsert`: Inserts outline nodes as siblings before or after a node.
+   * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
+   * @param {{session: string, before?: ItemID, after?: ItemID, items: OutlineNode[]}} params
+   * @returns {Promise<OutlineChangeResult>}
+   */
+  outlineInsert(params) {
+    return this.request("layout/outlineInsert", params);
+  }
+
+  /**
+   * `layout/outlineDelete`: Deletes outline nodes, each with its descendants.
+   * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
+   * @param {{session: string, ids: ItemID[]}} params
+   * @returns {Promise<OutlineChangeResult>}
+   */
+  outlineDelete(params) {
+    return this.request("layout/outlineDelete", params);
+  }
+
+  /**
+   * `layout/outlineReplaceChildren`: Replaces a node's children; they may reuse ids of the subtree they replace.
+   * The answer patches the picture (picture: "delta": removed, then invalidated): `Picture.apply` it.
+   * @param {{session: string, parent: ItemID, children: OutlineNode[]}} params
+   * @returns {Promise<OutlineChangeResult>}
+   */
+  outlineReplaceChildren(params) {
+    return this.request("layout/outlineReplaceChildren", params);
   }
 
   /**

@@ -40,6 +40,9 @@ public enum LiveChange {
   indirect case expand([ItemID], children: [OutlineNode]?)
   /// Outline nodes collapsed: their descendants' rows go.
   indirect case collapse([ItemID])
+  /// Outline nodes appended, inserted, deleted or replaced by id: the
+  /// rows that change, diffed with the fewest moves.
+  indirect case editOutline(OutlineEdit)
 }
 
 /// `layout/configure`'s fields; nil keeps the session's value.
@@ -156,13 +159,14 @@ extension LiveLayout {
 
   /// Starts an interactive movement of the item at `path` (of copy `lap`
   /// in a loop). A change with no delta: the picture does not change until
-  /// the first update. False when a movement is in progress, the item's
-  /// section does not allow reordering or the item is not placed. O(log n).
+  /// the first update. An outline row moves with its visible descendants,
+  /// hidden from the first update to the drop. False when a movement is
+  /// in progress, the item's section does not allow reordering or the item
+  /// is not placed. O(log n), plus O(rows before it) in an outline.
   public mutating func beginInteractiveMovement(at path: IndexPath, lap: Int? = nil) -> Bool {
-    // An outline's nodes move with their subtrees: not yet.
     guard movement == nil, layout.sections[path.section].allowsReordering != false,
-      layout.sections[path.section].outline == nil,
-      let m = InteractiveMovement(layout, origin: path, lap: lap, bounds: bounds)
+      let m = InteractiveMovement(
+        layout, origin: path, lap: lap, bounds: bounds, subtree: subtreeRows(at: path))
     else { return false }
     movement = m
     return true
@@ -279,8 +283,18 @@ extension LiveLayout {
       movement = nil
       let base = self
       var update = BatchUpdate()
-      if m.target != m.origin { update.moveItems = [(m.origin, m.target, nil)] }
-      var delta = try batch(update, from: base, keepsBounds: true, check)
+      // The item and the rows that go with it, in order.
+      if m.target != m.origin {
+        update.moveItems = (0...m.subtree).map {
+          (
+            IndexPath(section: m.origin.section, item: m.origin.item + $0),
+            IndexPath(section: m.target.section, item: m.target.item + $0), nil
+          )
+        }
+      }
+      var outlines: [Int: Outline?] = [:]
+      if let tree = droppedOutline(m) { outlines[m.origin.section] = tree }
+      var delta = try batch(update, from: base, keepsBounds: true, outlines: outlines, check)
       delta.batch = update
       return delta
 
@@ -290,24 +304,31 @@ extension LiveLayout {
       return try finish(from: old, idsKept: true, check)
 
     case .expand(let ids, let children):
-      return try outlineChange(ids, expanding: true, children: children, from: old, check)
+      return try outlineChange(from: old, check) { live throws(OutlineRefusal) in
+        try live.outlineBatch(ids, expanding: true, children: children)
+      }
 
     case .collapse(let ids):
-      return try outlineChange(ids, expanding: false, children: nil, from: old, check)
+      return try outlineChange(from: old, check) { live throws(OutlineRefusal) in
+        try live.outlineBatch(ids, expanding: false, children: nil)
+      }
+
+    case .editOutline(let edit):
+      return try outlineChange(from: old, check) { live throws(OutlineRefusal) in
+        try live.outlineEditBatch(edit)
+      }
     }
   }
 
-  /// Expands or collapses outline nodes: a batch of their rows with the
-  /// trees that say so. Nothing to change is an empty batch, answered as
-  /// one (the flags still change).
+  /// An outline change: the batch of its rows with the trees that say so.
+  /// Nothing to change is an empty batch, answered as one (the flags still
+  /// change).
   private mutating func outlineChange<E: Error>(
-    _ ids: [ItemID], expanding flag: Bool, children: [OutlineNode]?, from old: LiveLayout,
-    _ check: ViewportCheck<E>
+    from old: LiveLayout, _ check: ViewportCheck<E>,
+    _ make: (LiveLayout) throws(OutlineRefusal) -> (BatchUpdate, [Int: Outline])
   ) throws(LiveError<E>) -> LiveDelta {
     let (update, outlines): (BatchUpdate, [Int: Outline])
-    do { (update, outlines) = try outlineBatch(ids, expanding: flag, children: children) } catch {
-      throw .outline(error)
-    }
+    do { (update, outlines) = try make(self) } catch { throw .outline(error) }
     var delta = try batch(update, from: old, outlines: outlines.mapValues { $0 }, check)
     delta.batch = update
     return delta

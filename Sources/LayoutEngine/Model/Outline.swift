@@ -61,9 +61,19 @@ public struct Outline: Sendable {
   /// keeps them), else collapsed and unsized. O(nodes · previous).
   public init(_ roots: [OutlineNode], keeping previous: [Outline] = []) throws(OutlineError) {
     var path: [Int] = []
-    func add(_ node: OutlineNode, level: Int32, parent: Int32) throws(OutlineError) {
-      let i = ids.count
-      guard positions.updateValue(i, forKey: node.id) == nil else {
+    try append(roots, level: 0, keeping: previous, path: &path)
+    link()
+  }
+
+  /// Appends `nodes` and their subtrees in pre-order at `level`, taking
+  /// missing flags and sizes from `previous`. `path` is the place of the
+  /// nodes' parent in what the client gave, for a duplicate's error.
+  private mutating func append(
+    _ nodes: [OutlineNode], level: Int32, keeping previous: [Outline], path: inout [Int]
+  ) throws(OutlineError) {
+    for (c, node) in nodes.enumerated() {
+      path.append(c)
+      guard positions.updateValue(ids.count, forKey: node.id) == nil else {
         throw .duplicateID(path: path)
       }
       var old: (Outline, Int)? = nil
@@ -78,21 +88,67 @@ public struct Outline: Sendable {
       ids.append(node.id)
       sizes.append(node.size ?? old.map { $0.0.sizes[$0.1] } ?? Section.unsetSize)
       levels.append(level)
-      parents.append(parent)
       expandedFlags.append(node.expanded ?? old.map { $0.0.expandedFlags[$0.1] } ?? false)
-      ends.append(0)
-      for (c, child) in node.children.enumerated() {
-        path.append(c)
-        try add(child, level: level + 1, parent: Int32(i))
-        path.removeLast()
-      }
-      ends[i] = ids.count
+      try append(node.children, level: level + 1, keeping: previous, path: &path)
+      path.removeLast()
     }
-    for (r, root) in roots.enumerated() {
-      path = [r]
-      try add(root, level: 0, parent: -1)
+  }
+
+  /// Appends old nodes `range` of `o` as they are, `shift` levels deeper.
+  private mutating func append(_ range: Range<Int>, of o: Outline, shift: Int32 = 0) {
+    for j in range {
+      positions[o.ids[j]] = ids.count
+      ids.append(o.ids[j])
+      sizes.append(o.sizes[j])
+      levels.append(o.levels[j] + shift)
+      expandedFlags.append(o.expandedFlags[j])
     }
+  }
+
+  /// Parents, subtree ends and the visible count from the levels in
+  /// pre-order: a stack of the open ancestors. O(nodes).
+  private mutating func link() {
+    parents = []
+    parents.reserveCapacity(ids.count)
+    ends = [Int](repeating: ids.count, count: ids.count)
+    var open: [Int] = []
+    for i in ids.indices {
+      while open.count > Int(levels[i]) { ends[open.removeLast()] = i }
+      parents.append(open.last.map { Int32($0) } ?? -1)
+      open.append(i)
+    }
+    visibleCount = 0
     forEachVisible(from: 0, to: ids.count) { _ in visibleCount += 1 }
+  }
+
+  /// A piece of a spliced forest: old nodes kept, or new ones at a level.
+  public enum Piece {
+    case kept(Range<Int>)
+    /// Whole subtrees kept, moved `by` levels (a dragged node's).
+    case shifted(Range<Int>, by: Int)
+    case given([OutlineNode], level: Int)
+  }
+
+  /// The forest made of `pieces` in order: whole subtrees of this one,
+  /// and given nodes whose missing flags and sizes come from this one
+  /// (children that reuse ids of the subtree they replace). The pieces
+  /// must make a pre-order: each level at most one deeper than the node
+  /// before it. A duplicate among the given nodes is named from their
+  /// roots. O(nodes).
+  public func splicing(_ pieces: [Piece]) throws(OutlineError) -> Outline {
+    var r = Outline()
+    r.positions.reserveCapacity(count)
+    for piece in pieces {
+      switch piece {
+      case .kept(let range): r.append(range, of: self)
+      case .shifted(let range, let by): r.append(range, of: self, shift: Int32(by))
+      case .given(let nodes, let level):
+        var path: [Int] = []
+        try r.append(nodes, level: Int32(level), keeping: [self], path: &path)
+      }
+    }
+    r.link()
+    return r
   }
 
   /// The nodes of `from ..< to` (whole subtrees) whose ancestors within it
@@ -121,6 +177,10 @@ public struct Outline: Sendable {
   public func isExpanded(_ i: Int) -> Bool { expandedFlags[i] }
 
   public func hasChildren(_ i: Int) -> Bool { ends[i] > i + 1 }
+
+  /// Past node `i`'s subtree: its descendants are `i + 1 ..< subtreeEnd(i)`.
+  /// O(1).
+  public func subtreeEnd(_ i: Int) -> Int { ends[i] }
 
   /// Node `i` as its row's attributes carry it. O(1).
   public func row(_ i: Int) -> OutlineRow {
@@ -154,6 +214,18 @@ public struct Outline: Sendable {
     return true
   }
 
+  /// The node of visible row `r`. O(rows before it).
+  public func node(atRow r: Int) -> Int? {
+    var k = 0
+    var j = 0
+    while j < ids.count {
+      if k == r { return j }
+      k += 1
+      j = expandedFlags[j] ? j + 1 : ends[j]
+    }
+    return nil
+  }
+
   /// The visible nodes of `i`'s subtree below it, were `i` expanded, in
   /// pre-order. O(k) for k of them.
   public func visibleDescendants(of i: Int) -> [Int] {
@@ -184,23 +256,7 @@ public struct Outline: Sendable {
   /// The forest with `children` as node `i`'s first children (it has
   /// none): a lazily loaded subtree. O(nodes).
   public func givingChildren(_ children: [OutlineNode], to i: Int) throws(OutlineError) -> Outline {
-    var roots = tree()
-    func graft(_ nodes: inout [OutlineNode], _ at: ArraySlice<Int>) {
-      guard let first = at.first else { return }
-      if at.count == 1 {
-        nodes[first].children = children
-      } else {
-        graft(&nodes[first].children, at.dropFirst())
-      }
-    }
-    graft(&roots, childPath(i)[...])
-    do {
-      return try Outline(roots)
-    } catch {
-      // A duplicate inside `children`: name it from the children's root.
-      guard case .duplicateID(let path) = error else { throw error }
-      throw .duplicateID(path: Array(path.dropFirst(childPath(i).count)))
-    }
+    try splicing([.kept(0..<i + 1), .given(children, level: level(i) + 1), .kept(i + 1..<count)])
   }
 
   /// The child indices from the roots down to node `i`. O(nodes before

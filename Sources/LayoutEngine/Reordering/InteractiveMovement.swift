@@ -54,6 +54,14 @@ public struct InteractiveMovement: Sendable {
   public private(set) var position: Point
   /// The data with the item at `target`.
   public private(set) var preview: Layout
+  /// How many rows after the origin go with it (an outline node's visible
+  /// descendants): hidden from the first update to the drop, then moved
+  /// with it. The preview and the slots are those of the data without
+  /// them (`base`).
+  public let subtree: Int
+  /// `subtree` once lifted: the rows the preview leaves out.
+  private var hidden = 0
+  private var base: Layout?
   /// Whether the item has been lifted: the picture does not change until
   /// the first update, so until then the picture, and every query, is the
   /// data's (`preview`, with the item still at its origin, unmarked).
@@ -78,10 +86,11 @@ public struct InteractiveMovement: Sendable {
   /// A movement of the item at `origin` (its copy `lap` in a looping
   /// layout), as the layout shows it in `bounds`; nil when the path is
   /// not an item. O(log n).
-  public init?(_ layout: Layout, origin: IndexPath, lap: Int?, bounds: Rect) {
+  public init?(_ layout: Layout, origin: IndexPath, lap: Int?, bounds: Rect, subtree: Int = 0) {
     guard var a = layout.attributesForItem(origin, lap: lap, bounds: bounds) else { return nil }
     a.moving = true
     self.origin = origin
+    self.subtree = subtree
     self.target = origin
     self.position = a.center
     self.preview = layout
@@ -113,7 +122,7 @@ public struct InteractiveMovement: Sendable {
     // Out of the target's place, then back into the origin's.
     var q = p
     if q.section == target.section && q.item > target.item { q.item -= 1 }
-    if q.section == origin.section && q.item >= origin.item { q.item += 1 }
+    if q.section == origin.section && q.item >= origin.item { q.item += 1 + hidden }
     return q
   }
 
@@ -160,11 +169,15 @@ public struct InteractiveMovement: Sendable {
   // the same in every answer.
 
   /// The path at which the preview shows the data's item `d`: the inverse
-  /// of `dataPath(ofPreview:)` (the origin maps to the target). O(1).
-  public func previewPath(ofData d: IndexPath) -> IndexPath {
+  /// of `dataPath(ofPreview:)` (the origin maps to the target), nil for a
+  /// row hidden with the moving one. O(1).
+  public func previewPath(ofData d: IndexPath) -> IndexPath? {
     if d == origin { return target }
     var q = d
-    if q.section == origin.section && q.item > origin.item { q.item -= 1 }
+    if q.section == origin.section && q.item > origin.item {
+      guard q.item > origin.item + hidden else { return nil }
+      q.item -= 1 + hidden
+    }
     if q.section == target.section && q.item >= target.item { q.item += 1 }
     return q
   }
@@ -214,14 +227,16 @@ public struct InteractiveMovement: Sendable {
     let lifted = lifted(visible: visible, bounds: bounds)
     var pending: LayoutAttributes? =
       lifted.frame.intersects(rect) && (after.map { $0.precedes(lifted) } ?? true) ? lifted : nil
-    // A data item lies at most one place from its preview item, so the
-    // preview's walk starts two cells before the data key (or at its
-    // section's cells) and skips what does not follow `after`.
+    // A data item lies at most one place (and the hidden rows) from its
+    // preview item, so the preview's walk starts that much before the data
+    // key (or at its section's cells) and skips what does not follow
+    // `after`.
     var start = after
     if let a = after, a.position.kind.belongsToItem {
+      let back = 2 + hidden
       start!.position =
-        a.position.item >= 2
-        ? ElementPosition(kind: .cell, section: a.position.section, item: a.position.item - 2)
+        a.position.item >= back
+        ? ElementPosition(kind: .cell, section: a.position.section, item: a.position.item - back)
         : ElementPosition(kind: .header, section: a.position.section, item: 0)
     }
     var stopped = false
@@ -268,7 +283,7 @@ public struct InteractiveMovement: Sendable {
   ) -> LayoutAttributes? {
     guard isLifted else { return preview.attributesForItem(d, lap: lap, bounds: bounds) }
     if d == origin { return lifted(visible: visible, bounds: bounds) }
-    let q = previewPath(ofData: d)
+    guard let q = previewPath(ofData: d) else { return nil }
     if !preview.isPlaced(q) { preview.place(covering: nil) }
     guard var a = preview.attributesForItem(q, lap: lap, bounds: bounds) else { return nil }
     a.section = d.section
@@ -303,7 +318,18 @@ public struct InteractiveMovement: Sendable {
     position p: Point, bounds: Rect, data: Layout, options: ReorderOptions
   ) -> Bool {
     position = p
+    if !isLifted && subtree > 0 {
+      // Lifted: the rows that go with it leave the preview until the drop.
+      var u = BatchUpdate()
+      u.deleteItems = (1...subtree).map {
+        IndexPath(section: origin.section, item: origin.item + $0)
+      }
+      Self.apply(u, to: &preview, covering: bounds)
+      base = preview
+      hidden = subtree
+    }
     isLifted = true
+    let data = base ?? data
     // What is looked at: the viewport, and the item under the finger for
     // UIKit's rule (nearest targeting takes the finger inside the
     // viewport).
@@ -352,10 +378,14 @@ public struct InteractiveMovement: Sendable {
     return r
   }
 
-  /// Whether the item may land in section `s`.
+  /// Whether the item may land in section `s`. An outline's row stays in
+  /// its tree, and a flat row stays out of trees: a drop into a tree takes
+  /// a place there (a parent, a level) that only its own rows have.
   private func accepts(_ s: Int, _ data: Layout, _ options: ReorderOptions) -> Bool {
-    data.sections[s].allowsReordering != false
+    let tree = data.sections[origin.section].outline != nil
+    return data.sections[s].allowsReordering != false
       && (options.allowsCrossSection || s == origin.section)
+      && (tree ? s == origin.section : data.sections[s].outline == nil)
   }
 
   /// UIKit's rule: the front-most item of the preview under the position.
@@ -559,6 +589,7 @@ public struct InteractiveMovement: Sendable {
   /// on over the changed geometry. O(the relayout `change` costs).
   public mutating func follow(_ change: (inout Layout) -> Void) {
     change(&preview)
+    if base != nil { change(&base!) }
     if removed != nil { change(&removed!) }
     endSlots = [:]
   }

@@ -550,6 +550,33 @@ def _collapse(name, count, sections, kind):
     return st.fixed_dictionaries({"session": st.just(name), "ids": st.lists(NODE_ID, min_size=1, max_size=3)})
 
 
+OUTLINE_EDITS = {"layout/outlineAppend", "layout/outlineInsert", "layout/outlineDelete",
+                 "layout/outlineReplaceChildren"}
+
+
+@valid("layout/outlineAppend")
+def _outline_append(name, count, sections, kind):
+    return st.fixed_dictionaries({"session": st.just(name), "items": OUTLINE_NODES},
+                                 optional={"section": st.integers(0, 2), "parent": NODE_ID})
+
+
+@valid("layout/outlineInsert")
+def _outline_insert(name, count, sections, kind):
+    return st.one_of(
+        st.builds(dict, session=st.just(name), before=NODE_ID, items=OUTLINE_NODES),
+        st.builds(dict, session=st.just(name), after=NODE_ID, items=OUTLINE_NODES))
+
+
+@valid("layout/outlineDelete")
+def _outline_delete(name, count, sections, kind):
+    return st.fixed_dictionaries({"session": st.just(name), "ids": st.lists(NODE_ID, min_size=1, max_size=3)})
+
+
+@valid("layout/outlineReplaceChildren")
+def _outline_replace_children(name, count, sections, kind):
+    return st.builds(dict, session=st.just(name), parent=NODE_ID, children=OUTLINE_NODES)
+
+
 @valid("layout/outline")
 def _outline(name, count, sections, kind):
     return st.builds(dict, session=st.just(name), section=st.integers(0, max((sections or 1), 1)))
@@ -804,12 +831,16 @@ class DaemonMachine(RuleBasedStateMachine):
     @rule(name=st.sampled_from(NAMES), method=NOT_OPEN, data=st.data())
     def valid_request(self, name, method, data):
         params = self.params(method, name, data)
+        if method in OUTLINE_EDITS and data.draw(st.booleans(), label="edit a real node"):
+            self.aim_outline_edit(name, params, data)
         r = self.exchange(method, params, self.new_id(data))
         if self.model[name] == ("error", 1001):
             assert r.get("error", {}).get("code") == 1001, r
         elif "error" in r and method in VALID_PARAMS:
             # Only a batch UIKit would reject, or an index out of range.
             assert r["error"]["code"] in (1003, -32602), r
+        elif method in OUTLINE_EDITS:
+            event(f"{method}: applied")
 
     @rule(name=st.sampled_from(NAMES), data=st.data())
     def scroll(self, name, data):
@@ -833,6 +864,8 @@ class DaemonMachine(RuleBasedStateMachine):
         assert "result" in r, r
         if not r["result"]["began"]:
             return  # a section closed to reordering
+        # An outline row moves with its visible descendants (#43).
+        subtree = self.subtree_rows(name, origin["item"], data)
         target = origin
         for k in range(data.draw(st.integers(1, 4), label="updates")):
             r = self.exchange("layout/updateInteractiveMovement", {"session": name, "position": data.draw(POINT)},
@@ -850,13 +883,66 @@ class DaemonMachine(RuleBasedStateMachine):
         if data.draw(st.booleans(), label="drop"):
             r = self.exchange("layout/endInteractiveMovement", {"session": name}, self.new_id(data))
             assert "result" in r, r
-            expected = {} if target == origin else {"moveItems": [{"from": origin, "to": target}]}
+            expected = {} if target == origin else {"moveItems": [
+                {"from": {"section": 0, "item": origin["item"] + j},
+                 "to": {"section": target["section"], "item": target["item"] + j}} for j in range(subtree + 1)]}
             assert r["result"]["updates"] == expected, (origin, target, r["result"]["updates"])
             event("drag: dropped")
         else:
             r = self.exchange("layout/cancelInteractiveMovement", {"session": name}, self.new_id(data))
             assert "result" in r and not any(a.get("moving") for a in r["result"]["invalidated"]), r
             event("drag: cancelled")
+
+    def aim_outline_edit(self, name: str, params: dict, data) -> None:
+        """Points an outline edit at nodes the session has (from
+        layout/outline of a drawn section) and gives its new nodes fresh
+        ids, so that most such edits apply."""
+        s = data.draw(st.integers(0, max(0, (self.sections[name] or 1) - 1)), label="edit section")
+        r = self.exchange("layout/outline", {"session": name, "section": s}, self.new_id(data))
+        known: list = []
+
+        def walk(nodes):
+            for n in nodes:
+                known.append(n["id"])
+                walk(n["children"])
+        walk(r.get("result", {}).get("outline", []))
+
+        def fresh(nodes):
+            for n in nodes:
+                n["id"] = f"f{next(self.fresh_ids)}"
+                fresh(n.get("children", []))
+        for key in ("items", "children"):
+            if isinstance(params.get(key), list) and data.draw(st.integers(0, 3), label="fresh"):
+                fresh(params[key])
+        if not known:
+            return
+        for key in ("parent", "before", "after"):
+            if key in params:
+                params[key] = data.draw(st.sampled_from(known), label=key)
+        if "section" in params:
+            params["section"] = s
+        if "ids" in params:
+            params["ids"] = data.draw(st.lists(st.sampled_from(known), min_size=1, max_size=2), label="ids")
+
+    def subtree_rows(self, name: str, row: int, data) -> int:
+        """The visible descendants of section 0's row `row` when section 0
+        is an outline (from layout/outline), else 0."""
+        r = self.exchange("layout/outline", {"session": name, "section": 0}, self.new_id(data))
+        rows: list = []
+
+        def walk(nodes, level):
+            for n in nodes:
+                rows.append((level, n["expanded"], bool(n["children"])))
+                if n["expanded"]:
+                    walk(n["children"], level + 1)
+        walk(r.get("result", {}).get("outline", []), 0)
+        if row >= len(rows):
+            return 0
+        level = rows[row][0]
+        k = 0
+        while row + 1 + k < len(rows) and rows[row + 1 + k][0] > level:
+            k += 1
+        return k
 
     @rule(name=st.sampled_from(NAMES), data=st.data())
     def scroll_to_item(self, name, data):

@@ -43,7 +43,7 @@ def _documented_table() -> list[dict]:
 def test_protocol_md_shows_the_daemons_method_table(daemon):
     table = daemon.initialize()["capabilities"]["methodTable"]
     assert _documented_table() == table
-    assert len(table) == 29
+    assert len(table) == 33
 
 
 def test_dispatch_follows_the_table(daemon):

@@ -78,6 +78,10 @@ def test_initialize_result(spawn):
         "layout/setItemSeparators",
         "layout/expand",
         "layout/collapse",
+        "layout/outlineAppend",
+        "layout/outlineInsert",
+        "layout/outlineDelete",
+        "layout/outlineReplaceChildren",
         "layout/outline",
         "layout/beginSwipe",
         "layout/updateSwipe",
@@ -112,6 +116,10 @@ def test_initialize_result(spawn):
         "layout/setItemSeparators",
         "layout/expand",
         "layout/collapse",
+        "layout/outlineAppend",
+        "layout/outlineInsert",
+        "layout/outlineDelete",
+        "layout/outlineReplaceChildren",
     }
     assert [p["name"] for p in table["layout/appendItems"]["params"]] == [
         "session", "section", "itemCount", "itemSizes", "widthsAndHeights", "widthsAndHeightsBase64", "ids",

@@ -814,6 +814,47 @@ class Client:
         return OutlineChangeResult.from_json(
             self.request("layout/collapse", {"session": session, "ids": list(ids)}))
 
+    def outline_append(
+        self, session: str, items: Sequence[Mapping[str, Any]], section: Optional[int] = None,
+        parent: Optional[Union[int, str]] = None,
+    ) -> OutlineChangeResult:
+        """Appends outline nodes (wire JSON, as in ``outline``) as
+        ``parent``'s last children, or as the last roots of ``section``.
+        Answers the batch's delta and ``updates``."""
+        params: Dict[str, Any] = {"session": session, "items": [dict(i) for i in items]}
+        if section is not None:
+            params["section"] = section
+        if parent is not None:
+            params["parent"] = parent
+        return OutlineChangeResult.from_json(self.request("layout/outlineAppend", params))
+
+    def outline_insert(
+        self, session: str, items: Sequence[Mapping[str, Any]], before: Optional[Union[int, str]] = None,
+        after: Optional[Union[int, str]] = None,
+    ) -> OutlineChangeResult:
+        """Inserts outline nodes as siblings right before or after an
+        existing node (give exactly one of ``before`` and ``after``)."""
+        params: Dict[str, Any] = {"session": session, "items": [dict(i) for i in items]}
+        if before is not None:
+            params["before"] = before
+        if after is not None:
+            params["after"] = after
+        return OutlineChangeResult.from_json(self.request("layout/outlineInsert", params))
+
+    def outline_delete(self, session: str, ids: Sequence[Union[int, str]]) -> OutlineChangeResult:
+        """Deletes outline nodes, each with its descendants."""
+        return OutlineChangeResult.from_json(
+            self.request("layout/outlineDelete", {"session": session, "ids": list(ids)}))
+
+    def outline_replace_children(
+        self, session: str, parent: Union[int, str], children: Sequence[Mapping[str, Any]]
+    ) -> OutlineChangeResult:
+        """Replaces ``parent``'s children; they may reuse ids of the subtree
+        they replace (those rows keep their cells)."""
+        return OutlineChangeResult.from_json(self.request(
+            "layout/outlineReplaceChildren",
+            {"session": session, "parent": parent, "children": [dict(c) for c in children]}))
+
     def outline(self, session: str, section: int) -> OutlineResult:
         """A section's whole outline, every node with its flag (for a
         client that reconnects); empty for a flat section."""

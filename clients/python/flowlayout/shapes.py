@@ -60,8 +60,8 @@ RESULT_SHAPES: Dict[str, Dict[str, Any]] = {'OpenResult': {'summary': "`layout/o
  'SwipeBegan': {'summary': '`layout/beginSwipe`: began, and the row whose open swipe it closed.',
                 'fields': {'began': {'type': 'true', 'required': True},
                            'closedSwipe': {'type': 'IndexPath', 'required': False}}},
- 'OutlineChangeResult': {'summary': "`layout/expand` and `layout/collapse`: a batch's answer and "
-                                    'the batch.',
+ 'OutlineChangeResult': {'summary': '`layout/expand`, `layout/collapse` and the outline edits: a '
+                                    "batch's answer and the batch.",
                          'fields': {'contentSize': {'type': 'Size', 'required': True},
                                     'bounds': {'type': 'Rect', 'required': True},
                                     'invalidated': {'type': 'Attributes[]', 'required': True},

@@ -335,6 +335,12 @@ def test_render_covers_every_method_that_changes_the_picture(tmp_path: Path) -> 
                                                        "sections": [{"outline": [{"id": "p", "children": [{"id": "c"}]}]}]}},
         {"id": 22, "method": "layout/expand", "params": {"session": "o", "ids": ["p"]}},
         {"id": 23, "method": "layout/collapse", "params": {"session": "o", "ids": ["p"]}},
+        # And edited by id.
+        {"id": 24, "method": "layout/outlineAppend", "params": {"session": "o", "parent": "p", "items": [{"id": "d"}]}},
+        {"id": 25, "method": "layout/outlineInsert", "params": {"session": "o", "after": "p", "items": [{"id": "q"}]}},
+        {"id": 26, "method": "layout/outlineReplaceChildren", "params": {"session": "o", "parent": "p",
+                                                                        "children": [{"id": "d"}]}},
+        {"id": 27, "method": "layout/outlineDelete", "params": {"session": "o", "ids": ["q"]}},
         # A row of a compositional session scrolls on its own.
         {"id": 8, "method": "layout/open", "params": APP_STORE_OPEN},
         {"id": 9, "method": "layout/scrollSection", "params": {"session": "apps", "section": 1, "offset": 120}},
