@@ -174,6 +174,42 @@ def bench_reorder() -> dict:
     return lines
 
 
+#: Issue #43's outlines: a node of 1e5 visible descendants among 1e6 nodes.
+OUTLINE_N = 10**6
+OUTLINE_LINE = re.compile(r"^(?P<name>.+?): p50 (?P<p50>[-\d.e+]+) (?P<unit>ms|µs), p99 (?P<p99>[-\d.e+]+) (ms|µs)\s*$")
+
+
+def bench_outlines() -> dict:
+    """Runs `flowlayout-bench OUTLINE_N outline` ENGINE_RUNS times: a plain
+    list whose first root, expanded, holds 1e5 leaves, collapsed and
+    expanded again as live commits (11 runs each), and 2,000 setBounds
+    frames over the outline and over a flat list of the same rows.
+    Medians of the runs' p50 and p99, in µs."""
+    runs: dict[str, list] = {}
+    for _ in range(ENGINE_RUNS):
+        text = subprocess.run([ENGINE, str(OUTLINE_N), "outline"], capture_output=True, text=True, check=True,
+                              timeout=1800).stdout
+        for line in text.splitlines():
+            m = OUTLINE_LINE.match(line)
+            if m:
+                scale = 1000.0 if m["unit"] == "ms" else 1.0
+                runs.setdefault(m["name"], []).append((float(m["p50"]) * scale, float(m["p99"]) * scale))
+    lines = {name: {"p50_us": statistics.median(r[0] for r in rs), "p99_us": statistics.median(r[1] for r in rs)}
+             for name, rs in runs.items()}
+    log(f"  outlines at {label(OUTLINE_N)}: {len(lines)} lines")
+    return lines
+
+
+#: (row, measurement, line prefix, target µs)
+OUTLINE_ROWS = [
+    ("O1", "collapse a node of 100,000 visible descendants", "outline: collapse", 8333.0),
+    ("O2", "expand it again", "outline: expand it again", 8333.0),
+    ("O3", "a setBounds frame over the outline", "outline: setBounds frame over the outline", None),
+    ("O4", "a setBounds frame over a flat list of the same rows", "outline: setBounds frame over the flat list",
+     None),
+]
+
+
 #: (row, measurement, line, target µs)
 REORDER_ROWS = [
     ("R1", "flow, uikit targeting: an update frame", "reorder flow uikit: update frame", 20.0),

@@ -36,7 +36,7 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
                  counted: dict | None = None, packed_load: dict | None = None,
                  doubles: dict | None = None,
                  snapshots: dict | None = None, reorder: dict | None = None,
-                 lists: dict | None = None) -> tuple[str, list[dict]]:
+                 lists: dict | None = None, outlines: dict | None = None) -> tuple[str, list[dict]]:
     big, small = max(ns), min(ns)
     cols = [label(n) for n in ns]
     rows: list[list[str]] = []
@@ -320,6 +320,27 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
                 got = None if v is None else v["p50_us"]
                 target(f"drag to reorder: {name} ≤ {fmt(limit)} µs ({label(REORDER_N)})", limit,
                        {label(REORDER_N): got}, None if got is None else got <= limit, f"row {num}")
+
+    if outlines is not None:
+        lines += [
+            "",
+            f"Outlines (#43): a plain list of {OUTLINE_N:,} outline nodes whose first root, expanded, holds "
+            "100,000 leaves at the top of a 375×600 viewport: collapsing and expanding it as live commits "
+            "(the tree's flag, the batch of rows, the anchoring, the picture; 11 runs each), and 2,000 "
+            "setBounds frames over the outline and over a flat list of the same rows; flowlayout-bench N "
+            f"outline, median of {ENGINE_RUNS} runs. The target is one frame at 120 Hz:",
+            "",
+            "| # | measurement | unit | p50 / p99 | target (p50) |",
+            "|---|---|---|---:|---:|",
+        ]
+        for num, name, prefix, limit in OUTLINE_ROWS:
+            v = next((x for k, x in outlines.items() if k.startswith(prefix)), None)
+            cell = "—" if v is None else f"{fmt(v['p50_us'])} / {fmt(v['p99_us'])}"
+            lines.append(f"| {num} | {name} | µs | {cell} | {'—' if limit is None else fmt(limit)} |")
+            if limit is not None:
+                got = None if v is None else v["p50_us"]
+                target(f"outline: {name} ≤ {fmt(limit)} µs ({label(OUTLINE_N)})", limit,
+                       {label(OUTLINE_N): got}, None if got is None else got <= limit, f"row {num}")
 
     if lists is not None:
         n = lists["n"]

@@ -96,6 +96,8 @@ def main() -> int:
 
     log("lists (callgrind setBounds frames against a one-column flow; RSS of 1e7 rows)")
     lists = bench_lists()
+    log("outlines (flowlayout-bench, 1e6)")
+    outlines = bench_outlines()
 
     log("bulk answers (1e5 attributes, wall and callgrind)")
     bulk = bench_bulk_answers()
@@ -114,7 +116,7 @@ def main() -> int:
 
     elapsed = time.perf_counter() - t_start
     table, targets = build_report(m, ns, wire, eng, peers, cold, elapsed, waterfall, bulk, stalls,
-                                  counted, packed_load, doubles, snapshots, reorder, lists)
+                                  counted, packed_load, doubles, snapshots, reorder, lists, outlines)
     print(table, end="")
 
     def clean(x):
@@ -149,6 +151,7 @@ def main() -> int:
         "snapshots": snapshots,
         "reorder": reorder,
         "lists": lists,
+        "outlines": outlines,
         "bulk_answers": bulk,
         "stalls": stalls,
         "stalls_machine": m,

@@ -76,7 +76,7 @@ public struct Layout: Sendable {
     sectionStarts = Self.sectionStarts(sections)
     repetition = traits.kind.repetition(itemCount: sectionStarts[sectionStarts.count - 1])
     hasItemIDs = sections.contains { $0.ids != nil }
-    hasOutlines = sections.contains { $0.outline != nil }
+    hasOutlines = sections.contains { $0.outlineBox != nil }
     invariantCheck()
   }
 
@@ -315,7 +315,7 @@ public struct Layout: Sendable {
     sectionStarts = Self.sectionStarts(sections)
     repetition = traits.kind.repetition(itemCount: sectionStarts[sectionStarts.count - 1])
     hasItemIDs = sections.contains { $0.ids != nil }
-    hasOutlines = sections.contains { $0.outline != nil }
+    hasOutlines = sections.contains { $0.outlineBox != nil }
     invariantCheck()
   }
 
@@ -340,11 +340,11 @@ public struct Layout: Sendable {
   /// other element as it is). O(log n).
   @inline(__always)
   func withOutlineRow(_ a: LayoutAttributes) -> LayoutAttributes {
-    guard a.kind == .cell, let o = sections[a.section].outline,
-      let id = sections[a.section].ids?[a.item] ?? nil, let i = o.position(of: id)
+    guard a.kind == .cell, let box = sections[a.section].outlineBox,
+      let id = sections[a.section].ids?[a.item] ?? nil, let i = box.value.position(of: id)
     else { return a }
     var a = a
-    a.outlineRow = o.row(i)
+    a.outlineRow = box.value.row(i)
     return a
   }
 

@@ -71,7 +71,7 @@ let empty = Layout(type: .flow(FlowConfiguration()), sections: [], viewportSize:
 // `flowlayout-bench N MODE` runs one family of rows.
 let modes: [String: () -> Void] = [
   "columns": waterfallColumnRows, "reorder": reorderRows, "snapshot": snapshotRows,
-  "compositional": compositionalRows,
+  "compositional": compositionalRows, "outline": outlineRows,
 ]
 if let mode = CommandLine.arguments.dropFirst(2).first, let rows = modes[mode] {
   rows()

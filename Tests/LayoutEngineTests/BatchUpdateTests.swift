@@ -46,7 +46,7 @@ final class BatchUpdateTests: XCTestCase {
     XCTAssertNil(r.oldPath(of: path(0, 2)))
     XCTAssertEqual(r.oldPath(of: path(0, 3)), path(0, 2))
     XCTAssertEqual(r.oldPath(of: path(0, 4)), path(0, 4))
-    let deleted: Set = [path(0, 1)]
+    let deleted: IndexPathSet = [path(0, 1)]
     XCTAssertEqual(r.newPath(of: path(0, 0), deleted: deleted), path(0, 1))
     XCTAssertEqual(r.newPath(of: path(0, 2), deleted: deleted), path(0, 3))
     XCTAssertEqual(r.newPath(of: path(0, 3), deleted: deleted), path(0, 0))
@@ -204,5 +204,27 @@ extension BatchUpdateTests {
         edited.attributes(in: all, bounds: all), viaGeneral.attributes(in: all, bounds: all))
     }
     XCTAssertGreaterThan(checked, 150)
+  }
+
+  /// The shuffle's O(log ops) mappings against a walk of the survivors:
+  /// random removed old indices and added new ones.
+  func testShuffleMapsSurvivorsAsAWalkDoes() {
+    var g = SystemRandomNumberGenerator()
+    for _ in 0..<200 {
+      let old = Int.random(in: 0...40, using: &g)
+      let removed = (0..<old).filter { _ in Int.random(in: 0..<3, using: &g) == 0 }
+      let survivors = (0..<old).filter { !removed.contains($0) }
+      let new = survivors.count + Int.random(in: 0...10, using: &g)
+      let added = Array((0..<new).shuffled(using: &g).prefix(new - survivors.count)).sorted()
+      let shuffle = ItemShuffle(removedOld: removed, addedNew: added)
+      // Survivors fill the new slots not added, in order.
+      var k = 0
+      for i in 0..<new where !added.contains(i) {
+        XCTAssertEqual(shuffle.oldIndex(ofNew: i), survivors[k])
+        XCTAssertEqual(shuffle.newIndex(ofOld: survivors[k]), i)
+        k += 1
+      }
+      XCTAssertEqual(k, survivors.count)
+    }
   }
 }

@@ -66,12 +66,15 @@ final class IncrementalTests: SmallRopeTestCase {
           model.insert(contentsOf: repeatElement(s, count: k), at: i)
         case 0:
           let i = Int.random(in: 0...model.count, using: &g)
-          let new = (0..<Int.random(in: 1...12, using: &g)).map { _ in randomSize(&g) }
+          // Up to 40: from 12 on (4 leaves' fill) they go in as whole
+          // leaves between the halves of the leaf at i.
+          let new = (0..<Int.random(in: 1...40, using: &g)).map { _ in randomSize(&g) }
           rope.insert(contentsOf: new, at: i)
           model.insert(contentsOf: new, at: i)
         case 1 where !model.isEmpty:
           let a = Int.random(in: 0..<model.count, using: &g)
-          let b = min(model.count, a + Int.random(in: 1...10, using: &g))
+          // Over 8 (two leaves), whole leaves and subtrees go at once.
+          let b = min(model.count, a + Int.random(in: 1...40, using: &g))
           rope.removeSubrange(a..<b)
           model.removeSubrange(a..<b)
         case 2 where !model.isEmpty:

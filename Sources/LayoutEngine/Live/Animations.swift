@@ -5,7 +5,7 @@
 extension LiveLayout {
   /// The animations of the batch `r` that made this session from `old`.
   /// O(k · ops) for k pictured elements.
-  func animations(from old: LiveLayout, _ r: BatchResult, deleted: Set<IndexPath>)
+  func animations(from old: LiveLayout, _ r: BatchResult, deleted: IndexPathSet)
     -> BatchAnimations
   {
     var a = BatchAnimations()
@@ -50,7 +50,7 @@ extension LiveLayout {
   /// before the batch, or nil when it was deleted. The picture's, where it
   /// holds the element (the same doubles): a carousel's item query costs
   /// its visible copies, once per element.
-  private func attributes(after a: LayoutAttributes, _ r: BatchResult, deleted: Set<IndexPath>)
+  private func attributes(after a: LayoutAttributes, _ r: BatchResult, deleted: IndexPathSet)
     -> LayoutAttributes?
   {
     if a.kind.belongsToItem {

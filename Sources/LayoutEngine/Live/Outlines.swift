@@ -97,18 +97,33 @@ extension LiveLayout {
           }
         }
       }
-      let sizes = layout.sections[s].sizeList
-      for (row, j) in changed {
-        let at = IndexPath(section: s, item: row)
-        if flag {
+      if flag {
+        update.insertItems.reserveCapacity(update.insertItems.count + changed.count)
+        for (row, j) in changed {
           let size = o.sizes[j]
           update.insertItems.append(
-            (at, Item(size: size == Section.unsetSize ? nil : size, id: o.ids[j])))
-        } else {
-          // A row measured before it hides keeps its size.
-          o.setSize(j, sizes[row])
-          update.deleteItems.append(at)
+            (
+              IndexPath(section: s, item: row),
+              Item(size: size == Section.unsetSize ? nil : size, id: o.ids[j])
+            ))
         }
+      } else if let first = changed.first {
+        // A row measured before it hides keeps its size: the rows' sizes
+        // read in one walk from the first (ascending rows).
+        update.deleteItems.reserveCapacity(update.deleteItems.count + changed.count)
+        var k = 0
+        var row = first.row
+        if case .sizes(let sizes) = layout.sections[s].items {
+          sizes.forEach(from: first.row) { size in
+            if row == changed[k].row {
+              o.setSize(changed[k].node, size)
+              k += 1
+            }
+            row += 1
+            return k < changed.count
+          }
+        }
+        for (row, _) in changed { update.deleteItems.append(IndexPath(section: s, item: row)) }
       }
       outlines[s] = o
     }

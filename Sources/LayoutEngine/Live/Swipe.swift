@@ -178,7 +178,7 @@ extension LiveLayout {
 
   /// After a batch: the open row's new path, or closed when the batch
   /// deleted, moved or reloaded it (answered as `closedSwipe`). O(ops).
-  mutating func followSwipe(_ update: BatchUpdate, _ result: BatchResult, deleted: Set<IndexPath>)
+  mutating func followSwipe(_ update: BatchUpdate, _ result: BatchResult, deleted: IndexPathSet)
     -> IndexPath?
   {
     guard let s = swipe else { return nil }

@@ -73,7 +73,8 @@ public struct BatchUpdateError: Error, Equatable, Sendable {
 }
 
 /// How one section's items moved: removed old indices and added new ones,
-/// both sorted. Survivors keep their relative order. Queries are O(ops).
+/// both sorted. Survivors keep their relative order. Queries are O(log
+/// ops).
 struct ItemShuffle: Sendable {
   var removedOld: [Int] = []
   var addedNew: [Int] = []
@@ -90,29 +91,41 @@ struct ItemShuffle: Sendable {
   }
 
   /// The old index of the survivor at new index `i` (which is not added).
+  /// O(log ops).
   func oldIndex(ofNew i: Int) -> Int {
-    var rank = i
-    for a in addedNew {
-      if a < i { rank -= 1 } else { break }
-    }
-    var o = rank
-    for r in removedOld {
-      if r <= o { o += 1 } else { break }
-    }
-    return o
+    let rank = i - Self.countBelow(i, addedNew)
+    return rank + Self.firstPast(rank, removedOld)
   }
 
   /// The new index of the survivor at old index `o` (which is not removed).
+  /// O(log ops).
   func newIndex(ofOld o: Int) -> Int {
-    var rank = o
-    for r in removedOld {
-      if r < o { rank -= 1 } else { break }
+    let rank = o - Self.countBelow(o, removedOld)
+    return rank + Self.firstPast(rank, addedNew)
+  }
+
+  /// How many of `sorted` are below `x`.
+  private static func countBelow(_ x: Int, _ sorted: [Int]) -> Int {
+    var lo = 0
+    var hi = sorted.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if sorted[mid] < x { lo = mid + 1 } else { hi = mid }
     }
-    var n = rank
-    for a in addedNew {
-      if a <= n { n += 1 } else { break }
+    return lo
+  }
+
+  /// The first k with `sorted[k] - k > rank` (non-decreasing in k, the
+  /// values being distinct and ascending): how many of them a survivor of
+  /// that rank lies past.
+  private static func firstPast(_ rank: Int, _ sorted: [Int]) -> Int {
+    var lo = 0
+    var hi = sorted.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if sorted[mid] - mid <= rank { lo = mid + 1 } else { hi = mid }
     }
-    return n
+    return lo
   }
 }
 
@@ -162,7 +175,7 @@ public struct BatchResult: Sendable {
   /// that changed, or nil when none did (see `Layout.apply`).
   var edits: [ItemEdit?]
   /// The items the batch deleted, by old path.
-  public var deletedItems: Set<IndexPath> = []
+  public var deletedItems = IndexPathSet()
 
   /// The old index path of the element now at `path`, or nil when it was
   /// inserted (with its section, or on its own). O(ops in its section).
@@ -199,7 +212,7 @@ public struct BatchResult: Sendable {
 
   /// The new index path of the element that was at `path`, or nil when it
   /// was deleted (with its section, or on its own). O(ops in its section).
-  public func newPath(of path: IndexPath, deleted: Set<IndexPath>) -> IndexPath? {
+  public func newPath(of path: IndexPath, deleted: IndexPathSet) -> IndexPath? {
     if let d = departures[path] { return d }
     if deleted.contains(path) { return nil }
     guard let s = sectionTarget[path.section] else { return nil }
@@ -215,18 +228,6 @@ extension Section {
     if case .sizes(let s) = items, s[i] != Section.unsetSize { it.size = s[i] }
     it.id = ids?[i] ?? nil
     return it
-  }
-}
-
-/// Where an item arriving at a new index comes from, and the item.
-private enum Arrival {
-  case insert(Item)
-  case move(IndexPath, Item)
-
-  var item: Item {
-    switch self {
-    case .insert(let item), .move(_, let item): return item
-    }
   }
 }
 
@@ -310,16 +311,17 @@ extension BatchUpdate {
     for (s, o) in source.enumerated() { if let o { target[o] = s } }
 
     // Items, by old path (deletes, reloads, move sources) and new path.
-    var deletes = Set<IndexPath>()
     for p in deleteItems {
       try checkOld(p, old, verb: "delete")
       guard !deleted.contains(p.section) else {
         throw BatchUpdateError(
           "attempt to delete item \(p.item) from section \(p.section), which is also being deleted")
       }
-      guard deletes.insert(p).inserted else {
-        throw BatchUpdateError("attempt to delete the same index path twice \(describe(p))")
-      }
+    }
+    // Sorted, not hashed: a collapse deletes a hundred thousand rows.
+    let deletes = IndexPathSet(ascending(deleteItems, by: { $0 }))
+    if let p = deletes.firstRepeat {
+      throw BatchUpdateError("attempt to delete the same index path twice \(describe(p))")
     }
     var reloads = [IndexPath: Size?]()
     for (p, size) in reloadItems {
@@ -414,6 +416,7 @@ extension BatchUpdate {
     // Inserts by new section, as (item, index in insertItems): no hash per
     // insert, so that a million inserted items cost a sort check.
     var insertsBySection = [Int: [(item: Int, k: Int)]]()
+    var run = Run<(item: Int, k: Int)>()
     for (k, (p, _)) in insertItems.enumerated() {
       guard p.section >= 0 && p.section < newCount, p.item >= 0 else {
         throw BatchUpdateError(
@@ -426,8 +429,9 @@ extension BatchUpdate {
         )
       }
       guard arrivals.isEmpty || arrivals[p] == nil else { throw insertTaken(p) }
-      insertsBySection[p.section, default: []].append((p.item, k))
+      run.add((p.item, k), section: p.section, into: &insertsBySection)
     }
+    run.flush(into: &insertsBySection)
     // Two inserts at one path: adjacent once sorted.
     for (s, list) in insertsBySection {
       let sorted = ascending(list, by: \.item)
@@ -441,12 +445,13 @@ extension BatchUpdate {
     // request's order, which is usually ascending already: a sort is then
     // one check instead of O(k log k).
     var removedBySection = [Int: [Int]]()  // old section → old items leaving
-    var deletedBySection = [Int: Int]()
-    for p in deleteItems {
-      removedBySection[p.section, default: []].append(p.item)
-      deletedBySection[p.section, default: 0] += 1
-    }
-    for m in moveItems { removedBySection[m.from.section, default: []].append(m.from.item) }
+    var gone = Run<Int>()
+    for p in deleteItems { gone.add(p.item, section: p.section, into: &removedBySection) }
+    gone.flush(into: &removedBySection)
+    // Counted before the moves' sources join them.
+    let deletedBySection = removedBySection.mapValues(\.count)
+    for m in moveItems { gone.add(m.from.item, section: m.from.section, into: &removedBySection) }
+    gone.flush(into: &removedBySection)
     var movesIn = [Int: [(item: Int, k: Int)]]()  // new section → move destinations
     for (k, m) in moveItems.enumerated() {
       movesIn[m.to.section, default: []].append((m.to.item, k))
@@ -473,22 +478,27 @@ extension BatchUpdate {
       let ins = insertsBySection[s] ?? []
       let mvs = ascending(movesIn[s] ?? [], by: \.item)
       var added: [Int] = []
-      var arriving: [Arrival] = []
+      // The items arriving, and where the last one comes from when it is
+      // a move (for the error that names it).
+      var incoming: [Item] = []
+      var lastMove: IndexPath? = nil
       added.reserveCapacity(ins.count + mvs.count)
-      arriving.reserveCapacity(ins.count + mvs.count)
+      incoming.reserveCapacity(ins.count + mvs.count)
       var a = 0
       var b = 0
       while a < ins.count || b < mvs.count {
         if b == mvs.count || (a < ins.count && ins[a].item < mvs[b].item) {
           added.append(ins[a].item)
-          arriving.append(.insert(insertItems[ins[a].k].item))
+          incoming.append(insertItems[ins[a].k].item)
+          lastMove = nil
           a += 1
         } else {
           let from = moveItems[mvs[b].k].from
           var item = old[from.section].item(from.item)
           if let size = movedSizes[from] { item.size = size }
           added.append(mvs[b].item)
-          arriving.append(.move(from, item))
+          incoming.append(item)
+          lastMove = from
           b += 1
         }
       }
@@ -504,7 +514,7 @@ extension BatchUpdate {
       }
       if let last = added.last, last >= count {
         let p = IndexPath(section: s, item: last)
-        guard case .move(let from, _) = arriving.last! else {
+        guard let from = lastMove else {
           throw BatchUpdateError(
             "attempt to insert item \(last) into section \(s), but there are only \(count) items in section \(s) after the update"
           )
@@ -524,7 +534,7 @@ extension BatchUpdate {
         before.ids == nil
         && { if case .uniform = before.items { return true } else { return false } }()
         && sectionReloads.isEmpty
-        && arriving.allSatisfy { $0.item.id == nil && $0.item.size == nil }
+        && incoming.allSatisfy { $0.id == nil && $0.size == nil }
       if staysUniform {
         var section = before
         section.items = .uniform(count: count)
@@ -541,7 +551,6 @@ extension BatchUpdate {
       // deletes and move sources in descending order, then inserts and
       // move destinations in ascending order. O(ops · log n), plus O(n)
       // when a uniform section first gets sizes or ids of their own.
-      let incoming = arriving.map(\.item)
       var section = before
       // Sizes stay uniform (O(1)) while none is brought; only ids change.
       let uniformSizes =
@@ -560,9 +569,15 @@ extension BatchUpdate {
         sizes?.set(p.item, size)
         reloaded.append(p.item)
       }
-      for r in removed.reversed() {
-        sizes?.remove(at: r)
-        ids?.remove(at: r)
+      // Descending: a stretch of consecutive indices goes as one removal.
+      var end = removed.count
+      while end > 0 {
+        var start = end - 1
+        while start > 0 && removed[start - 1] == removed[start] - 1 { start -= 1 }
+        let range = removed[start]..<removed[end - 1] + 1
+        sizes?.removeSubrange(range)
+        ids?.removeSubrange(range)
+        end = start
       }
       // Ascending new indices: a stretch of consecutive ones goes in as one
       // insert (a million appended items are one rope edit, not a million).
@@ -600,7 +615,7 @@ extension BatchUpdate {
     for (s, fields) in updated { result[s] = result[s].updating(fields) }
     return BatchResult(
       sections: result, sectionSource: source, sectionTarget: target, shuffles: shuffles,
-      arrivals: arrivals, departures: departures, edits: edits, deletedItems: Set(deleteItems))
+      arrivals: arrivals, departures: departures, edits: edits, deletedItems: deletes)
   }
 
   /// `apply(to: sections)` for one move within a section of sizes, made
@@ -630,12 +645,12 @@ extension BatchUpdate {
     let identity = (0..<m).map { Optional($0) }
     return BatchResult(
       sections: sections, sectionSource: identity, sectionTarget: identity, shuffles: shuffles,
-      arrivals: [b: a], departures: [a: b], edits: edits, deletedItems: [])
+      arrivals: [b: a], departures: [a: b], edits: edits, deletedItems: IndexPathSet())
   }
 
   /// `list` in ascending order of `key`: as it is when already so (one
   /// pass), so that a request's usual ascending order costs no sort.
-  private func ascending<T>(_ list: [T], by key: (T) -> Int) -> [T] {
+  private func ascending<T, K: Comparable>(_ list: [T], by key: (T) -> K) -> [T] {
     for i in list.indices.dropFirst() where key(list[i - 1]) > key(list[i]) {
       return list.sorted { key($0) < key($1) }
     }
@@ -658,5 +673,62 @@ extension BatchUpdate {
         "attempt to \(verb) item \(p.item) from section \(p.section) which only contains \(old[p.section].count) items before the update"
       )
     }
+  }
+}
+
+/// Index paths held sorted: built from an ascending list in O(k), asked in
+/// O(log k); no hash per path, so that a batch of a hundred thousand
+/// deletes costs their sort check.
+public struct IndexPathSet: Sendable, Equatable, ExpressibleByArrayLiteral {
+  private var sorted: [IndexPath] = []
+
+  public init() {}
+
+  /// Any paths, sorted here. O(k log k).
+  public init(arrayLiteral paths: IndexPath...) { sorted = paths.sorted() }
+
+  /// `ascending` must be in ascending order (repeats allowed, see
+  /// `firstRepeat`).
+  init(_ ascending: [IndexPath]) { sorted = ascending }
+
+  public var count: Int { sorted.count }
+  public var isEmpty: Bool { sorted.isEmpty }
+
+  /// The first path given twice, or nil. O(k).
+  var firstRepeat: IndexPath? {
+    for i in sorted.indices.dropFirst() where sorted[i - 1] == sorted[i] { return sorted[i] }
+    return nil
+  }
+
+  /// O(log k).
+  public func contains(_ p: IndexPath) -> Bool {
+    var lo = 0
+    var hi = sorted.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if sorted[mid] < p { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < sorted.count && sorted[lo] == p
+  }
+}
+
+/// Gathers values by section with one dictionary access per run of one
+/// section (a batch's paths usually come grouped), not one per value.
+private struct Run<T> {
+  var section = -1
+  var values: [T] = []
+
+  mutating func add(_ value: T, section s: Int, into d: inout [Int: [T]]) {
+    if s != section {
+      flush(into: &d)
+      section = s
+    }
+    values.append(value)
+  }
+
+  mutating func flush(into d: inout [Int: [T]]) {
+    guard !values.isEmpty else { return }
+    d[section, default: []].append(contentsOf: values)
+    values.removeAll(keepingCapacity: true)
   }
 }

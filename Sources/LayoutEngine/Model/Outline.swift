@@ -41,18 +41,74 @@ public enum OutlineError: Error, Equatable, Sendable {
 /// One section's forest, in pre-order. Immutable once built but through
 /// its flags; a section holds it boxed (`Section.outline`).
 public struct Outline: Sendable {
-  public private(set) var ids: [ItemID] = []
+  // The arrays live in one copy-on-write storage: an outline is copied
+  // wherever a section is, and its rows' attributes read it every frame,
+  // so a copy is one reference, not eight.
+  private final class Storage: @unchecked Sendable {
+    var ids: [ItemID] = []
+    var sizes: [Size] = []
+    var levels: [Int32] = []
+    var parents: [Int32] = []
+    var ends: [Int] = []
+    var expandedFlags: [Bool] = []
+    var positions: [ItemID: Int] = [:]
+    var visibleCount = 0
+
+    init() {}
+
+    init(copying o: Storage) {
+      (ids, sizes, levels, parents) = (o.ids, o.sizes, o.levels, o.parents)
+      (ends, expandedFlags, positions, visibleCount) = (
+        o.ends, o.expandedFlags, o.positions, o.visibleCount
+      )
+    }
+  }
+  private var storage = Storage()
+
+  /// The storage, copied first when another outline shares it.
+  private var unique: Storage {
+    mutating get {
+      if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+      return storage
+    }
+  }
+
+  public private(set) var ids: [ItemID] {
+    _read { yield storage.ids }
+    _modify { yield &unique.ids }
+  }
   /// Each node's own size, `Section.unsetSize` when it has none.
-  public private(set) var sizes: [Size] = []
-  private var levels: [Int32] = []
+  public private(set) var sizes: [Size] {
+    _read { yield storage.sizes }
+    _modify { yield &unique.sizes }
+  }
+  private var levels: [Int32] {
+    _read { yield storage.levels }
+    _modify { yield &unique.levels }
+  }
   /// The parent's position, -1 for a root.
-  private var parents: [Int32] = []
+  private var parents: [Int32] {
+    _read { yield storage.parents }
+    _modify { yield &unique.parents }
+  }
   /// Past the node's subtree: its descendants are `i + 1 ..< ends[i]`.
-  private var ends: [Int] = []
-  private var expandedFlags: [Bool] = []
-  private var positions: [ItemID: Int] = [:]
+  private var ends: [Int] {
+    _read { yield storage.ends }
+    _modify { yield &unique.ends }
+  }
+  private var expandedFlags: [Bool] {
+    _read { yield storage.expandedFlags }
+    _modify { yield &unique.expandedFlags }
+  }
+  private var positions: [ItemID: Int] {
+    _read { yield storage.positions }
+    _modify { yield &unique.positions }
+  }
   /// How many nodes are visible: the section's row count.
-  public private(set) var visibleCount = 0
+  public private(set) var visibleCount: Int {
+    _read { yield storage.visibleCount }
+    _modify { yield &unique.visibleCount }
+  }
 
   public init() {}
 

@@ -219,13 +219,16 @@ public struct Rope<S: RopeSummary>: Sendable {
     var node = root
     var i = i
     while !node.isLeaf {
-      for child in node.children {
-        if i < child.summary.count {
-          node = child
-          break
-        }
-        i -= child.summary.count
+      // By index: a `for child in` binds (retains) every child it passes.
+      var k = 0
+      let last = node.children.count - 1
+      while k < last {
+        let c = node.children[k].summary.count
+        if i < c { break }
+        i -= c
+        k += 1
       }
+      node = node.children[k]
     }
     return node.repeats > 0 ? node.elements[i % node.elements.count] : node.elements[i]
   }
@@ -413,6 +416,20 @@ public struct Rope<S: RopeSummary>: Sendable {
       append(contentsOf: elements)
       return
     }
+    // Many elements go in as whole new leaves between the two halves of
+    // the leaf at `i` (an expanded outline's hundred thousand rows), not
+    // leaf by leaf through it.
+    if elements.count >= 4 * Self.leafFill, !root.isLeaf {
+      let leaves = Self.groups(of: elements, size: Self.leafFill) {
+        RopeNode<S>(elements: Array($0))
+      }
+      var copy = root
+      if let extra = Self.insertLeaves(&copy, at: i, leaves) {
+        root = copy
+        graftAll(extra)
+        return
+      }
+    }
     var at = i
     var start = 0
     // Pieces of a bulk-built leaf's fill: appending one to a leaf that
@@ -517,6 +534,13 @@ public struct Rope<S: RopeSummary>: Sendable {
   public mutating func removeSubrange(_ range: Range<Int>) {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "Rope range out of range")
     var remaining = range.count
+    // Whole leaves and subtrees inside the range go at once (a collapsed
+    // outline's hundred thousand rows); what is left of it, the partly
+    // covered leaves at its ends, is contiguous at its start.
+    if remaining > 2 * Self.leafCapacity, !root.isLeaf {
+      remaining -= Self.dropCovered(&root, range.lowerBound, range.upperBound)
+      if !root.isLeaf && root.children.isEmpty { root = RopeNode(elements: []) }
+    }
     while remaining > 0 {
       // Remove from the end of the range backwards, a leaf at a time.
       let end = range.lowerBound + remaining
@@ -530,6 +554,33 @@ public struct Rope<S: RopeSummary>: Sendable {
   }
 
   public mutating func remove(at i: Int) { removeSubrange(i..<(i + 1)) }
+
+  /// Drops the children of `node` (an inner node) wholly inside `lo ..<
+  /// hi`, at any depth, and the inner nodes left empty; answers how many
+  /// elements went. O(log n · fanout + nodes dropped).
+  private static func dropCovered(_ node: inout RopeNode<S>, _ lo: Int, _ hi: Int) -> Int {
+    if !isKnownUniquelyReferenced(&node) { node = RopeNode(copying: node) }
+    var dropped = 0
+    var start = 0
+    var kept: [RopeNode<S>] = []
+    kept.reserveCapacity(node.children.count)
+    for var child in node.children {
+      let c = child.summary.count
+      let end = start + c
+      if lo <= start && end <= hi {
+        dropped += c
+      } else if !child.isLeaf && start < hi && lo < end {
+        dropped += dropCovered(&child, lo - start, hi - start)
+        if !child.children.isEmpty { kept.append(child) }
+      } else {
+        kept.append(child)
+      }
+      start = end
+    }
+    node.children = kept
+    node.resummarize()
+    return dropped
+  }
 
   /// Replaces the elements of `range` with `other`'s. When the range lies
   /// in one plain leaf and `other` is one plain leaf of at most a bulk
@@ -559,6 +610,64 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// Nodes an edit returned to go after the root: a new root above them.
   private mutating func graft(_ siblings: [RopeNode<S>]) {
     if !siblings.isEmpty { root = RopeNode(children: [root] + siblings) }
+  }
+
+  /// `graft` of any number of siblings: new levels until one root holds
+  /// them.
+  private mutating func graftAll(_ siblings: [RopeNode<S>]) {
+    guard !siblings.isEmpty else { return }
+    var level = [root] + siblings
+    while level.count > Self.fanout {
+      level = Self.groups(of: level, size: Self.fanout) { RopeNode(children: Array($0)) }
+    }
+    root = RopeNode(children: level)
+  }
+
+  /// Puts `leaves` at element `i` under `node` (an inner node), between the
+  /// two halves of the plain leaf holding `i`, or at a leaf boundary;
+  /// splits overfull nodes on the way up, answering the nodes to put after
+  /// `node`. Nil, with nothing changed, when `i` falls inside a run leaf.
+  /// O(log n + leaves).
+  private static func insertLeaves(
+    _ node: inout RopeNode<S>, at i: Int, _ leaves: [RopeNode<S>]
+  ) -> [RopeNode<S>]? {
+    var k = 0
+    var offset = i
+    while k < node.children.count - 1 {
+      let c = node.children[k].summary.count
+      if offset <= c { break }
+      offset -= c
+      k += 1
+    }
+    let child = node.children[k]
+    if child.isLeaf {
+      let n = child.summary.count
+      if offset > 0 && offset < n && child.repeats > 0 { return nil }
+      if !isKnownUniquelyReferenced(&node) { node = RopeNode(copying: node) }
+      if offset == 0 {
+        node.children.insert(contentsOf: leaves, at: k)
+      } else if offset == n {
+        node.children.insert(contentsOf: leaves, at: k + 1)
+      } else {
+        let left = RopeNode<S>(elements: Array(child.elements[..<offset]))
+        let right = RopeNode<S>(elements: Array(child.elements[offset...]))
+        node.children.replaceSubrange(k...k, with: [left] + leaves + [right])
+      }
+    } else {
+      var inner = child
+      guard let added = insertLeaves(&inner, at: offset, leaves) else { return nil }
+      if !isKnownUniquelyReferenced(&node) { node = RopeNode(copying: node) }
+      node.children[k] = inner
+      node.children.insert(contentsOf: added, at: k + 1)
+    }
+    guard node.children.count > fanout else {
+      node.resummarize()
+      return []
+    }
+    // Overfull: full nodes from the left, this one the first.
+    let parts = groups(of: node.children, size: fanout) { RopeNode(children: Array($0)) }
+    node = parts[0]
+    return Array(parts.dropFirst())
   }
 
   /// Splits an overfull node in two, returning the right half.

@@ -58,7 +58,9 @@ public struct Section: Equatable, Sendable {
     get { outlineBox?.value }
     set { outlineBox = newValue.map(OutlineBox.init) }
   }
-  private var outlineBox: OutlineBox? = nil
+  /// The box itself: what a per-element path reads, one reference to hold
+  /// where the value would be eight.
+  private(set) var outlineBox: OutlineBox? = nil
 
   /// A section whose items are `outline`'s visible nodes: their ids, and
   /// their sizes where any has one. O(rows).

@@ -30,13 +30,13 @@ struct ListBand: Sendable {
   var holdsLastRow: Bool
   /// An outline section's tree and row ids: a row's level indents its
   /// content and its separators. nil for a flat section.
-  var outline: Outline? = nil
+  var outline: OutlineBox? = nil
   var ids: IDList? = nil
 
   /// Row `j`'s level: 0 outside an outline. O(log n) in one.
   @inline(__always) func level(_ j: Int) -> Int {
     guard let outline else { return 0 }
-    return outline.level(of: ids?[j] ?? nil)
+    return outline.value.level(of: ids?[j] ?? nil)
   }
 }
 
@@ -106,7 +106,7 @@ struct ListMetrics: Sendable {
       separators: (f?.separatorConfiguration).map { $0.over(c.separatorConfiguration) }
         ?? c.separatorConfiguration,
       itemSeparators: f?.itemSeparators ?? [:], holdsLastRow: holdsLastRow,
-      outline: section.outline, ids: section.outline == nil ? nil : section.ids)
+      outline: section.outlineBox, ids: section.outlineBox == nil ? nil : section.ids)
   }
 
   /// The walk along a band's rows: a single row of cards, no spacing.

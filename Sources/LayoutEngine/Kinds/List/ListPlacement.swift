@@ -31,7 +31,7 @@ public struct ListGeometry: Placement {
     }
     self.bands = bands
     contentSize = Size(width: W, height: y)
-    decorates = c.appearance.hasBackgrounds || sections.contains { $0.outline != nil }
+    decorates = c.appearance.hasBackgrounds || sections.contains { $0.outlineBox != nil }
   }
 
   // MARK: Placement
