@@ -80,7 +80,13 @@ extension LiveLayout {
         let i = mine[0]
         let rows = o.setExpanded(i, flag)
         if !rows.isEmpty, let r = path(of: o.ids[i])?.item {
-          changed = rows.enumerated().map { (r + 1 + $0.offset, $0.element) }
+          if flag {
+            // Straight into the batch: a hundred thousand rows are not
+            // listed twice.
+            Self.inserting(rows, at: r + 1, of: o, section: s, into: &update)
+          } else {
+            changed = rows.enumerated().map { (r + 1 + $0.offset, $0.element) }
+          }
         }
       } else {
         // Several: the visible rows before and after, merged.
@@ -98,14 +104,14 @@ extension LiveLayout {
         }
       }
       if flag {
-        update.insertItems.reserveCapacity(update.insertItems.count + changed.count)
-        for (row, j) in changed {
-          let size = o.sizes[j]
-          update.insertItems.append(
-            (
-              IndexPath(section: s, item: row),
-              Item(size: size == Section.unsetSize ? nil : size, id: o.ids[j])
-            ))
+        // Several nodes' rows: runs of consecutive rows.
+        var k = 0
+        while k < changed.count {
+          var end = k + 1
+          while end < changed.count && changed[end].row == changed[end - 1].row + 1 { end += 1 }
+          Self.inserting(
+            changed[k..<end].map(\.node), at: changed[k].row, of: o, section: s, into: &update)
+          k = end
         }
       } else if let first = changed.first {
         // A row measured before it hides keeps its size: the rows' sizes
@@ -128,6 +134,23 @@ extension LiveLayout {
       outlines[s] = o
     }
     return (update, outlines)
+  }
+
+  /// Appends the inserts of nodes `nodes` of `o` as rows `at`, `at + 1`,
+  /// … of section `s`, each with its id and own size. O(k).
+  private static func inserting(
+    _ nodes: [Int], at row: Int, of o: Outline, section s: Int, into u: inout BatchUpdate
+  ) {
+    u.insertItems.reserveCapacity(u.insertItems.count + nodes.count)
+    let (ids, sizes) = (o.ids, o.sizes)
+    for (k, j) in nodes.enumerated() {
+      let size = sizes[j]
+      u.insertItems.append(
+        (
+          IndexPath(section: s, item: row + k),
+          Item(size: size == Section.unsetSize ? nil : size, id: ids[j])
+        ))
+    }
   }
 
   /// `o` with `children` as node `i`'s first subtree, the node collapsed

@@ -480,16 +480,25 @@ extension BatchUpdate {
       var added: [Int] = []
       // The items arriving, and where the last one comes from when it is
       // a move (for the error that names it).
-      var incoming: [Item] = []
+      // Each arriving item by where to read it: an insert's index in
+      // `insertItems` (a hundred thousand items are not copied into an
+      // array of their own), or a moved item's, -1 - its index in `moved`.
+      var sources: [Int] = []
+      var moved: [Item] = []
       var lastMove: IndexPath? = nil
+      // Whether any arriving item brings a size, or an id, of its own.
+      var anySize = false
+      var anyID = false
       added.reserveCapacity(ins.count + mvs.count)
-      incoming.reserveCapacity(ins.count + mvs.count)
+      sources.reserveCapacity(ins.count + mvs.count)
       var a = 0
       var b = 0
       while a < ins.count || b < mvs.count {
         if b == mvs.count || (a < ins.count && ins[a].item < mvs[b].item) {
           added.append(ins[a].item)
-          incoming.append(insertItems[ins[a].k].item)
+          sources.append(ins[a].k)
+          anySize = anySize || insertItems[ins[a].k].item.size != nil
+          anyID = anyID || insertItems[ins[a].k].item.id != nil
           lastMove = nil
           a += 1
         } else {
@@ -497,7 +506,10 @@ extension BatchUpdate {
           var item = old[from.section].item(from.item)
           if let size = movedSizes[from] { item.size = size }
           added.append(mvs[b].item)
-          incoming.append(item)
+          sources.append(-1 - moved.count)
+          anySize = anySize || item.size != nil
+          anyID = anyID || item.id != nil
+          moved.append(item)
           lastMove = from
           b += 1
         }
@@ -534,7 +546,7 @@ extension BatchUpdate {
         before.ids == nil
         && { if case .uniform = before.items { return true } else { return false } }()
         && sectionReloads.isEmpty
-        && incoming.allSatisfy { $0.id == nil && $0.size == nil }
+        && !anyID && !anySize
       if staysUniform {
         var section = before
         section.items = .uniform(count: count)
@@ -555,10 +567,10 @@ extension BatchUpdate {
       // Sizes stay uniform (O(1)) while none is brought; only ids change.
       let uniformSizes =
         { if case .uniform = before.items { return true } else { return false } }()
-        && sectionReloads.isEmpty && incoming.allSatisfy { $0.size == nil }
+        && sectionReloads.isEmpty && !anySize
       var sizes = uniformSizes ? nil : before.sizeList
       var ids = before.ids
-      if ids == nil && incoming.contains(where: { $0.id != nil }) {
+      if ids == nil && anyID {
         ids = IDList(Array(repeating: nil, count: before.count))
       }
       section.items = .uniform(count: 0)
@@ -585,13 +597,19 @@ extension BatchUpdate {
       while k < added.count {
         var end = k + 1
         while end < added.count && added[end] == added[end - 1] + 1 { end += 1 }
+        @inline(__always) func item(_ j: Int) -> Item {
+          j >= 0 ? insertItems[j].item : moved[-1 - j]
+        }
         if end - k == 1 {
-          sizes?.insert(incoming[k].size ?? Section.unsetSize, at: added[k])
-          ids?.insert(incoming[k].id, at: added[k])
+          let it = item(sources[k])
+          sizes?.insert(it.size ?? Section.unsetSize, at: added[k])
+          ids?.insert(it.id, at: added[k])
         } else {
-          let run = incoming[k..<end]
-          sizes?.insert(contentsOf: run.map { $0.size ?? Section.unsetSize }, at: added[k])
-          ids?.insert(contentsOf: run.map(\.id), at: added[k])
+          let run = sources[k..<end]
+          // Lazily: each value is copied once, into the rope's leaves.
+          sizes?.insert(
+            contentsOf: run.lazy.map { item($0).size ?? Section.unsetSize }, at: added[k])
+          ids?.insert(contentsOf: run.lazy.map { item($0).id }, at: added[k])
         }
         k = end
       }

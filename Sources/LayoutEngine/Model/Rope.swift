@@ -416,20 +416,7 @@ public struct Rope<S: RopeSummary>: Sendable {
       append(contentsOf: elements)
       return
     }
-    // Many elements go in as whole new leaves between the two halves of
-    // the leaf at `i` (an expanded outline's hundred thousand rows), not
-    // leaf by leaf through it.
-    if elements.count >= 4 * Self.leafFill, !root.isLeaf {
-      let leaves = Self.groups(of: elements, size: Self.leafFill) {
-        RopeNode<S>(elements: Array($0))
-      }
-      var copy = root
-      if let extra = Self.insertLeaves(&copy, at: i, leaves) {
-        root = copy
-        graftAll(extra)
-        return
-      }
-    }
+    if insertAsLeaves(elements, at: i) { return }
     var at = i
     var start = 0
     // Pieces of a bulk-built leaf's fill: appending one to a leaf that
@@ -442,6 +429,39 @@ public struct Rope<S: RopeSummary>: Sendable {
       at += end - start
       start = end
     }
+  }
+
+  /// `insert(contentsOf:at:)` of any collection (a lazy map of another
+  /// list: its elements are copied once, into the leaves). O(log n + k).
+  public mutating func insert<C: Collection>(contentsOf elements: C, at i: Int)
+  where C.Element == Element {
+    precondition(i >= 0 && i <= count, "Rope index out of range")
+    if i < count, insertAsLeaves(elements, at: i) { return }
+    insert(contentsOf: Array(elements), at: i)
+  }
+
+  /// Many elements go in as whole new leaves between the two halves of the
+  /// leaf at `i` (an expanded outline's hundred thousand rows), not leaf by
+  /// leaf through it; false, with nothing changed, for a few, a rope of one
+  /// leaf, or `i` inside a run leaf. O(log n + k).
+  private mutating func insertAsLeaves<C: Collection>(_ elements: C, at i: Int) -> Bool
+  where C.Element == Element {
+    guard elements.count >= 4 * Self.leafFill, !root.isLeaf else { return false }
+    var leaves: [RopeNode<S>] = []
+    leaves.reserveCapacity(elements.count / Self.leafFill + 1)
+    var start = elements.startIndex
+    while start != elements.endIndex {
+      let end =
+        elements.index(start, offsetBy: Self.leafFill, limitedBy: elements.endIndex)
+        ?? elements.endIndex
+      leaves.append(RopeNode<S>(elements: Array(elements[start..<end])))
+      start = end
+    }
+    var copy = root
+    guard let extra = Self.insertLeaves(&copy, at: i, leaves) else { return false }
+    root = copy
+    graftAll(extra)
+    return true
   }
 
   /// Appends `elements` at the end: the last leaf topped up to a
