@@ -143,11 +143,7 @@ extension LayoutServer {
   /// client that reconnects; `[]` for a flat section. O(nodes).
   func outline(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let (_, session) = try existing(p)
-    let s = try p.integer("section", in: 0...Int.max)
-    guard s < session.layout.sections.count else {
-      throw .invalidParams(
-        p.path("section"), "is \(s), but the session has \(session.layout.sections.count) sections")
-    }
+    let s = try sectionIndex(p, session)
     func write(_ nodes: [OutlineNode], _ w: inout JSONWriter) {
       w.beginArray()
       for n in nodes {
@@ -178,16 +174,7 @@ extension LayoutServer {
   func outlineAppend(_ p: Fields, _ w: inout JSONWriter) throws(RPCError) {
     let slot = try existingSlot(p)
     let session = sessions.values[slot]
-    var section: Int? = nil
-    if p.optional("section") != nil {
-      let s = try p.integer("section", in: 0...Int.max)
-      guard s < session.layout.sections.count else {
-        throw .invalidParams(
-          p.path("section"),
-          "is \(s), but the session has \(session.layout.sections.count) sections")
-      }
-      section = s
-    }
+    let section = p.optional("section") != nil ? try sectionIndex(p, session) : nil
     var parent: ItemID? = nil
     if let v = p.optional("parent") { parent = try readItemID(v, path: p.path("parent")) }
     guard section != nil || parent != nil else {
@@ -247,6 +234,16 @@ extension LayoutServer {
       throw valuesLimitError(path, count, limits)
     }
     return try readOutline(p, key, format: SectionFormat(session.layout.type))
+  }
+
+  /// `section`, an index of the session's sections.
+  private func sectionIndex(_ p: Fields, _ session: LiveLayout) throws(RPCError) -> Int {
+    let s = try p.integer("section", in: 0...Int.max)
+    guard s < session.layout.sections.count else {
+      throw .invalidParams(
+        p.path("section"), "is \(s), but the session has \(session.layout.sections.count) sections")
+    }
+    return s
   }
 
   private func readNodeIDs(_ p: Fields) throws(RPCError) -> [ItemID] {

@@ -142,14 +142,8 @@ extension LiveLayout {
     _ nodes: [Int], at row: Int, of o: Outline, section s: Int, into u: inout BatchUpdate
   ) {
     u.insertItems.reserveCapacity(u.insertItems.count + nodes.count)
-    let (ids, sizes) = (o.ids, o.sizes)
     for (k, j) in nodes.enumerated() {
-      let size = sizes[j]
-      u.insertItems.append(
-        (
-          IndexPath(section: s, item: row + k),
-          Item(size: size == Section.unsetSize ? nil : size, id: ids[j])
-        ))
+      u.insertItems.append((IndexPath(section: s, item: row + k), o.item(j)))
     }
   }
 
@@ -340,13 +334,7 @@ extension LiveLayout {
       }
     }
     for r in newRows where oldRow[n.ids[after[r]]] == nil {
-      let j = after[r]
-      let size = n.sizes[j]
-      u.insertItems.append(
-        (
-          IndexPath(section: s, item: r),
-          Item(size: size == Section.unsetSize ? nil : size, id: n.ids[j])
-        ))
+      u.insertItems.append((IndexPath(section: s, item: r), n.item(after[r])))
     }
   }
 
@@ -356,7 +344,7 @@ extension LiveLayout {
     guard let o = layout.sections[path.section].outline, let i = o.node(atRow: path.item),
       o.isExpanded(i)
     else { return 0 }
-    return o.visibleDescendants(of: i).count
+    return o.visibleDescendantCount(of: i)
   }
 
   /// The tree after the drop of movement `m` in an outline section, or

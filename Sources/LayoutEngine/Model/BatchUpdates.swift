@@ -106,26 +106,14 @@ struct ItemShuffle: Sendable {
 
   /// How many of `sorted` are below `x`.
   private static func countBelow(_ x: Int, _ sorted: [Int]) -> Int {
-    var lo = 0
-    var hi = sorted.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if sorted[mid] < x { lo = mid + 1 } else { hi = mid }
-    }
-    return lo
+    upperBound(sorted.count) { sorted[$0] >= x }
   }
 
   /// The first k with `sorted[k] - k > rank` (non-decreasing in k, the
   /// values being distinct and ascending): how many of them a survivor of
   /// that rank lies past.
   private static func firstPast(_ rank: Int, _ sorted: [Int]) -> Int {
-    var lo = 0
-    var hi = sorted.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if sorted[mid] - mid <= rank { lo = mid + 1 } else { hi = mid }
-    }
-    return lo
+    upperBound(sorted.count) { sorted[$0] - $0 > rank }
   }
 }
 
@@ -720,13 +708,8 @@ public struct IndexPathSet: Sendable, Equatable, ExpressibleByArrayLiteral {
 
   /// O(log k).
   public func contains(_ p: IndexPath) -> Bool {
-    var lo = 0
-    var hi = sorted.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if sorted[mid] < p { lo = mid + 1 } else { hi = mid }
-    }
-    return lo < sorted.count && sorted[lo] == p
+    let k = upperBound(sorted.count) { sorted[$0] >= p }
+    return k < sorted.count && sorted[k] == p
   }
 }
 

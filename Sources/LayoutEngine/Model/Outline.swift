@@ -290,6 +290,20 @@ public struct Outline: Sendable {
     return out
   }
 
+  /// How many of `i`'s descendants would be visible were `i` expanded.
+  /// O(k).
+  public func visibleDescendantCount(of i: Int) -> Int {
+    var k = 0
+    forEachVisible(from: i + 1, to: ends[i]) { _ in k += 1 }
+    return k
+  }
+
+  /// Node `j` as a batch inserts its row: its id, and its own size if it
+  /// has one. O(1).
+  public func item(_ j: Int) -> Item {
+    Item(size: sizes[j] == Section.unsetSize ? nil : sizes[j], id: ids[j])
+  }
+
   /// The visible nodes, in pre-order: the section's rows. O(rows).
   public func visibleNodes() -> [Int] {
     var out: [Int] = []

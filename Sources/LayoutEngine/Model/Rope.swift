@@ -417,6 +417,11 @@ public struct Rope<S: RopeSummary>: Sendable {
       return
     }
     if insertAsLeaves(elements, at: i) { return }
+    insertPieces(elements, at: i)
+  }
+
+  /// `elements` at `i` (not the end) a bulk-built leaf's fill at a time.
+  private mutating func insertPieces(_ elements: [Element], at i: Int) {
     var at = i
     var start = 0
     // Pieces of a bulk-built leaf's fill: appending one to a leaf that
@@ -436,8 +441,11 @@ public struct Rope<S: RopeSummary>: Sendable {
   public mutating func insert<C: Collection>(contentsOf elements: C, at i: Int)
   where C.Element == Element {
     precondition(i >= 0 && i <= count, "Rope index out of range")
-    if i < count, insertAsLeaves(elements, at: i) { return }
-    insert(contentsOf: Array(elements), at: i)
+    if i == count {
+      append(contentsOf: Array(elements))
+    } else if !insertAsLeaves(elements, at: i) {
+      insertPieces(Array(elements), at: i)
+    }
   }
 
   /// Many elements go in as whole new leaves between the two halves of the
@@ -457,10 +465,8 @@ public struct Rope<S: RopeSummary>: Sendable {
       leaves.append(RopeNode<S>(elements: Array(elements[start..<end])))
       start = end
     }
-    var copy = root
-    guard let extra = Self.insertLeaves(&copy, at: i, leaves) else { return false }
-    root = copy
-    graftAll(extra)
+    guard let extra = Self.insertLeaves(&root, at: i, leaves) else { return false }
+    graft(extra)
     return true
   }
 
@@ -628,13 +634,9 @@ public struct Rope<S: RopeSummary>: Sendable {
   }
 
   /// Nodes an edit returned to go after the root: a new root above them.
+  /// Puts the nodes an edit left beside the root under a new root, with
+  /// new levels until one root holds them all.
   private mutating func graft(_ siblings: [RopeNode<S>]) {
-    if !siblings.isEmpty { root = RopeNode(children: [root] + siblings) }
-  }
-
-  /// `graft` of any number of siblings: new levels until one root holds
-  /// them.
-  private mutating func graftAll(_ siblings: [RopeNode<S>]) {
     guard !siblings.isEmpty else { return }
     var level = [root] + siblings
     while level.count > Self.fanout {
@@ -646,7 +648,7 @@ public struct Rope<S: RopeSummary>: Sendable {
   /// Puts `leaves` at element `i` under `node` (an inner node), between the
   /// two halves of the plain leaf holding `i`, or at a leaf boundary;
   /// splits overfull nodes on the way up, answering the nodes to put after
-  /// `node`. Nil, with nothing changed, when `i` falls inside a run leaf.
+  /// `node`. Nil, its elements unchanged, when `i` falls inside a run leaf.
   /// O(log n + leaves).
   private static func insertLeaves(
     _ node: inout RopeNode<S>, at i: Int, _ leaves: [RopeNode<S>]
@@ -659,26 +661,20 @@ public struct Rope<S: RopeSummary>: Sendable {
       offset -= c
       k += 1
     }
-    let child = node.children[k]
-    if child.isLeaf {
-      let n = child.summary.count
-      if offset > 0 && offset < n && child.repeats > 0 { return nil }
-      if !isKnownUniquelyReferenced(&node) { node = RopeNode(copying: node) }
-      if offset == 0 {
-        node.children.insert(contentsOf: leaves, at: k)
-      } else if offset == n {
-        node.children.insert(contentsOf: leaves, at: k + 1)
-      } else {
-        let left = RopeNode<S>(elements: Array(child.elements[..<offset]))
-        let right = RopeNode<S>(elements: Array(child.elements[offset...]))
-        node.children.replaceSubrange(k...k, with: [left] + leaves + [right])
-      }
-    } else {
-      var inner = child
-      guard let added = insertLeaves(&inner, at: offset, leaves) else { return nil }
-      if !isKnownUniquelyReferenced(&node) { node = RopeNode(copying: node) }
-      node.children[k] = inner
+    let n = node.children[k].summary.count
+    let inside = offset > 0 && offset < n
+    if node.children[k].isLeaf && inside && node.children[k].repeats > 0 { return nil }
+    if !isKnownUniquelyReferenced(&node) { node = RopeNode(copying: node) }
+    if !node.children[k].isLeaf {
+      guard let added = insertLeaves(&node.children[k], at: offset, leaves) else { return nil }
       node.children.insert(contentsOf: added, at: k + 1)
+    } else if !inside {
+      node.children.insert(contentsOf: leaves, at: offset == 0 ? k : k + 1)
+    } else {
+      let elements = node.children[k].elements
+      let left = RopeNode<S>(elements: Array(elements[..<offset]))
+      let right = RopeNode<S>(elements: Array(elements[offset...]))
+      node.children.replaceSubrange(k...k, with: [left] + leaves + [right])
     }
     guard node.children.count > fanout else {
       node.resummarize()

@@ -382,10 +382,10 @@ public struct InteractiveMovement: Sendable {
   /// its tree, and a flat row stays out of trees: a drop into a tree takes
   /// a place there (a parent, a level) that only its own rows have.
   private func accepts(_ s: Int, _ data: Layout, _ options: ReorderOptions) -> Bool {
-    let tree = data.sections[origin.section].outline != nil
+    let tree = data.sections[origin.section].outlineBox != nil
     return data.sections[s].allowsReordering != false
       && (options.allowsCrossSection || s == origin.section)
-      && (tree ? s == origin.section : data.sections[s].outline == nil)
+      && (tree ? s == origin.section : data.sections[s].outlineBox == nil)
   }
 
   /// UIKit's rule: the front-most item of the preview under the position.
