@@ -341,6 +341,10 @@ def build_report(m: dict, ns: list[int], wire: dict, eng: dict, peers: dict, col
                 got = None if v is None else v["p50_us"]
                 target(f"outline: {name} ≤ {fmt(limit)} µs ({label(OUTLINE_N)})", limit,
                        {label(OUTLINE_N): got}, None if got is None else got <= limit, f"row {num}")
+        o3, o4 = (next((x for k, x in outlines.items() if k.startswith(r[2])), None) for r in OUTLINE_ROWS[2:4])
+        if o3 and o4 and o4["p50_us"] > 0:
+            lines += ["", f"A frame over the outline costs {o3['p50_us'] / o4['p50_us']:.2f}× the frame over the "
+                      "flat list (O3 ÷ O4, p50; the issue asks for the same cost)."]
 
     if lists is not None:
         n = lists["n"]

@@ -90,6 +90,34 @@ public struct Layout: Sendable {
     sections[section].ids?[item] ?? nil
   }
 
+  /// The ids of `list`'s elements, as `itemID(of:)` gives each: read along
+  /// each section's ids by a cursor, so that a picture's ids cost O(1)
+  /// amortised per item in order, O(log n) per section or jump.
+  func itemIDs(of list: [LayoutAttributes]) -> [ItemID?] {
+    var out: [ItemID?] = []
+    out.reserveCapacity(list.count)
+    var section = -1
+    var cursor: RopeCursor<CountSummary<ItemID?>>? = nil
+    for k in list.indices {
+      guard list[k].kind == .cell else {
+        out.append(nil)
+        continue
+      }
+      let (s, i) = (list[k].section, list[k].item)
+      if s != section {
+        section = s
+        cursor = sections[s].ids.map { RopeCursor($0, at: i) }
+      }
+      guard cursor != nil else {
+        out.append(nil)
+        continue
+      }
+      if cursor!.index != i { cursor = RopeCursor(cursor!.rope, at: i) }
+      out.append(cursor!.next() ?? nil)
+    }
+    return out
+  }
+
   /// The id of the card's item, if it has one. O(log n) in a layout with
   /// ids, O(1) otherwise.
   @inline(__always)
@@ -336,17 +364,35 @@ public struct Layout: Sendable {
     return nil
   }
 
-  /// An outline row's cell with its level and expanded flag (any
-  /// other element as it is). O(log n).
-  @inline(__always)
-  func withOutlineRow(_ a: LayoutAttributes) -> LayoutAttributes {
-    guard a.kind == .cell, let box = sections[a.section].outlineBox,
-      let id = sections[a.section].ids?[a.item] ?? nil, let i = box.value.position(of: id)
-    else { return a }
-    var a = a
-    a.outlineRow = box.value.row(i)
-    return a
+  /// Marks outline rows' cells with their level and expanded flag as a
+  /// query builds them, before the kind's effect sees them (a list indents
+  /// by the level): every path that builds a cell marks it. O(1) amortised
+  /// per cell of a walk in row order, O(log n) for a jump.
+  struct OutlineRowMarker {
+    private var section = -1
+    private var rows: OutlineRowCursor? = nil
+
+    /// The outline row of element `kind` of item `i` of section `s`: nil
+    /// but for an outline row's cell.
+    @inline(__always) mutating func row(_ kind: ElementKind, _ s: Int, _ i: Int, in layout: Layout)
+      -> OutlineRow?
+    {
+      guard kind == .cell else { return nil }
+      if s != section {
+        section = s
+        rows = OutlineRowCursor(layout.sections[s].outlineBox, ids: layout.sections[s].ids)
+      }
+      return rows == nil ? nil : rows!.row(i)
+    }
+
+    @inline(__always) mutating func mark(_ a: inout LayoutAttributes, in layout: Layout) {
+      a.outlineRow = row(a.kind, a.section, a.item, in: layout)
+    }
   }
+
+  /// A query's marker; nil without outline sections, so that a flat
+  /// layout's walk tests one optional. O(1).
+  var outlineRowMarker: OutlineRowMarker? { hasOutlines ? OutlineRowMarker() : nil }
 
   /// The placement as `G`, for tests that look inside one kind's
   /// placement (a flow's lines, a waterfall's columns). O(1).
@@ -535,8 +581,7 @@ public struct Layout: Sendable {
   }
 
   func attributes(in rect: Rect, bounds: Rect, nearest: inout NearestCell?) -> [LayoutAttributes] {
-    let list = placement.attributes(in: rect, bounds: bounds, nearest: &nearest, of: self)
-    return hasOutlines ? list.map(withOutlineRow) : list
+    placement.attributes(in: rect, bounds: bounds, nearest: &nearest, of: self)
   }
 
   /// At least as many elements as `attributes(in: rect, bounds:)` answers,
@@ -569,11 +614,13 @@ public struct Layout: Sendable {
   static let pinnedZIndex = 1024
 
   static func plain(
-    _ kind: ElementKind, _ s: Int, _ i: Int, _ frame: Rect, pinned: Pinning?
+    _ kind: ElementKind, _ s: Int, _ i: Int, _ frame: Rect, pinned: Pinning?,
+    row: OutlineRow? = nil
   )
     -> LayoutAttributes
   {
     var a = LayoutAttributes(kind: kind, section: s, item: i, frame: frame)
+    a.outlineRow = row
     if let pinned, (kind == .header && pinned.headers) || (kind == .footer && pinned.footers) {
       a.zIndex = pinnedZIndex
     }
@@ -591,8 +638,7 @@ public struct Layout: Sendable {
     guard path.section >= 0, path.section < sections.count, path.item >= 0,
       path.item < placement.itemCount(inSection: path.section)
     else { return nil }
-    return placement.attributesForItem(path, lap: lap, bounds: bounds, of: self).map(
-      withOutlineRow)
+    return placement.attributesForItem(path, lap: lap, bounds: bounds, of: self)
   }
 
   /// An element an item owns (`ElementKind.belongsToItem`): its cell, or

@@ -48,11 +48,6 @@ extension Layout {
   public func forEachAttribute(
     in rect: Rect, bounds: Rect, after: PageStart? = nil, _ take: (LayoutAttributes) -> Bool
   ) {
-    guard hasOutlines else {
-      return placement.forEachAttribute(in: rect, bounds: bounds, after: after, of: self, take)
-    }
-    placement.forEachAttribute(in: rect, bounds: bounds, after: after, of: self) {
-      take(withOutlineRow($0))
-    }
+    placement.forEachAttribute(in: rect, bounds: bounds, after: after, of: self, take)
   }
 }

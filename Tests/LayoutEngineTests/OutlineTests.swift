@@ -31,6 +31,33 @@ final class OutlineTests: XCTestCase {
     XCTAssertNil(o.invariantViolation())
   }
 
+  /// A walk's cursor answers each row's node as a lookup by its id would,
+  /// whether rows follow the tree (stepped to the next visible node), jump
+  /// back and forth, or are a preview's order (A1 dragged below B1).
+  func testTheRowCursorAnswersWhatALookupByIdAnswers() throws {
+    var o = try Outline(example)
+    _ = o.setExpanded(0, true)
+    _ = o.setExpanded(2, true)
+    _ = o.setExpanded(4, true)
+    let box = OutlineBox(o)
+    let tree = ["A", "A1", "A2", "A2a", "B", "B1", "C"]
+    let preview = ["A", "A2", "A2a", "B", "B1", "A1", "C", "gone"]
+    for order in [tree, preview] {
+      let ids = IDList(order.map { ItemID.string($0) as ItemID? })
+      for walk in [Array(0..<order.count), [2, 3, 0, 1, 5, 6, 4], [6, 6, 5, 7, 1, 2]] {
+        var cursor = try XCTUnwrap(OutlineRowCursor(box, ids: ids))
+        for j in walk where j < order.count {
+          let expected = o.position(of: .string(order[j])).map(o.row)
+          XCTAssertEqual(cursor.row(j), expected, "row \(j) of \(order) walked \(walk)")
+        }
+      }
+    }
+    // A2a's level 2 stepped to from A2's row; "gone" has none.
+    var cursor = try XCTUnwrap(OutlineRowCursor(box, ids: IDList(tree.map { .string($0) })))
+    XCTAssertEqual((0..<7).map { cursor.level($0) }, [0, 1, 1, 2, 0, 1, 0])
+    XCTAssertNil(OutlineRowCursor(nil, ids: IDList([])))
+  }
+
   func testExpandAndCollapseAnswerTheRowsThatFollow() throws {
     var o = try Outline(example)
     XCTAssertEqual(o.setExpanded(0, true), [1, 2])  // A: A1, A2

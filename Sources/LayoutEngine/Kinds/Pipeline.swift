@@ -1,6 +1,7 @@
 // The query pipeline, written once for every kind: widen (the kind's search
 // rect), walk (the placement's elements, copy by copy when the kind repeats
-// its placement), effect (the kind's), clip (when the effect moves frames),
+// its placement; an outline row's cell marked with its level and flag),
+// effect (the kind's), clip (when the effect moves frames),
 // rtl (mirrored back out of the left-to-right space). These are the default
 // implementations of LayoutKind's queries: each is specialised for its kind,
 // so a frame dispatches once, when `Layout` opens the kind, and never per
@@ -47,6 +48,8 @@ extension LayoutKind {
         self, g, .cell, path.section, path.item, frame, lap: lap, bounds: bounds)
     }
     var a = LayoutAttributes(kind: .cell, section: path.section, item: path.item, frame: frame)
+    var marker = layout.outlineRowMarker
+    marker?.mark(&a, in: layout)
     applyEffect(to: &a, effectContext(bounds: layout.toLTR(bounds), g, in: layout), in: layout)
     layout.fromLTR(&a)
     return a
@@ -102,6 +105,7 @@ extension Layout {
     // A viewport's worth without regrowing: attributes are large.
     result.reserveCapacity(16)
     let axes = axes
+    var marker = outlineRowMarker
     if nearest != nil {
       let (lo, hi, clo, chi) = axes.spans(search)
       nearest!.span = (lo, hi)
@@ -110,7 +114,10 @@ extension Layout {
     g.forEachElement(in: search, pin: pin) { kind, s, i, frame in
       // Built in place in the result (an attribute is 240 bytes: a copy
       // into it costs two), and taken back when its drawn box misses.
-      result.append(Self.plain(kind, s, i, frame, pinned: pin))
+      result.append(
+        Self.plain(
+          kind, s, i, frame, pinned: pin,
+          row: marker == nil ? nil : marker!.row(kind, s, i, in: self)))
       if kind == .cell, nearest != nil {
         let c = frame.center
         if nearest!.pc == nil {
@@ -139,10 +146,12 @@ extension Layout {
     let b = toLTR(bounds)
     let pin = pinning(b)
     let context = k.effectContext(bounds: b, g, in: self)
+    var marker = outlineRowMarker
     g.forEachElement(
       in: k.searchRect(r, bounds: b, g, in: self), pin: pin, after: after?.position
     ) { kind, s, i, frame in
       var a = Self.plain(kind, s, i, frame, pinned: pin)
+      marker?.mark(&a, in: self)
       if k.hasEffect {
         k.applyEffect(to: &a, context, in: self)
         guard a.frame.intersects(r), k.keeps(a) else { return true }

@@ -216,7 +216,7 @@ public struct LiveLayout {
     // Placements list a rect's elements in document order; a sort of the
     // few that are not keeps the merge below exact.
     if !visible.isSorted { visible.sort { $0.key < $1.key } }
-    let ids = layout.hasItemIDs ? visible.map { layout.itemID(of: $0) } : []
+    let ids = layout.hasItemIDs ? layout.itemIDs(of: visible) : []
     let oldIDs = pictureIDs
     var invalidated: [Int] = []
     invalidated.reserveCapacity(visible.count)

@@ -396,3 +396,78 @@ extension Outline: Equatable {
       && a.expandedFlags == b.expandedFlags
   }
 }
+
+extension Outline {
+  /// The arrays a walk over rows reads, held apart from the storage so
+  /// that each read is a plain array's (the storage's are checked for
+  /// exclusive access). O(1): five references.
+  struct Reader {
+    let ids: [ItemID]
+    let levels: [Int32]
+    let ends: [Int]
+    let expandedFlags: [Bool]
+    let positions: [ItemID: Int]
+  }
+
+  var reader: Reader {
+    Reader(
+      ids: ids, levels: levels, ends: ends, expandedFlags: expandedFlags, positions: positions)
+  }
+}
+
+/// The nodes of an outline section's rows, met in increasing row order as
+/// a walk meets them. The next row's id comes from a cursor over the
+/// section's ids (O(1) amortised; a jump O(log n)); its node is the
+/// tree's next visible node after the previous row's when that node has
+/// the id (O(1)), and is looked up by the id otherwise (O(1) expected):
+/// rows need not be the tree's visible order (a drag's preview moves
+/// them). A frame over an outline then costs what it costs over the same
+/// rows without one.
+struct OutlineRowCursor {
+  private let box: OutlineBox
+  private let rows: IDList
+  private var ids: RopeCursor<CountSummary<ItemID?>>? = nil
+  /// The last row asked for and its node, asked again for its separators
+  /// and its cell.
+  private var last: (row: Int, node: Int?) = (-1, nil)
+
+  /// A cursor over a section's rows, nil for a flat section. O(1).
+  init?(_ outline: OutlineBox?, ids: IDList?) {
+    guard let outline, let ids else { return nil }
+    box = outline
+    rows = ids
+  }
+
+  /// Row `j`'s node, or nil when its id is not in the tree.
+  @inline(__always) mutating func node(ofRow j: Int) -> Int? {
+    if j == last.row { return last.node }
+    let previous = j == last.row + 1 ? last.node : nil
+    if j != ids?.index { ids = RopeCursor(rows, at: j) }
+    var node: Int? = nil
+    if let id = ids!.next() ?? nil {
+      // Read through the box, not a copy: a copy of the arrays would
+      // retain and release each of them, row by row.
+      if let p = previous {
+        let next = box.reader.expandedFlags[p] ? p + 1 : box.reader.ends[p]
+        if next < box.reader.ids.count && box.reader.ids[next] == id { node = next }
+      }
+      if node == nil { node = box.reader.positions[id] }
+    }
+    last = (j, node)
+    return node
+  }
+
+  /// Row `j`'s level: 0 when its id is not in the tree.
+  @inline(__always) mutating func level(_ j: Int) -> Int {
+    node(ofRow: j).map { Int(box.reader.levels[$0]) } ?? 0
+  }
+
+  /// Row `j`'s level and expanded flag, as its cell carries them.
+  @inline(__always) mutating func row(_ j: Int) -> OutlineRow? {
+    node(ofRow: j).map { i in
+      OutlineRow(
+        level: Int(box.reader.levels[i]),
+        expanded: box.reader.ends[i] > i + 1 ? box.reader.expandedFlags[i] : nil)
+    }
+  }
+}

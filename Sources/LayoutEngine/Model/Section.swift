@@ -211,7 +211,12 @@ extension SectionFields {
 /// A section's outline held by reference (see `Section.outline`).
 final class OutlineBox: Equatable, Sendable {
   let value: Outline
-  init(_ value: Outline) { self.value = value }
+  /// Its arrays as a walk over rows reads them.
+  let reader: Outline.Reader
+  init(_ value: Outline) {
+    self.value = value
+    reader = value.reader
+  }
   static func == (a: OutlineBox, b: OutlineBox) -> Bool { a === b || a.value == b.value }
 }
 

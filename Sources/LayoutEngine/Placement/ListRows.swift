@@ -32,12 +32,6 @@ struct ListBand: Sendable {
   /// content and its separators. nil for a flat section.
   var outline: OutlineBox? = nil
   var ids: IDList? = nil
-
-  /// Row `j`'s level: 0 outside an outline. O(log n) in one.
-  @inline(__always) func level(_ j: Int) -> Int {
-    guard let outline else { return 0 }
-    return outline.value.level(of: ids?[j] ?? nil)
-  }
 }
 
 /// What every band of one list configuration in one width shares: the
@@ -158,11 +152,13 @@ struct ListMetrics: Sendable {
   }
 
   /// Row `j`'s separator on `edge` (`.topSeparator` or `.bottomSeparator`)
-  /// given the row's frame, or nil when it shows none: the item's
+  /// given the row's frame and outline level, or nil when it shows none: the item's
   /// override, the section's, the layout's, then the automatic rule. O(1)
   /// (a dictionary lookup when the section has overrides).
   @inline(__always)
-  func separator(_ edge: ElementKind, row j: Int, of b: ListBand, frame r: Rect) -> Rect? {
+  func separator(_ edge: ElementKind, row j: Int, level: Int, of b: ListBand, frame r: Rect)
+    -> Rect?
+  {
     guard b.showsSeparators else { return nil }
     var c = b.separators
     if !b.itemSeparators.isEmpty, let o = b.itemSeparators[j] { c = o.over(c) }
@@ -180,7 +176,7 @@ struct ListMetrics: Sendable {
     let x =
       r.x
       + (insets?.leading
-        ?? automaticLeading + Double(b.level(j)) * configuration.indentationWidth)
+        ?? automaticLeading + Double(level) * configuration.indentationWidth)
     let end = r.x + r.width - (insets?.trailing ?? 0)
     return Rect(
       x: x, y: top ? r.y : r.y + r.height - thickness, width: max(0, end - x), height: thickness)
@@ -210,31 +206,40 @@ struct ListMetrics: Sendable {
       var stopped = false
       let w = walk(b)
       let from = key.map { $0.0 == s ? max(0, $0.2) : 0 } ?? 0
-      let visit: SectionGeometry.LineVisitor = { j, start, thick, _, _ in
-        if start >= hi { return false }
-        if j < from { return true }
-        let r = rowFrame(start: start, height: thick)
-        if let t = separator(.topSeparator, row: j, of: b, frame: r), !emit(.topSeparator, j, t) {
-          stopped = true
-          return false
+      // An outline row's level moves its separators' automatic inset. The
+      // cursor is reached through a pointer: a variable the walk's visitor
+      // captured would cost an exclusivity check on every row.
+      var cursor = b.showsSeparators ? OutlineRowCursor(b.outline, ids: b.ids) : nil
+      withUnsafeMutablePointer(to: &cursor) { rows in
+        func visit(_ j: Int, _ start: Double, _ thick: Double, _: Range<Int>, _: Size?) -> Bool {
+          if start >= hi { return false }
+          if j < from { return true }
+          let r = rowFrame(start: start, height: thick)
+          let level = rows.pointee == nil ? 0 : rows.pointee!.level(j)
+          if let t = separator(.topSeparator, row: j, level: level, of: b, frame: r),
+            !emit(.topSeparator, j, t)
+          {
+            stopped = true
+            return false
+          }
+          if !emit(.cell, j, r) {
+            stopped = true
+            return false
+          }
+          if let t = separator(.bottomSeparator, row: j, level: level, of: b, frame: r),
+            !emit(.bottomSeparator, j, t)
+          {
+            stopped = true
+            return false
+          }
+          return true
         }
-        if !emit(.cell, j, r) {
-          stopped = true
-          return false
+        if from > 0, from < b.count {
+          // From the cursor's row when it lies past the rect's first.
+          w.forEachCard(from: from, b.sizes, endingAfter: lo, visit)
+        } else if from < b.count {
+          w.forEachCard(b.sizes, endingAfter: lo, visit)
         }
-        if let t = separator(.bottomSeparator, row: j, of: b, frame: r),
-          !emit(.bottomSeparator, j, t)
-        {
-          stopped = true
-          return false
-        }
-        return true
-      }
-      if from > 0, from < b.count {
-        // From the cursor's row when it lies past the rect's first.
-        w.forEachCard(from: from, b.sizes, endingAfter: lo, visit)
-      } else if from < b.count {
-        w.forEachCard(b.sizes, endingAfter: lo, visit)
       }
       if stopped { return false }
     }
@@ -264,11 +269,12 @@ struct ListMetrics: Sendable {
   /// What a list draws beyond frames: an outline row's indentation
   /// (level × indentationWidth), and the rounding a grouped appearance
   /// names: a background's radius, and a cell's corners (the top ones on
-  /// its band's first row, the bottom ones on its last). O(1), O(log n)
-  /// for an outline row.
-  func decorate(_ a: inout LayoutAttributes, of b: ListBand) {
-    if a.kind == .cell, b.outline != nil {
-      a.indentation = Double(b.level(a.item)) * configuration.indentationWidth
+  /// its band's first row, the bottom ones on its last). The level is
+  /// the one the query marked the cell with. O(1).
+  @inline(__always)
+  func decorate(_ a: inout LayoutAttributes, rowCount: Int) {
+    if let row = a.outlineRow, a.kind == .cell {
+      a.indentation = Double(row.level) * configuration.indentationWidth
     }
     guard configuration.appearance.hasBackgrounds else { return }
     switch a.kind {
@@ -277,7 +283,7 @@ struct ListMetrics: Sendable {
     case .cell:
       var mask: CornerMask = []
       if a.item == 0 { mask.formUnion(.top) }
-      if a.item == b.count - 1 { mask.formUnion(.bottom) }
+      if a.item == rowCount - 1 { mask.formUnion(.bottom) }
       a.cornerMask = mask
     default:
       break

@@ -36,6 +36,7 @@ extension Layout {
     let (kLo, kHi) = q.laps
     var result: [LayoutAttributes] = []
     guard kLo <= kHi else { return result }
+    var marker = outlineRowMarker
     for k in kLo...kHi {
       let off = Double(k) * period
       let b = shiftedMain(bounds, -off)
@@ -43,7 +44,7 @@ extension Layout {
         element, s, i, frame in
         let a = finish(
           kind, g, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: b,
-          viewport: clientBounds)
+          viewport: clientBounds, marker: &marker)
         if a.frame.intersects(clientRect), kind.keeps(a) { result.append(a) }
       }
     }
@@ -59,6 +60,7 @@ extension Layout {
     let q = loopQuery(kind, g, rect, bounds)
     let (K, shift, b, search, (kLo, kHi)) = (q.K, q.shift, q.bounds, q.search, q.laps)
     var k = kLo
+    var marker = outlineRowMarker
     if let after { k = max(kLo, (after.lap ?? 0) &- K) }
     while k <= kHi {
       let off = Double(k) * period
@@ -71,7 +73,7 @@ extension Layout {
         element, s, i, frame in
         let a = finish(
           kind, g, element, s, i, frame, k: k, K: K, shift: shift, lapBounds: lapBounds,
-          viewport: bounds)
+          viewport: bounds, marker: &marker)
         guard a.frame.intersects(rect), kind.keeps(a) else { return true }
         stop = !take(a)
         return !stop
@@ -117,15 +119,16 @@ extension Layout {
   /// of the reduced left-to-right space and the bounds moved into that
   /// copy (`lapBounds` = reduced bounds − k·P), back in client space. The
   /// one path every loop query takes, so they agree to the bit. `viewport`
-  /// is the client's bounds. O(1).
+  /// is the client's bounds; `marker` marks an outline row. O(1).
   func finish<Kind: LayoutKind>(
     _ kind: Kind, _ g: Kind.Geometry, _ element: ElementKind, _ s: Int, _ i: Int, _ frame: Rect,
     k: Int, K: Int,
-    shift: Double, lapBounds b: Rect, viewport: Rect
+    shift: Double, lapBounds b: Rect, viewport: Rect, marker: inout OutlineRowMarker?
   ) -> LayoutAttributes {
     let pin = pinning(b)
     var a = Self.plain(element, s, i, frame, pinned: pin)
     a.lap = K + k
+    marker?.mark(&a, in: self)
     let context = kind.effectContext(lapBounds: b, viewport: toLTR(viewport), g, in: self)
     kind.applyEffect(to: &a, context, in: self)
     shiftMain(&a, Double(k) * period)
@@ -161,7 +164,9 @@ extension Layout {
     {
       local = pinned
     }
+    var marker = outlineRowMarker
     return finish(
-      kind, g, element, s, i, local, k: k, K: K, shift: shift, lapBounds: b, viewport: clientBounds)
+      kind, g, element, s, i, local, k: k, K: K, shift: shift, lapBounds: b, viewport: clientBounds,
+      marker: &marker)
   }
 }

@@ -74,11 +74,13 @@ extension Layout {
       c, itemCount: g.itemCount, itemExtent: g.itemExtent, bounds: bounds.size)
     let window = carouselWindow(frame, bounds: bounds, g)
     guard !window.isEmpty else { return [] }
+    var marker = outlineRowMarker
     var all = window.map { w -> (depth: CarouselDepth, a: LayoutAttributes) in
       let path = g.indexPath(global: w.global)
-      let a = frame.attributes(
+      var a = frame.attributes(
         section: path.section, item: path.item, lap: w.lap, size: g.size(of: path),
         offset: w.offset, bounds: bounds)
+      marker?.mark(&a, in: self)
       return (CarouselDepth(a, offset: w.offset), a)
     }
     // Rank: how many candidates lie strictly behind (equal depths share one).
@@ -119,6 +121,8 @@ extension Layout {
     var a = frame.attributes(
       section: path.section, item: path.item, lap: shown, size: g.size(of: path), offset: off,
       bounds: bounds)
+    var marker = outlineRowMarker
+    marker?.mark(&a, in: self)
     let depth = CarouselDepth(a, offset: off)
     var behind = 0
     for w in carouselWindow(frame, bounds: bounds, g) where w.global != i || w.lap != shown {

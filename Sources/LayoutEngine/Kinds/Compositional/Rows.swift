@@ -80,7 +80,7 @@ extension Layout {
   func decorateRowElement(_ a: inout LayoutAttributes, _ g: CompositionalGeometry) {
     let s = a.section
     let lifted = g.hasBackground(section: s) ? 1 : 0
-    if let l = g.sections[s].list { l.metrics.decorate(&a, of: l.band) }
+    if let l = g.sections[s].list { l.metrics.decorate(&a, rowCount: l.band.count) }
     switch a.kind {
     case .decoration:
       a.zIndex = 0

@@ -44,10 +44,10 @@ extension ListConfiguration: LayoutKind {
   func effectContext(bounds: Rect, _ g: ListGeometry, in layout: Layout) -> ListGeometry { g }
 
   /// A background's radius and zIndex below the cells; a cell's rounded
-  /// corners and indentation. O(1) (O(log n) for an outline row).
+  /// corners and indentation. O(1).
   func applyEffect(to a: inout LayoutAttributes, _ g: ListGeometry, in layout: Layout) {
     guard g.decorates else { return }
-    g.metrics.decorate(&a, of: g.bands[a.section])
+    g.metrics.decorate(&a, rowCount: g.bands[a.section].count)
     if a.kind == .decoration { a.zIndex = -1 }
   }
 }
